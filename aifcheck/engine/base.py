@@ -1,0 +1,46 @@
+"""What every executor yields."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from rdflib.term import Node
+
+from ..catalog import Catalog, Rule
+from ..load import LoadedGraph
+
+
+@dataclass(frozen=True)
+class RawResult:
+    """A SHACL validation result before it is located and stamped with the rule's metadata."""
+
+    rule_id: str
+    focus: Node
+    value: Node | None
+    message: str
+
+
+@dataclass(frozen=True)
+class RuleFailure:
+    """A rule whose check crashed on this file; reported as an internal error under its ID."""
+
+    rule_id: str
+    message: str
+
+
+class Executor(Protocol):
+    name: str
+
+    def run(self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+        """Yield results rule by rule, in the order of ``rules``."""
+        ...
+
+
+_PLACEHOLDER = re.compile(r"\{[?$]([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def fill_message(template: str, bindings: Mapping[str, str]) -> str:
+    """SHACL-SPARQL message templates: {?var} and {$var} take the variable's value."""
+    return _PLACEHOLDER.sub(lambda m: bindings.get(m[1], "(none)"), template)

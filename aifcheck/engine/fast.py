@@ -1,0 +1,124 @@
+"""The fast executor: each SPARQL constraint compiled into one whole-graph query on pyoxigraph.
+
+SHACL evaluates a SPARQL constraint once per focus node with $this pre-bound (pySHACL
+re-parses the query each time). Here the rule's targets become a DISTINCT sub-select
+joined as the first member of the query's top-level group, so a single query finds every
+violating focus node. The shapes keep to the one convention that makes this equivalent:
+$this is never used inside a sub-select or MINUS (tests/test_shapes.py checks it).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+import pyoxigraph as ox
+import rdflib
+from rdflib.term import BNode, Node
+
+from ..catalog import Catalog, Constraint, Rule, Target
+from ..load import LoadedGraph
+from .base import RawResult, RuleFailure, fill_message
+
+_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
+
+_TARGET_PATTERNS = {
+    "class": "?this <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{}>",
+    "node": "VALUES ?this {{ <{}> }}",
+    "subjectsOf": "?this <{}> ?aifc_target_other",
+    "objectsOf": "?aifc_target_other <{}> ?this",
+}
+
+
+def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, prefixes: tuple[tuple[str, str], ...]) -> str:
+    """The whole-graph query for one constraint of one rule."""
+    match = _WHERE.search(constraint.select)
+    if match is None:
+        raise ValueError("SPARQL constraint has no WHERE clause")
+    union = " UNION ".join("{ " + _TARGET_PATTERNS[t.kind].format(t.term) + " }" for t in targets)
+    focus = f"{{ SELECT DISTINCT ?this WHERE {{ {union} }} }}\n"
+    header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
+    body = constraint.select
+    return header + body[: match.end()] + "\n" + focus + body[match.end():]
+
+
+@lru_cache(maxsize=None)
+def _compiled(rule: Rule, constraint: Constraint, prefixes: tuple[tuple[str, str], ...]) -> str:
+    return compile_constraint(rule.targets, constraint, prefixes)
+
+
+class _TermMap:
+    """rdflib terms <-> pyoxigraph terms; blank nodes keep a two-way map (ids differ)."""
+
+    def __init__(self) -> None:
+        self.to_ox_bnode: dict[BNode, ox.BlankNode] = {}
+        self.from_ox_bnode: dict[str, BNode] = {}
+
+    def to_ox(self, term: Node):
+        if isinstance(term, rdflib.URIRef):
+            return ox.NamedNode(str(term))
+        if isinstance(term, BNode):
+            node = self.to_ox_bnode.get(term)
+            if node is None:
+                node = ox.BlankNode()
+                self.to_ox_bnode[term] = node
+                self.from_ox_bnode[node.value] = term
+            return node
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        if term.datatype is not None:
+            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
+        return ox.Literal(str(term))
+
+    def from_ox(self, term) -> Node | None:
+        if term is None:
+            return None
+        if isinstance(term, ox.NamedNode):
+            return rdflib.URIRef(term.value)
+        if isinstance(term, ox.BlankNode):
+            return self.from_ox_bnode.get(term.value, BNode(term.value))
+        if term.language:
+            return rdflib.Literal(term.value, lang=term.language)
+        return rdflib.Literal(term.value, datatype=rdflib.URIRef(term.datatype.value))
+
+    def text(self, term) -> str:
+        """How a bound value prints in a message (as pySHACL prints it: str() of the term)."""
+        if isinstance(term, ox.BlankNode):
+            return str(self.from_ox(term))
+        return term.value
+
+
+def to_store(loaded: LoadedGraph) -> tuple[ox.Store, _TermMap]:
+    terms = _TermMap()
+    store = ox.Store()
+    store.extend(
+        ox.Quad(terms.to_ox(s), terms.to_ox(p), terms.to_ox(o), ox.DefaultGraph()) for s, p, o in loaded.graph
+    )
+    return store, terms
+
+
+class FastExecutor:
+    name = "fast"
+
+    def run(self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+        store, terms = to_store(loaded)
+        prefixes = tuple(sorted(catalog.prefixes.items()))
+        for rule in rules:
+            for constraint in rule.constraints:
+                try:
+                    solutions = store.query(_compiled(rule, constraint, prefixes))
+                    variables = [v.value for v in solutions.variables]
+                    rows = list(solutions)
+                except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
+                    yield RuleFailure(rule.id, f"check failed: {exc}")
+                    continue
+                for row in rows:
+                    yield self._result(rule, constraint, variables, row, terms)
+
+    @staticmethod
+    def _result(rule: Rule, constraint: Constraint, variables: list[str], row, terms: _TermMap) -> RawResult:
+        bound = {name: row[name] for name in variables if row[name] is not None}
+        focus = terms.from_ox(bound["this"])
+        value = terms.from_ox(bound["value"]) if "value" in bound else focus
+        message = fill_message(constraint.message, {k: terms.text(v) for k, v in bound.items()})
+        return RawResult(rule.id, focus, value, message)

@@ -1,0 +1,32 @@
+"""Errors that reach the user as one located line, never as a traceback."""
+from __future__ import annotations
+
+
+class AifcheckError(Exception):
+    """Base of every error aifcheck reports to its user."""
+
+
+class UsageError(AifcheckError):
+    """Bad options or arguments: unknown profile, rule ID, format, missing path (exit 2)."""
+
+
+class InputError(AifcheckError):
+    """A file that cannot be read as RDF (exit 3).
+
+    Rendered as ``FILE:LINE:COL: message`` with the position parts left out when unknown.
+    """
+
+    def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"

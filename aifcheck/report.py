@@ -1,0 +1,106 @@
+"""Results: located findings, per-file outcomes and the run's exit status."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .catalog import Severity
+
+
+class ExitStatus(enum.IntEnum):
+    """Process exit codes. Violations (1) win over unreadable files (3)."""
+
+    VALID = 0
+    VIOLATIONS = 1
+    USAGE = 2
+    UNREADABLE = 3
+
+
+@dataclass(frozen=True, order=True)
+class Violation:
+    """One finding, located by file, line and node; ordered by (file, line, rule, node)."""
+
+    file: str
+    line: int  # 0 when the node does not appear in the file
+    rule_id: str
+    focus: str  # the focus node as N3 (<iri>, "literal") or "[]" for a blank node
+    severity: Severity = field(compare=False)
+    message: str = field(compare=False)
+    plan_ref: str = field(compare=False, default="")
+    value: str | None = field(compare=False, default=None)
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be read, or a rule that could not run on it."""
+
+    file: str
+    message: str  # already located: FILE:LINE:COL: ...
+    rule_id: str | None = None  # set for an internal error of one rule
+
+
+@dataclass
+class FileReport:
+    file: str
+    triples: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    error: FileError | None = None  # the file could not be read
+    rule_errors: list[FileError] = field(default_factory=list)
+    truncated_after: int | None = None  # --max-violations cut the list
+    prefixes: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def readable(self) -> bool:
+        return self.error is None
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for v in self.violations if v.severity == severity)
+
+
+@dataclass
+class Report:
+    """The outcome of one validation run over any number of files."""
+
+    profile: str
+    files: list[FileReport] = field(default_factory=list)
+    input_errors: list[FileError] = field(default_factory=list)  # missing paths, empty dirs
+    seconds: float = 0.0
+    strict: bool = False
+
+    @property
+    def violations(self) -> list[Violation]:
+        return sorted(v for f in self.files for v in f.violations)
+
+    def count(self, severity: Severity) -> int:
+        return sum(f.count(severity) for f in self.files)
+
+    def file_failed(self, report: FileReport) -> bool:
+        worst = Severity.WARNING if self.strict else Severity.ERROR
+        return bool(report.rule_errors) or any(v.severity >= worst for v in report.violations)
+
+    @property
+    def conforms(self) -> bool:
+        return not any(self.file_failed(f) for f in self.files if f.readable)
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        if not self.conforms:
+            return ExitStatus.VIOLATIONS
+        if self.input_errors or any(not f.readable for f in self.files):
+            return ExitStatus.UNREADABLE
+        return ExitStatus.VALID
+
+    def summary(self) -> dict[str, float | int]:
+        readable = [f for f in self.files if f.readable]
+        invalid = sum(1 for f in readable if self.file_failed(f))
+        return {
+            "files": len(self.files) + len(self.input_errors),
+            "valid": len(readable) - invalid,
+            "invalid": invalid,
+            "unreadable": len(self.files) - len(readable) + len(self.input_errors),
+            "errors": self.count(Severity.ERROR),
+            "warnings": self.count(Severity.WARNING),
+            "infos": self.count(Severity.INFO),
+            "seconds": round(self.seconds, 2),
+        }

@@ -1,0 +1,175 @@
+"""Validation: choose the rules, run them on each file, stamp and locate the findings."""
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+
+import rdflib
+from rdflib.term import BNode, Node
+
+from .catalog import Catalog, Rule, Severity, load_catalog
+from .engine import RuleFailure, get_executor
+from .errors import InputError, UsageError
+from .load import LoadedGraph, discover, load
+from .report import FileError, FileReport, Report, Violation
+
+TASKS = ("ta1", "ta2", "ta3")
+CONDITIONS = (5, 6, 7)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that decides what a run checks and shows."""
+
+    profile: str = "nist"
+    select: frozenset[str] | None = None  # rule IDs or families; None = all of the profile
+    ignore: frozenset[str] = frozenset()
+    min_severity: Severity = Severity.WARNING
+    strict: bool = False
+    max_violations: int | None = None
+    task: str | None = None
+    condition: int | None = None
+    engine: str = "fast"
+    jobs: int = 1
+
+    def rules(self, catalog: Catalog) -> list[Rule]:
+        """The checked rules this run executes, in catalogue order."""
+        if self.task is not None and self.task not in TASKS:
+            raise UsageError(f"unknown task '{self.task}' (choose {', '.join(TASKS)})")
+        if self.condition is not None and self.condition not in CONDITIONS:
+            raise UsageError(f"unknown condition '{self.condition}' (choose 5, 6 or 7)")
+        if self.max_violations is not None and self.max_violations < 1:
+            raise UsageError("--max-violations must be at least 1")
+        selected = catalog.resolve(sorted(self.select)) if self.select is not None else None
+        ignored = catalog.resolve(sorted(self.ignore))
+        return [
+            rule
+            for rule in catalog.rules_for(self.profile)
+            if rule.checked
+            and (selected is None or rule.id in selected)
+            and rule.id not in ignored
+            and rule.severity >= self.min_severity
+            and (rule.task is None or rule.task == self.task)
+            and (self.condition is None or self.condition not in rule.skip_conditions)
+        ]
+
+
+def validate(
+    source: str | os.PathLike | rdflib.Graph | Iterable[str | os.PathLike],
+    profile: str = "nist",
+    **options,
+) -> Report:
+    """Validate files, directories, globs or an rdflib Graph against a profile.
+
+    ``options`` are the fields of :class:`Options` (select, ignore, min_severity, strict,
+    max_violations, task, condition, engine, jobs). Bad options raise UsageError.
+    """
+    opts = Options(profile=profile, **options)
+    if isinstance(source, rdflib.Graph):
+        started = time.perf_counter()
+        report = Report(profile, strict=opts.strict)
+        report.files.append(check_loaded(LoadedGraph("<graph>", source), opts))
+        report.seconds = time.perf_counter() - started
+        return report
+    paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    return validate_paths([str(p) for p in paths], opts)
+
+
+def validate_paths(
+    args: list[str], opts: Options, progress: Callable[[FileReport, int, int], None] | None = None
+) -> Report:
+    started = time.perf_counter()
+    opts.rules(load_catalog())  # raise usage errors before any file is read
+    files, problems = discover(args)
+    report = Report(opts.profile, strict=opts.strict)
+    report.input_errors = [FileError(p.path, str(p)) for p in problems]
+    for i, file_report in enumerate(_map_files(files, opts), start=1):
+        report.files.append(file_report)
+        if progress is not None:
+            progress(file_report, i, len(files))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _map_files(files: list[str], opts: Options) -> Iterable[FileReport]:
+    if opts.jobs > 1 and len(files) > 1:
+        with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+            yield from pool.map(validate_file, files, [opts] * len(files), chunksize=1)
+    else:
+        for path in files:
+            yield validate_file(path, opts)
+
+
+def validate_file(path: str, opts: Options) -> FileReport:
+    """Load one file and run every selected rule on it; unreadable files become a FileError."""
+    started = time.perf_counter()
+    try:
+        loaded = load(path)
+    except InputError as exc:
+        return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
+    file_report = check_loaded(loaded, opts)
+    return replace(file_report, seconds=time.perf_counter() - started)
+
+
+def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
+    catalog = load_catalog()
+    rules = opts.rules(catalog)
+    by_id = {rule.id: rule for rule in rules}
+    file_report = FileReport(
+        loaded.path, triples=len(loaded.graph), prefixes={p: str(ns) for p, ns in loaded.graph.namespaces()}
+    )
+    seen: set[tuple[str, Node, str]] = set()
+    errors = 0
+    for result in get_executor(opts.engine).run(loaded, rules, catalog):
+        if isinstance(result, RuleFailure):
+            file_report.rule_errors.append(FileError(loaded.path, f"{loaded.path}: {result.message}", result.rule_id))
+            continue
+        key = (result.rule_id, result.focus, result.message)
+        if key in seen:  # the same finding reached through two targets or two solutions
+            continue
+        seen.add(key)
+        rule = by_id[result.rule_id]
+        if opts.max_violations is not None and rule.severity == Severity.ERROR and errors >= opts.max_violations:
+            file_report.truncated_after = opts.max_violations
+            break
+        errors += rule.severity == Severity.ERROR
+        file_report.violations.append(_violation(loaded, rule, result.focus, result.value, result.message))
+    file_report.violations.sort()
+    return file_report
+
+
+_BNODE_REF = re.compile(r"<([A-Za-z0-9_\-.]+)>")
+
+
+def _violation(loaded: LoadedGraph, rule: Rule, focus: Node, value: Node | None, message: str) -> Violation:
+    return Violation(
+        file=loaded.path,
+        line=loaded.line_of(focus) or 0,
+        rule_id=rule.id,
+        focus=_node_text(loaded, focus),
+        severity=rule.severity,
+        message=_locate_blank_nodes(loaded, message),
+        plan_ref=rule.plan_ref,
+        value=_node_text(loaded, value) if value is not None and value != focus else None,
+    )
+
+
+def _node_text(loaded: LoadedGraph, node: Node) -> str:
+    if isinstance(node, BNode):
+        line = loaded.line_of(node)
+        return f"[] (line {line})" if line else "[]"
+    return node.n3()
+
+
+def _locate_blank_nodes(loaded: LoadedGraph, message: str) -> str:
+    """Messages name blank nodes by parser IDs, meaningless to a user: say where they are instead."""
+
+    def replace_id(match: re.Match) -> str:
+        line = loaded.line_of(BNode(match[1]))
+        return f"[] (line {line})" if line else match[0]
+
+    return _BNODE_REF.sub(replace_id, message)

@@ -1,0 +1,1 @@
+"""The SPARQL queries (.rq), shipped as package data aifcheck.queries."""

@@ -1,0 +1,1 @@
+"""The rule shapes (SHACL + SHACL-SPARQL), shipped as package data aifcheck.shapes."""

@@ -1,0 +1,95 @@
+"""Tests on the catalogue itself: IDs, coverage of RULES.md, fixtures, metadata."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from aifcheck.catalog import RULE_ID, Severity, load_catalog
+from aifcheck.fixture import fixture_rule_ids, fixtures_for
+
+from helpers import SHARED
+
+CATALOG = load_catalog()
+RULES_MD = SHARED / "RULES.md"
+VALIDATE_GROUPS = ("A", "N")  # the S group belongs to lint-submission, T to the ta3 profile
+
+
+TOKEN = r"([ANTS])(\d+)([a-z]?)(?:-[ANTS]?(\d*)([a-z]?))?"
+LEAD = re.compile(rf"^- {TOKEN}")  # the ID a bullet opens with
+INLINE = re.compile(rf"\b{TOKEN} (?:\([^)]*\) )?(?:error|warning|info)\b")  # "N12a warning"
+
+
+def _expand(group: str, number: str, letter: str, last_number: str, last_letter: str) -> set[str]:
+    if last_letter:  # N13a-d, T2a-T2i
+        return {f"{group}{number}{chr(c)}" for c in range(ord(letter or "a"), ord(last_letter) + 1)}
+    if last_number:  # N8-N11, T7-T10
+        return {f"{group}{n}" for n in range(int(number), int(last_number) + 1)}
+    return {f"{group}{number}{letter}"}
+
+
+def rules_md_ids() -> set[str]:
+    """Every rule ID RULES.md defines, with ranges such as N13a-d, T2a-T2i, N8-N11 expanded."""
+    if not RULES_MD.is_file():
+        pytest.skip(f"RULES.md not found at {RULES_MD}")
+    ids: set[str] = set()
+    # a bullet continues on indented lines: join them so inline IDs on any line are seen
+    bullets = re.split(r"\n(?=\S)", RULES_MD.read_text(encoding="utf-8"))
+    for line in (" ".join(b.split()) for b in bullets):
+        lead = LEAD.match(line)
+        if not lead:
+            continue
+        ids |= _expand(*lead.groups())
+        for inline in INLINE.finditer(line):
+            ids |= _expand(*inline.groups())
+    return ids
+
+
+def test_rules_md_ids_are_read() -> None:
+    ids = rules_md_ids()
+    assert {"A1", "N9", "N13d", "N16b", "N21c", "T2i", "T8", "T14b", "S8"} <= ids
+    assert "N21" not in ids and "N16" not in ids
+
+
+def test_ids_are_well_formed_and_unique() -> None:
+    assert all(RULE_ID.match(rule_id) for rule_id in CATALOG.rules)
+
+
+def test_rules_md_groups_are_implemented_or_listed_as_unchecked() -> None:
+    expected = {i for i in rules_md_ids() if i[0] in VALIDATE_GROUPS}
+    missing = sorted(expected - set(CATALOG.rules))
+    assert not missing, f"RULES.md IDs neither implemented nor listed as unchecked: {missing}"
+    unknown = sorted(i for i in CATALOG.rules if i[0] in VALIDATE_GROUPS and i not in rules_md_ids())
+    assert not unknown, f"catalogue IDs that RULES.md does not define: {unknown}"
+
+
+def test_unchecked_rules_give_a_reason() -> None:
+    for rule in CATALOG.rules.values():
+        if not rule.checked:
+            assert len(rule.unchecked_reason) > 20, rule.id
+
+
+@pytest.mark.parametrize("rule", [r for r in CATALOG.rules.values() if r.checked], ids=lambda r: r.id)
+def test_rule_metadata_and_fixtures(rule) -> None:
+    assert rule.title and rule.text and rule.plan_ref.startswith("plan §"), rule.id
+    assert rule.targets, f"{rule.id} has no SHACL target"
+    assert rule.constraints and all(c.message for c in rule.constraints), f"{rule.id} lacks a constraint or message"
+    names = [f.name for f in fixtures_for(rule.id)]
+    assert any(n.startswith("bad") for n in names), f"{rule.id} has no bad fixture"
+    assert any(n.startswith("good") for n in names), f"{rule.id} has no good fixture"
+
+
+def test_fixture_folders_name_catalogue_rules() -> None:
+    assert set(fixture_rule_ids()) <= set(CATALOG.rules)
+
+
+def test_severities_match_rules_md() -> None:
+    if not RULES_MD.is_file():
+        pytest.skip("RULES.md not found")
+    text = RULES_MD.read_text(encoding="utf-8")
+    for rule in CATALOG.rules.values():
+        if not rule.checked:
+            continue
+        stated = re.search(rf"\b{rule.id} (error|warning|info)\b", text)
+        if stated:
+            assert Severity.parse(stated[1]) == rule.severity, rule.id

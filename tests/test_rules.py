@@ -1,0 +1,65 @@
+"""Every rule fires with its ID on its bad fixtures and stays silent on its good ones.
+
+Parametrised from the catalogue (not from a glob), on both executors; a rule without
+fixtures fails in test_catalog.py.
+"""
+from __future__ import annotations
+
+import pytest
+import rdflib
+
+from aifcheck.catalog import Severity, load_catalog
+from aifcheck.fixture import Fixture, fixtures_for
+from aifcheck.load import parse_text
+from aifcheck.validate import Options, check_loaded
+
+CATALOG = load_catalog()
+CASES = [
+    pytest.param(fixture, engine, id=f"{fixture.rule_id}/{fixture.name}/{engine}")
+    for rule in CATALOG.rules.values()
+    if rule.checked
+    for fixture in fixtures_for(rule.id)
+    for engine in ("fast", "reference")
+]
+
+
+def findings(fixture: Fixture, engine: str):
+    rule = CATALOG.rules[fixture.rule_id]
+    options = Options(
+        profile=rule.profile,
+        min_severity=Severity.INFO,
+        task=fixture.task,
+        condition=fixture.condition,
+        engine=engine,
+    )
+    loaded = parse_text(f"{fixture.rule_id}/{fixture.name}", fixture.text)
+    return check_loaded(loaded, options)
+
+
+@pytest.mark.parametrize(("fixture", "engine"), CASES)
+def test_fixture(fixture: Fixture, engine: str) -> None:
+    report = findings(fixture, engine)
+    assert not report.rule_errors, report.rule_errors
+    fired = {v.rule_id for v in report.violations}
+    if fixture.is_bad:
+        assert fired == {fixture.rule_id} | fixture.also, [(v.rule_id, v.focus, v.message) for v in report.violations]
+        focus = {v.focus for v in report.violations if v.rule_id == fixture.rule_id}
+        assert fixture.expect, "a bad fixture must name at least one expected focus node"
+        assert set(fixture.expect) <= focus, f"expected focus {fixture.expect}, got {sorted(focus)}"
+    else:
+        assert fired == set(), [(v.rule_id, v.focus, v.message) for v in report.violations]
+
+
+def test_every_checked_rule_has_cases() -> None:
+    covered = {case.values[0].rule_id for case in CASES}
+    checked = {rule.id for rule in CATALOG.rules.values() if rule.checked}
+    assert covered == checked, sorted(checked - covered)
+
+
+def test_expected_focus_nodes_are_iris_in_the_fixture() -> None:
+    for case in CASES:
+        fixture = case.values[0]
+        graph = rdflib.Graph().parse(data=fixture.text, format="turtle")
+        nodes = {n.n3() for triple in graph for n in triple}
+        for focus in fixture.expect:
+            assert focus in nodes, f"{fixture.rule_id}/{fixture.name}: {focus} does not occur in the file"
