@@ -29,8 +29,14 @@ def fixtures_for(rule_id: str) -> list[Fixture]:
     folder = _root() / rule_id
     if not folder.is_dir():
         return []
-    files = sorted((f for f in folder.iterdir() if f.name.endswith(".ttl")), key=lambda f: f.name)
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".ttl")), key=lambda f: _order(f.name))
     return [parse_fixture(rule_id, f.name, f.read_text(encoding="utf-8")) for f in files]
+
+
+def _order(name: str) -> tuple[str, int]:
+    """bad.ttl, bad-2.ttl, bad-3.ttl, ..., good.ttl, good-2.ttl: the plain name first."""
+    kind, _, number = name.removesuffix(".ttl").partition("-")
+    return kind, int(number) if number.isdigit() else 0
 
 
 def fixture_rule_ids() -> list[str]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 import glob
 import gzip
 import os
+import sys
+import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,9 +135,7 @@ def parse_text(path: str, text: str) -> LoadedGraph:
     parser = SinkParser(sink, baseURI=base, turtle=True)
     sink.parser = parser
     try:
-        parser.startDoc()
-        parser.feed(text)
-        parser.endDoc()
+        _with_deep_stack(lambda: (parser.startDoc(), parser.feed(text), parser.endDoc()))
     except BadSyntax as exc:
         line, column = _position(text, exc._i)  # rdflib keeps the offset only privately
         raise InputError(path, f"syntax error: {exc._why}", line, column) from None
@@ -149,6 +150,35 @@ def parse_text(path: str, text: str) -> LoadedGraph:
     for prefix, namespace in parser._bindings.items():
         graph.bind(prefix or "", namespace, replace=True)
     return LoadedGraph(path, graph, first_line)
+
+
+# rdflib's Turtle parser recurses once per nesting level of [ ] and ( ): give it room for
+# thousands of levels in a thread with a large stack instead of failing at a few hundred.
+_PARSER_STACK_BYTES = 512 * 1024 * 1024
+_PARSER_RECURSION_LIMIT = 50_000
+
+
+def _with_deep_stack(work: Callable[[], object]) -> None:
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the calling thread
+            outcome.append(exc)
+
+    old_stack = threading.stack_size(_PARSER_STACK_BYTES)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _PARSER_RECURSION_LIMIT))
+    try:
+        worker = threading.Thread(target=run, name="aifcheck-parser")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    if outcome:
+        raise outcome[0]
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

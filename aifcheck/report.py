@@ -46,7 +46,7 @@ class FileReport:
     violations: list[Violation] = field(default_factory=list)
     error: FileError | None = None  # the file could not be read
     rule_errors: list[FileError] = field(default_factory=list)
-    truncated_after: int | None = None  # --max-violations cut the list
+    truncated_after: int | None = None  # --max-violations cut the list to this many findings
     prefixes: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 

@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import rdflib
 from rdflib.term import BNode, Node
@@ -112,7 +112,8 @@ def validate_file(path: str, opts: Options) -> FileReport:
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     file_report = check_loaded(loaded, opts)
-    return replace(file_report, seconds=time.perf_counter() - started)
+    file_report.seconds = time.perf_counter() - started
+    return file_report
 
 
 def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
@@ -124,7 +125,12 @@ def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
     )
     seen: set[tuple[str, Node, str]] = set()
     errors = 0
+    current_rule = None
     for result in get_executor(opts.engine).run(loaded, rules, catalog):
+        if result.rule_id != current_rule:  # results come rule by rule: stop between rules
+            if opts.max_violations is not None and errors >= opts.max_violations:
+                break
+            current_rule = result.rule_id
         if isinstance(result, RuleFailure):
             file_report.rule_errors.append(FileError(loaded.path, f"{loaded.path}: {result.message}", result.rule_id))
             continue
@@ -133,12 +139,14 @@ def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
             continue
         seen.add(key)
         rule = by_id[result.rule_id]
-        if opts.max_violations is not None and rule.severity == Severity.ERROR and errors >= opts.max_violations:
-            file_report.truncated_after = opts.max_violations
-            break
         errors += rule.severity == Severity.ERROR
         file_report.violations.append(_violation(loaded, rule, result.focus, result.value, result.message))
     file_report.violations.sort()
+    if opts.max_violations is not None and len(file_report.violations) > opts.max_violations:
+        # keep the N most severe findings, shown in file order
+        kept = sorted(file_report.violations, key=lambda v: -v.severity)[: opts.max_violations]
+        file_report.violations = sorted(kept)
+        file_report.truncated_after = opts.max_violations
     return file_report
 
 

@@ -1,0 +1,4 @@
+"""python -m aifcheck"""
+from .cli import main
+
+main()

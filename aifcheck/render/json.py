@@ -1,0 +1,30 @@
+"""JSON: the whole report with full IRIs, for scripts."""
+from __future__ import annotations
+
+import json as _json
+from dataclasses import asdict
+from typing import TextIO
+
+from ..catalog import Catalog
+from ..report import Report
+
+
+def render(report: Report, catalog: Catalog, out: TextIO) -> None:
+    document = {
+        "profile": report.profile,
+        "summary": report.summary(),
+        "input_errors": [e.message for e in report.input_errors],
+        "files": [
+            {
+                "file": f.file,
+                "triples": f.triples,
+                "error": f.error.message if f.error else None,
+                "rule_errors": [{"rule": e.rule_id, "message": e.message} for e in f.rule_errors],
+                "truncated_after": f.truncated_after,
+                "violations": [{**asdict(v), "severity": v.severity.label} for v in f.violations],
+            }
+            for f in sorted(report.files, key=lambda f: f.file)
+        ],
+    }
+    _json.dump(document, out, indent=2, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,176 @@
+"""The validate and rules commands, through typer's CliRunner and the installed entry point."""
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES
+from typer.testing import CliRunner
+
+from aifcheck.cli import app
+
+GOOD = FIXTURES / "N4" / "good.ttl"
+BAD = FIXTURES / "N4" / "bad.ttl"
+runner = CliRunner()
+# where BAD's cluster with two prototypes is declared (the fixture's header may grow)
+CLUSTER_LINE = next(i for i, line in enumerate(BAD.read_text().splitlines(), 1) if line.startswith("ex:cluster-1 "))
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def run_installed(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_valid_file_exits_0_with_summary() -> None:
+    result = run("validate", GOOD)
+    assert result.exit_code == 0, result.output
+    assert "1 file: 1 valid, 0 invalid, 0 unreadable; 0 errors" in result.output
+
+
+def test_violation_is_located_and_tagged() -> None:
+    result = run("validate", BAD)
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if " N4 error " in line]
+    assert lines, result.output
+    assert lines[0].startswith(f"{BAD}:{CLUSTER_LINE}: N4 error ex:cluster-1: cluster ex:cluster-1 has 2 prototypes")
+    assert lines[0].endswith("(plan §2.4.1 item 4)")
+
+
+def test_output_is_deterministic() -> None:
+    assert run("validate", BAD, GOOD).output.splitlines()[:-1] == run("validate", GOOD, BAD).output.splitlines()[:-1]
+
+
+def test_violations_win_over_unreadable(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.ttl"
+    broken.write_text("@prefix ex: <http://e/> .\nex:a ex:b ex:c ex:d .\n")
+    result = run("validate", broken, BAD)
+    assert result.exit_code == 1
+    assert f"{broken}:2:16: syntax error" in result.output
+    assert " N4 error " in result.output  # the other file is still checked
+
+
+def test_unreadable_alone_exits_3(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.ttl"
+    broken.write_text("@prefix ex: <http://e/> .\nex:a ex:b .\n")
+    result = run("validate", broken, GOOD)
+    assert result.exit_code == 3
+    assert result.output.count("syntax error") == 1
+
+
+def test_select_family_and_ignore() -> None:
+    assert run("validate", BAD, "--ignore", "N4", "--ignore", "A").exit_code == 0
+    assert run("validate", BAD, "--select", "N4").exit_code == 1
+    assert run("validate", BAD, "--select", "N13").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--profile", "nope"], "unknown profile 'nope'"),
+        (["--select", "N99"], "unknown rule ID 'N99'"),
+        (["--ignore", "X1"], "unknown rule ID 'X1'"),
+        (["--severity", "loud"], "unknown severity 'loud'"),
+        (["--format", "xml"], "unknown format 'xml'"),
+        (["--engine", "turbo"], "unknown engine 'turbo'"),
+        (["--max-violations", "0"], "--max-violations must be at least 1"),
+        (["--task", "ta9"], "unknown task 'ta9'"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = run("validate", GOOD, *args)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"aifcheck: error: {message}" or message in result.output
+
+
+def test_unknown_option_is_one_line_from_the_installed_command() -> None:
+    proc = run_installed("validate", "--frobnicate", GOOD)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "No such option: --frobnicate" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_machine_formats_parse(fmt: str) -> None:
+    result = run("validate", BAD, "--format", fmt)
+    document = json.loads(result.output)
+    if fmt == "json":
+        found = [v for f in document["files"] for v in f["violations"] if v["rule_id"] == "N4"]
+        assert found and found[0]["focus"] == "<http://example.org/kb#cluster-1>"
+    else:
+        run_ = document["runs"][0]
+        assert any(r["ruleId"] == "N4" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == CLUSTER_LINE
+                   for r in run_["results"])
+        assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= {"N4"}
+
+
+def test_github_format_is_chosen_on_actions(monkeypatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = run("validate", BAD)
+    assert f"::error file={BAD},line={CLUSTER_LINE},title=N4 error::" in result.output
+
+
+def test_output_dir_writes_one_report_per_input(tmp_path: Path) -> None:
+    result = run("validate", BAD, GOOD, "--output", tmp_path / "out", "--format", "json")
+    assert result.exit_code == 1
+    reports = sorted((tmp_path / "out").rglob("*.json"))
+    assert [p.name for p in reports] == ["bad.ttl.json", "good.ttl.json"]
+    assert json.loads(reports[1].read_text())["summary"]["valid"] == 1
+
+
+def test_gzip_input(tmp_path: Path) -> None:
+    packed = tmp_path / "kb.ttl.gz"
+    packed.write_bytes(gzip.compress(BAD.read_bytes()))
+    result = run("validate", packed)
+    assert result.exit_code == 1 and f"{packed}:{CLUSTER_LINE}: N4 error" in result.output
+
+
+def test_directory_and_glob(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.ttl").write_bytes(GOOD.read_bytes())
+    (tmp_path / "notes.txt").write_text("not RDF")
+    assert "1 file: 1 valid" in run("validate", tmp_path).output
+    assert "1 file: 1 valid" in run("validate", f"{tmp_path}/**/*.ttl").output
+
+
+def test_jobs_give_the_same_report() -> None:
+    single = run("validate", BAD, GOOD, FIXTURES / "N4" / "bad-2.ttl")
+    parallel = run("validate", BAD, GOOD, FIXTURES / "N4" / "bad-2.ttl", "--jobs", "2")
+    assert single.output.splitlines()[:-1] == parallel.output.splitlines()[:-1]
+
+
+def test_strict_fails_on_warnings_only(tmp_path: Path) -> None:
+    from aifcheck import load_catalog
+
+    warning_rules = [r for r in load_catalog().rules.values() if r.checked and r.severity.label == "warning"]
+    if not warning_rules:
+        pytest.skip("no warning-level rule in the catalogue yet")
+    rule = warning_rules[0]
+    from aifcheck.fixture import fixtures_for
+
+    bad = next(f for f in fixtures_for(rule.id) if f.is_bad)
+    if bad.also or bad.task or bad.condition:
+        pytest.skip(f"{rule.id}'s fixture needs options")
+    path = tmp_path / "warn.ttl"
+    path.write_text(bad.text)
+    args = ["validate", path, "--profile", rule.profile]
+    assert run(*args).exit_code == 0
+    assert run(*args, "--strict").exit_code == 1
+
+
+def test_rules_lists_and_shows() -> None:
+    listing = run("rules")
+    assert listing.exit_code == 0 and listing.output.splitlines()[0].split() == ["ID", "PROFILE", "SEVERITY", "TITLE"]
+    assert any(line.startswith("N4 ") for line in listing.output.splitlines())
+    shown = run("rules", "N4")
+    assert shown.exit_code == 0
+    assert "plan §2.4.1 item 4" in shown.output and "Example that fails (bad.ttl)" in shown.output
+    assert run("rules", "Q1").exit_code == 2
