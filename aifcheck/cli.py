@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from .catalog import Severity, load_catalog
+from .cli_query import register as register_query
 from .errors import AifcheckError, UsageError
 from .fixture import fixtures_for
 from .render import EXTENSIONS, get_renderer
@@ -159,6 +160,9 @@ def rules(
     if bad is not None:
         print(f"\nExample that fails ({bad.name}):\n")
         print(bad.text.rstrip())
+
+
+register_query(app)
 
 
 def main() -> None:

@@ -1,0 +1,127 @@
+"""Model objects built from the printed rows of NIST's tables, so objects and TSVs always agree.
+
+Mentions come from AIDA_P3_TA1_CM_A0001, edges from AIDA_P3_TA1_AM_A0001 and temporal 4-tuples
+from AIDA_P3_TA1_TM_A0001 (the TA1/TA2 reading of a KB: types and mentions from the members).
+What those tables leave out (prototypes, members, handles, names, links) comes from aifcheck's
+own queries in queries/aifcheck_*.rq.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable
+
+import pyoxigraph
+
+from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
+from .query import run_table
+from .store import load_store
+
+CLUSTERS = "AIDA_P3_TA1_CM_A0001"
+EDGES = "AIDA_P3_TA1_AM_A0001"
+TIMES = "AIDA_P3_TA1_TM_A0001"
+
+
+def load_kg(path: str | os.PathLike) -> KnowledgeGraph:
+    """Load one KB file and read it as NIST does; raises InputError when it cannot be read."""
+    return build_kg(load_store(path), str(path))
+
+
+def build_kg(store: pyoxigraph.Store, source: str = "") -> KnowledgeGraph:
+    return KnowledgeGraph(source, _clusters(store), _edges(store), _times(store))
+
+
+def _clusters(store: pyoxigraph.Store) -> tuple[Cluster, ...]:
+    basics: dict[str, dict] = {}
+    members: dict[str, set[str]] = defaultdict(set)
+    for row in run_table(store, "aifcheck_clusters").records():
+        iri = _iri(row["cluster"])
+        basics.setdefault(iri, row)
+        if row["member"]:
+            members[iri].add(_iri(row["member"]))
+    names: dict[str, set[str]] = defaultdict(set)
+    for row in run_table(store, "aifcheck_names").records():
+        names[_iri(row["cluster"])].add(_text(row["name"]))
+    links: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for row in run_table(store, "aifcheck_links").records():
+        links[_iri(row["cluster"])].append((_text(row["target"]), _number(row["confidence"])))
+    mentions: dict[str, list[Mention]] = defaultdict(list)
+    for row in run_table(store, CLUSTERS).records():
+        mentions[_iri(row["cluster"])].append(
+            Mention(
+                span=Span.parse(row["mention_span"]),
+                type=_value(row["type"]),
+                negated=row["is_negated"] == "Negated",
+                type_confidence=_number(row["type_statement_confidence"]),
+                membership_confidence=_number(row["cluster_membership_confidence"]),
+                justification_confidence=_number(row["mention_type_justification_confidence"]),
+            )
+        )
+    return tuple(
+        Cluster(
+            iri=iri,
+            metatype=Metatype.from_iri(_iri(row["metatype"])),
+            prototype=_iri(row["prototype"]),
+            members=tuple(sorted(members[iri])),
+            types=_best_types((m.type, m.type_confidence) for m in mentions[iri]),
+            mentions=tuple(sorted(mentions[iri])),
+            handle=_text(row["handle"]) if row["handle"] else None,
+            names=tuple(sorted(names[iri])),
+            links=tuple(sorted(links[iri])),
+        )
+        for iri, row in sorted(basics.items())
+    )
+
+
+def _edges(store: pyoxigraph.Store) -> tuple[Edge, ...]:
+    spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
+    for row in run_table(store, EDGES).records():
+        key = (
+            _iri(row["subject"]),
+            _iri(row["object"]),
+            _value(row["predicate"]),
+            row["is_assertion_negated"] == "Negated",
+            _number(row["argument_assertion_confidence"]),
+        )
+        spans[key].append(Span.parse(row["predicate_justification"]))
+    return tuple(
+        Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))))
+        for (subject, obj, role, negated, confidence), found in sorted(spans.items())
+    )
+
+
+def _times(store: pyoxigraph.Store) -> tuple[LDCTime, ...]:
+    times = []
+    for row in run_table(store, TIMES).records():
+        bounds = [
+            LDCDate(int(_text(row[f"{b}_year"])), int(_text(row[f"{b}_month"])), int(_text(row[f"{b}_day"])))
+            for b in ("sa", "sb", "ea", "eb")
+        ]
+        times.append(LDCTime(_iri(row["cluster"]), *bounds))
+    return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
+
+
+def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:
+    """Each type once, with its highest confidence, sorted by type."""
+    best: dict[str, float] = {}
+    for type_, confidence in pairs:
+        best[type_] = max(confidence, best.get(type_, confidence))
+    return tuple(sorted(best.items()))
+
+
+# Cells are read back from their printed form (see aifcheck.query.format_term).
+def _iri(cell: str) -> str:
+    return cell[1:-1] if cell.startswith("<") and cell.endswith(">") else cell
+
+
+def _text(cell: str) -> str:
+    return cell[1:-1] if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
+
+
+def _value(cell: str) -> str:
+    """A type or role: an IRI without its brackets, or a string."""
+    return _text(_iri(cell))
+
+
+def _number(cell: str) -> float:
+    return float(_text(cell)) if cell else 1.0

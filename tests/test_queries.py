@@ -1,0 +1,204 @@
+"""The query engine: NIST's tables reproduced exactly, value printing, parameters, SERVICE, layout."""
+from __future__ import annotations
+
+import gzip
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pyoxigraph
+import pytest
+from helpers import SHARED_DATA
+
+from aifcheck.errors import InputError, UsageError
+from aifcheck.query import (
+    EntryPoints,
+    format_term,
+    parameters,
+    run_sparql,
+    run_table,
+    table_names,
+    write_nist_layout,
+)
+from aifcheck.store import load_store
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+AIDA = (
+    "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
+    "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
+)
+PREFIXES = f"@prefix aida: <{AIDA}> .\n@prefix ex: <http://example.org/> .\n"
+
+
+def _expected_cases() -> list:
+    """(input KB, expected TSV, parameters) for every NIST output kept in ../shared/data."""
+    if not SHARED_DATA.is_dir():
+        return [pytest.param(None, None, {}, marks=pytest.mark.skip(reason=f"NIST data not found at {SHARED_DATA}"))]
+    cases = []
+    for expected in sorted((SHARED_DATA / "task1-expected").glob("*/*.rq.tsv")):
+        kb = SHARED_DATA / "task1-run" / expected.parent.name
+        cases.append(pytest.param(kb, expected, {}, id=f"ta1/{kb.name}/{expected.name}"))
+    # The TA2 entry points are the ones NIST's output shows in its ?query_link_target column.
+    kb = SHARED_DATA / "task2-run" / "task2_kb.ttl"
+    for expected in sorted((SHARED_DATA / "task2-expected").glob("*.rq.tsv")):
+        entry_point = expected.read_text(encoding="utf-8").splitlines()[1].split("\t")[1]
+        cases.append(pytest.param(kb, expected, {"query_link_target": entry_point}, id=f"ta2/{expected.name}"))
+    for expected in sorted((SHARED_DATA / "task3-expected").glob("*/*/*.ttl/*.rq.tsv")):
+        frame = expected.parent
+        kb = SHARED_DATA / "task3-run" / frame.parent.parent.name / frame.parent.name / frame.name
+        cases.append(pytest.param(kb, expected, {}, id=f"ta3/{frame.parent.name}/{frame.name}/{expected.name}"))
+    return cases
+
+
+@cache
+def _store(path: Path) -> pyoxigraph.Store:
+    return load_store(path)
+
+
+@pytest.mark.parametrize(("kb", "expected", "params"), _expected_cases())
+def test_table_equals_nist_output(kb: Path, expected: Path, params: dict) -> None:
+    name = expected.name.removesuffix(".rq.tsv")
+    want = expected.read_text(encoding="utf-8").splitlines()
+    got = run_table(_store(kb), name, **params).to_tsv().splitlines()
+    assert got[0] == want[0], f"header differs:\n  NIST:     {want[0]}\n  aifcheck: {got[0]}"
+    missing = Counter(want[1:]) - Counter(got[1:])
+    extra = Counter(got[1:]) - Counter(want[1:])
+    report = [f"missing: {row}" for row in missing.elements()] + [f"extra:   {row}" for row in extra.elements()]
+    assert not report, f"{len(missing)} rows missing, {len(extra)} extra:\n" + "\n".join(report[:20])
+
+
+def test_every_nist_table_has_an_expected_output_in_the_data(shared_data: Path) -> None:
+    names = {p.name.removesuffix(".rq.tsv") for p in shared_data.glob("task*-expected/**/*.rq.tsv")}
+    assert names == set(table_names())
+
+
+def test_tables_by_task() -> None:
+    assert table_names("ta1") == ["AIDA_P3_TA1_AM_A0001", "AIDA_P3_TA1_CM_A0001", "AIDA_P3_TA1_TM_A0001"]
+    assert table_names("ta2") == ["AIDA_P3_TA2_P0001", "AIDA_P3_TA2_P0002"]
+    assert len(table_names("ta3")) == 6
+    with pytest.raises(UsageError):
+        table_names("ta4")
+
+
+@pytest.mark.parametrize(
+    ("term", "printed"),
+    [
+        (None, ""),
+        (pyoxigraph.NamedNode("http://example.org/a"), "<http://example.org/a>"),
+        (pyoxigraph.Literal("1.0", datatype=pyoxigraph.NamedNode(XSD + "double")), "1.0E0"),
+        (pyoxigraph.Literal("0.850", datatype=pyoxigraph.NamedNode(XSD + "double")), "8.5E-1"),
+        (pyoxigraph.Literal("250", datatype=pyoxigraph.NamedNode(XSD + "double")), "2.5E2"),
+        (pyoxigraph.Literal("1.50", datatype=pyoxigraph.NamedNode(XSD + "decimal")), "1.5"),
+        (pyoxigraph.Literal("007", datatype=pyoxigraph.NamedNode(XSD + "integer")), "7"),
+        (pyoxigraph.Literal("1.0"), '"1.0"'),
+        (pyoxigraph.Literal("01"), '"01"'),
+        (pyoxigraph.Literal("Q215627"), "Q215627"),
+        (pyoxigraph.Literal("NotNegated"), "NotNegated"),
+        (pyoxigraph.Literal("a\tb\nc"), "a\\tb\\nc"),
+    ],
+)
+def test_values_print_as_nist_prints_them(term: object, printed: str) -> None:
+    assert format_term(term) == printed
+
+
+KB = PREFIXES + """
+ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
+ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 .
+ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\" }" .
+[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 .
+ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 .
+"""
+
+
+@pytest.fixture
+def kb_store(tmp_path: Path) -> pyoxigraph.Store:
+    path = tmp_path / "kb.ttl"
+    path.write_text(KB, encoding="utf-8")
+    return load_store(path)
+
+
+def test_entry_point_is_bound_as_a_literal_not_pasted(kb_store: pyoxigraph.Store) -> None:
+    table = run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target='Acme "Corp" }')
+    assert [r["mention_span"] for r in table.records()] == ["D1:E1:(3,0)-(9,0)"]
+    hostile = 'x" ) } SELECT * WHERE { ?s ?p ?o } #'
+    assert run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target=hostile).rows == ()
+
+
+def test_entry_points_give_one_run_each(kb_store: pyoxigraph.Store) -> None:
+    table = run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target=["nobody", 'Acme "Corp" }'])
+    assert len(table.rows) == 1
+
+
+def test_table_parameters_are_checked(kb_store: pyoxigraph.Store) -> None:
+    assert parameters("AIDA_P3_TA2_P0001") == {"query_link_target": "kb_id"}
+    assert parameters("AIDA_P3_TA2_P0002") == {"query_link_target": "name"}
+    with pytest.raises(UsageError, match="needs a value"):
+        run_table(kb_store, "AIDA_P3_TA2_P0001")
+    with pytest.raises(UsageError, match="takes no parameter"):
+        run_table(kb_store, "AIDA_P3_TA1_CM_A0001", query_link_target="Q1")
+    with pytest.raises(UsageError, match="unknown table"):
+        run_table(kb_store, "AIDA_P3_TA9_XX")
+
+
+def test_user_query_runs_and_service_is_refused(kb_store: pyoxigraph.Store) -> None:
+    table = run_sparql(kb_store, f"PREFIX aida: <{AIDA}> SELECT ?n WHERE {{ ?m aida:hasName ?n }}")
+    assert table.columns == ("n",) and table.rows == (('Acme "Corp" }',),)
+    with pytest.raises(UsageError, match="SERVICE"):
+        run_sparql(kb_store, "SELECT * WHERE { service <http://example.org/sparql> { ?s ?p ?o } }")
+    # the word inside a string, an IRI or a comment is no federated query
+    quiet = 'SELECT * WHERE { ?s ?p "SERVICE" . ?s ?p <http://x/SERVICE> } # SERVICE'
+    assert run_sparql(kb_store, quiet).rows == ()
+    with pytest.raises(UsageError, match="only SELECT"):
+        run_sparql(kb_store, "ASK { ?s ?p ?o }")
+    with pytest.raises(UsageError, match="syntax error"):
+        run_sparql(kb_store, "SELECT WHERE")
+
+
+def test_store_reads_gz_and_n_triples(tmp_path: Path) -> None:
+    triple = "<http://example.org/s> <http://example.org/p> \"o\" .\n"
+    (tmp_path / "a.nt").write_text(triple, encoding="utf-8")
+    (tmp_path / "b.ttl.gz").write_bytes(gzip.compress(triple.encode()))
+    assert len(load_store(tmp_path / "a.nt")) == len(load_store(tmp_path / "b.ttl.gz")) == 1
+
+
+def test_store_syntax_error_has_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.ttl"
+    path.write_text(PREFIXES + "ex:a ex:b ex:c .\nex:d ex:e \"unclosed .\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_store(path)
+    assert (caught.value.path, caught.value.line) == (str(path), 4)
+    assert caught.value.column is not None and "\n" not in str(caught.value)
+
+
+def test_store_refuses_a_file_without_triples(tmp_path: Path) -> None:
+    path = tmp_path / "prefixes.ttl"
+    path.write_text(PREFIXES, encoding="utf-8")
+    with pytest.raises(InputError, match="no RDF triples"):
+        load_store(path)
+
+
+def test_layout_is_flat_for_distinct_names_and_mirrors_folders_on_a_clash(tmp_path: Path) -> None:
+    for folder in ("run/Condition5/Q1", "run/Condition6/T1"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "frame.ttl").write_text(KB, encoding="utf-8")
+    (tmp_path / "run" / "other.ttl").write_text(KB, encoding="utf-8")
+    clash = [tmp_path / "run/Condition5/Q1/frame.ttl", tmp_path / "run/Condition6/T1/frame.ttl"]
+    result = write_nist_layout(clash, "ta3", tmp_path / "out")
+    assert {p.parent.relative_to(tmp_path / "out") for p in result.written} == {
+        Path("Condition5/Q1/frame.ttl"),
+        Path("Condition6/T1/frame.ttl"),
+    }
+    flat = write_nist_layout([clash[0], tmp_path / "run/other.ttl"], "ta1", tmp_path / "flat")
+    assert {p.relative_to(tmp_path / "flat").parts[0] for p in flat.written} == {"frame.ttl", "other.ttl"}
+    assert len(flat.written) == 6 and not flat.errors
+
+
+def test_layout_goes_on_past_an_unreadable_input_and_skips_ta2_tables_without_entry_points(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "kb.ttl"
+    good.write_text(KB, encoding="utf-8")
+    result = write_nist_layout([tmp_path / "missing.ttl", good], "ta2", tmp_path / "out", EntryPoints(name=("x",)))
+    assert [e.path for e in result.errors] == [str(tmp_path / "missing.ttl")]
+    assert [p.name for p in result.written] == ["AIDA_P3_TA2_P0002.rq.tsv"]
