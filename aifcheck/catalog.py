@@ -3,8 +3,10 @@
 Each profile file (aif.ttl, nist.ttl, ta3.ttl) declares one ``aifc:Profile`` and the rules
 of that profile. A rule is one ``sh:NodeShape`` carrying ``aifc:ruleId``, ``rdfs:label``
 (title), ``rdfs:comment`` (text), ``aifc:planRef``, ``sh:severity`` and one or more
-``sh:sparql`` constraints, each with its ``sh:message``. Rules that RULES.md names but that
-have nothing to check are ``aifc:UncheckedRule`` resources with an ``aifc:reason``.
+``sh:sparql`` constraints, each with its ``sh:message``. Rules about a submission directory
+rather than a graph are ``aifc:SubmissionRule`` resources with the same metadata; their
+checks are Python (aifcheck/submission.py). Rules that RULES.md names but that have nothing
+to check are ``aifc:UncheckedRule`` resources with an ``aifc:reason``.
 """
 from __future__ import annotations
 
@@ -79,10 +81,11 @@ class Rule:
     task: str | None = None  # only checked when validating for this task (e.g. "ta2")
     skip_conditions: frozenset[int] = frozenset()  # TA3 conditions where the rule does not apply
     unchecked_reason: str | None = None
+    kind: str = "shape"  # "shape" (SHACL-SPARQL), "submission" (a directory check) or "unchecked"
 
     @property
     def checked(self) -> bool:
-        return self.unchecked_reason is None
+        return self.kind != "unchecked"
 
     @property
     def family(self) -> str:
@@ -147,7 +150,7 @@ class Catalog:
             raise UsageError(f"unknown rule ID '{rule_id}' (see 'aifcheck rules')") from None
 
 
-PROFILE_FILES = ("aif.ttl", "nist.ttl", "ta3.ttl")
+PROFILE_FILES = ("aif.ttl", "nist.ttl", "ta3.ttl", "submission.ttl")
 
 
 @cache
@@ -209,9 +212,14 @@ def _read_rules(graph: rdflib.Graph, profile: str):
             plan_ref=_text(graph, node, AIFC.planRef),
         )
         if (node, RDF.type, AIFC.UncheckedRule) in graph:
-            yield Rule(severity=Severity.INFO, unchecked_reason=_text(graph, node, AIFC.reason), **common)
+            yield Rule(
+                severity=Severity.INFO, unchecked_reason=_text(graph, node, AIFC.reason), kind="unchecked", **common
+            )
             continue
         severity = _SEVERITY_OF_SHACL.get(graph.value(node, SH.severity), Severity.ERROR)
+        if (node, RDF.type, AIFC.SubmissionRule) in graph:
+            yield Rule(severity=severity, kind="submission", **common)
+            continue
         constraints = tuple(
             Constraint(c, str(graph.value(c, SH.select)), str(graph.value(c, SH.message) or ""))
             for c in sorted(graph.objects(node, SH.sparql), key=lambda c: str(graph.value(c, SH.select)))

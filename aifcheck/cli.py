@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from .catalog import Severity, load_catalog
+from .cli_claims import register as register_claims
 from .cli_query import register as register_query
 from .errors import AifcheckError, UsageError
 from .fixture import fixtures_for
@@ -52,7 +53,7 @@ def validate(
     ] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write one report file per input here.")] = None,
     max_violations: Annotated[
-        Optional[int], typer.Option(help="Stop checking a file after this many errors.")
+        Optional[int], typer.Option(help="Show at most N findings per file; stop checking it after N errors.")
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Files checked in parallel processes.")] = 1,
     select: Annotated[Optional[list[str]], typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")] = None,
@@ -163,6 +164,7 @@ def rules(
 
 
 register_query(app)
+register_claims(app)
 
 
 def main() -> None:

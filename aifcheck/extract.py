@@ -35,19 +35,19 @@ def _clusters(store: pyoxigraph.Store) -> tuple[Cluster, ...]:
     basics: dict[str, dict] = {}
     members: dict[str, set[str]] = defaultdict(set)
     for row in run_table(store, "aifcheck_clusters").records():
-        iri = _iri(row["cluster"])
+        iri = cell_iri(row["cluster"])
         basics.setdefault(iri, row)
         if row["member"]:
-            members[iri].add(_iri(row["member"]))
+            members[iri].add(cell_iri(row["member"]))
     names: dict[str, set[str]] = defaultdict(set)
     for row in run_table(store, "aifcheck_names").records():
-        names[_iri(row["cluster"])].add(_text(row["name"]))
+        names[cell_iri(row["cluster"])].add(cell_text(row["name"]))
     links: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for row in run_table(store, "aifcheck_links").records():
-        links[_iri(row["cluster"])].append((_text(row["target"]), _number(row["confidence"])))
+        links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for row in run_table(store, CLUSTERS).records():
-        mentions[_iri(row["cluster"])].append(
+        mentions[cell_iri(row["cluster"])].append(
             Mention(
                 span=Span.parse(row["mention_span"]),
                 type=_value(row["type"]),
@@ -60,12 +60,12 @@ def _clusters(store: pyoxigraph.Store) -> tuple[Cluster, ...]:
     return tuple(
         Cluster(
             iri=iri,
-            metatype=Metatype.from_iri(_iri(row["metatype"])),
-            prototype=_iri(row["prototype"]),
+            metatype=Metatype.from_iri(cell_iri(row["metatype"])),
+            prototype=cell_iri(row["prototype"]),
             members=tuple(sorted(members[iri])),
             types=_best_types((m.type, m.type_confidence) for m in mentions[iri]),
             mentions=tuple(sorted(mentions[iri])),
-            handle=_text(row["handle"]) if row["handle"] else None,
+            handle=cell_text(row["handle"]) if row["handle"] else None,
             names=tuple(sorted(names[iri])),
             links=tuple(sorted(links[iri])),
         )
@@ -77,8 +77,8 @@ def _edges(store: pyoxigraph.Store) -> tuple[Edge, ...]:
     spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
     for row in run_table(store, EDGES).records():
         key = (
-            _iri(row["subject"]),
-            _iri(row["object"]),
+            cell_iri(row["subject"]),
+            cell_iri(row["object"]),
             _value(row["predicate"]),
             row["is_assertion_negated"] == "Negated",
             _number(row["argument_assertion_confidence"]),
@@ -94,10 +94,10 @@ def _times(store: pyoxigraph.Store) -> tuple[LDCTime, ...]:
     times = []
     for row in run_table(store, TIMES).records():
         bounds = [
-            LDCDate(int(_text(row[f"{b}_year"])), int(_text(row[f"{b}_month"])), int(_text(row[f"{b}_day"])))
+            LDCDate(int(cell_text(row[f"{b}_year"])), int(cell_text(row[f"{b}_month"])), int(cell_text(row[f"{b}_day"])))
             for b in ("sa", "sb", "ea", "eb")
         ]
-        times.append(LDCTime(_iri(row["cluster"]), *bounds))
+        times.append(LDCTime(cell_iri(row["cluster"]), *bounds))
     return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
 
 
@@ -110,18 +110,18 @@ def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], 
 
 
 # Cells are read back from their printed form (see aifcheck.query.format_term).
-def _iri(cell: str) -> str:
+def cell_iri(cell: str) -> str:
     return cell[1:-1] if cell.startswith("<") and cell.endswith(">") else cell
 
 
-def _text(cell: str) -> str:
+def cell_text(cell: str) -> str:
     return cell[1:-1] if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
 
 
 def _value(cell: str) -> str:
     """A type or role: an IRI without its brackets, or a string."""
-    return _text(_iri(cell))
+    return cell_text(cell_iri(cell))
 
 
 def _number(cell: str) -> float:
-    return float(_text(cell)) if cell else 1.0
+    return float(cell_text(cell)) if cell else 1.0

@@ -217,3 +217,69 @@ class KnowledgeGraph:
     def times_of(self, cluster: str) -> tuple[LDCTime, ...]:
         return tuple(t for t in self.times if t.cluster == cluster)
 
+
+
+@dataclass(frozen=True)
+class ClaimDateTime:
+    """A claim's aida:claimDateTime: a temporal 4-tuple [T1 T2 T3 T4] as NIST prints it (plan §6.2.1 field 10)."""
+
+    start_after: LDCDate  # T1
+    start_before: LDCDate  # T2
+    end_after: LDCDate  # T3
+    end_before: LDCDate  # T4
+
+    def as_tuple(self) -> tuple[LDCDate, LDCDate, LDCDate, LDCDate]:
+        return (self.start_after, self.start_before, self.end_after, self.end_before)
+
+    def bounds(self) -> tuple[LDCDate, LDCDate]:
+        """Earliest and latest day the claim can have been made.
+
+        A claim is made at one moment, which is both the start and the end of the 4-tuple:
+        it lies after T1 and T3 and before T2 and T4.
+        """
+        return max(self.start_after, self.end_after), min(self.start_before, self.end_before)
+
+
+@dataclass(frozen=True)
+class ClaimComponent:
+    """An X variable, claimer, claimer affiliation, claim location or medium (plan §6.2.1)."""
+
+    name: str
+    identity: str  # a Qnode or NIL ID
+    types: tuple[str, ...] = ()  # type Qnodes, sorted
+    provenance: str | None = None
+    ke: str | None = None  # aida:componentKE: the cluster standing for the component
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim frame as NIST's TA3 tables read it (plan §6.2.1-6.2.3).
+
+    Epistemic and sentiment values are the local names of AIF's IRIs (``EpistemicTrueCertain``,
+    ``SentimentNeutralUnknown``); cluster IRIs are plain strings; multi-valued fields are
+    sorted tuples.
+    """
+
+    source: str  # the file the claim was read from
+    document: str
+    claim_id: str
+    topic: str
+    epistemic: str
+    sentiment: str
+    query_id: str | None = None
+    subtopic: str | None = None
+    template: str | None = None
+    x_variable: ClaimComponent | None = None
+    semantics: tuple[str, ...] = ()
+    claimer: ClaimComponent | None = None
+    affiliations: tuple[ClaimComponent, ...] = ()
+    date_time: ClaimDateTime | None = None
+    location: ClaimComponent | None = None
+    medium: ClaimComponent | None = None
+    associated_kes: tuple[str, ...] = ()
+    description: str | None = None
+    identical_claims: tuple[str, ...] = ()
+    supporting_claims: tuple[str, ...] = ()
+    refuting_claims: tuple[str, ...] = ()
+    related_claims: tuple[str, ...] = ()
+    importance: float | None = None

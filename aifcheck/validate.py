@@ -19,6 +19,7 @@ from .report import FileError, FileReport, Report, Violation
 
 TASKS = ("ta1", "ta2", "ta3")
 CONDITIONS = (5, 6, 7)
+ENGINES = ("fast", "reference")
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,18 @@ class Options:
     engine: str = "fast"
     jobs: int = 1
 
+    def __post_init__(self) -> None:
+        if isinstance(self.min_severity, str):  # the Python API accepts "info" as well as Severity.INFO
+            object.__setattr__(self, "min_severity", Severity.parse(self.min_severity))
+
     def rules(self, catalog: Catalog) -> list[Rule]:
         """The checked rules this run executes, in catalogue order."""
         if self.task is not None and self.task not in TASKS:
             raise UsageError(f"unknown task '{self.task}' (choose {', '.join(TASKS)})")
         if self.condition is not None and self.condition not in CONDITIONS:
             raise UsageError(f"unknown condition '{self.condition}' (choose 5, 6 or 7)")
+        if self.engine not in ENGINES:
+            raise UsageError(f"unknown engine '{self.engine}' (choose {' or '.join(ENGINES)})")
         if self.max_violations is not None and self.max_violations < 1:
             raise UsageError("--max-violations must be at least 1")
         selected = catalog.resolve(sorted(self.select)) if self.select is not None else None
@@ -49,7 +56,7 @@ class Options:
         return [
             rule
             for rule in catalog.rules_for(self.profile)
-            if rule.checked
+            if rule.kind == "shape"
             and (selected is None or rule.id in selected)
             and rule.id not in ignored
             and rule.severity >= self.min_severity
