@@ -50,6 +50,12 @@ class Severity(enum.IntEnum):
 _SEVERITY_OF_SHACL = {SH.Violation: Severity.ERROR, SH.Warning: Severity.WARNING, SH.Info: Severity.INFO}
 
 
+_GROUP_CONCAT = re.compile(
+    r"GROUP_CONCAT\((?:(?!GROUP_CONCAT).)*?separator\s*=\s*([\"'])(?P<sep>.*?)\1\s*\)\s*AS\s*\?(?P<var>\w+)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 @dataclass(frozen=True)
 class Constraint:
     """One SPARQL-based constraint of a rule: its SELECT and the message template."""
@@ -57,6 +63,11 @@ class Constraint:
     node: rdflib.term.Node
     select: str
     message: str
+
+    @property
+    def lists(self) -> tuple[tuple[str, str], ...]:
+        """(variable, separator) of each GROUP_CONCAT in the SELECT: engines join in any order."""
+        return tuple((m["var"], m["sep"]) for m in _GROUP_CONCAT.finditer(self.select))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from ..catalog import Catalog, Constraint, Rule, Target
 from ..load import LoadedGraph
 from .base import RawResult, RuleFailure, fill_message
 
+_XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 _TARGET_PATTERNS = {
@@ -79,6 +80,8 @@ class _TermMap:
             return self.from_ox_bnode.get(term.value, BNode(term.value))
         if term.language:
             return rdflib.Literal(term.value, lang=term.language)
+        if term.datatype == _XSD_STRING:  # rdflib keeps simple literals untyped
+            return rdflib.Literal(term.value)
         return rdflib.Literal(term.value, datatype=rdflib.URIRef(term.datatype.value))
 
     def text(self, term) -> str:
@@ -120,5 +123,9 @@ class FastExecutor:
         bound = {name: row[name] for name in variables if row[name] is not None}
         focus = terms.from_ox(bound["this"])
         value = terms.from_ox(bound["value"]) if "value" in bound else focus
-        message = fill_message(constraint.message, {k: terms.text(v) for k, v in bound.items()})
+        texts = {k: terms.text(v) for k, v in bound.items()}
+        for var, separator in constraint.lists:
+            if var in texts:  # sorted, so that the message is the same from run to run
+                texts[var] = separator.join(sorted(texts[var].split(separator)))
+        message = fill_message(constraint.message, texts)
         return RawResult(rule.id, focus, value, message)
