@@ -1,5 +1,5 @@
 """The ``aifcheck claims`` and ``aifcheck lint-submission`` commands: thin layers over
-aifcheck.claims and aifcheck.submission.
+aifcheck.claim_frames and aifcheck.submission.
 
     aifcheck claims PATH... [--format tsv|crux|json] [-o FILE]
     aifcheck lint-submission DIR --condition 5|6|7 [--topics FILE | --queries DIR] [--complete]
@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from .catalog import load_catalog
-from .claims import collect, render
+from .claim_frames import collect, render
 from .errors import UsageError
 from .render import get_renderer
 from .report import ExitStatus

@@ -20,7 +20,7 @@ import pyoxigraph
 import typer
 
 from .errors import InputError, UsageError
-from .load import discover
+from .parsing import discover
 from .query import (
     EntryPoints,
     Table,

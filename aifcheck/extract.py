@@ -93,12 +93,19 @@ def _edges(store: pyoxigraph.Store) -> tuple[Edge, ...]:
 def _times(store: pyoxigraph.Store) -> tuple[LDCTime, ...]:
     times = []
     for row in run_table(store, TIMES).records():
-        bounds = [
-            LDCDate(int(cell_text(row[f"{b}_year"])), int(cell_text(row[f"{b}_month"])), int(cell_text(row[f"{b}_day"])))
-            for b in ("sa", "sb", "ea", "eb")
-        ]
-        times.append(LDCTime(cell_iri(row["cluster"]), *bounds))
+        times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
     return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
+
+
+def ldc_time(row: dict[str, str], cluster: str | None = None) -> LDCTime:
+    """The 4-tuple of a TM or CT row (columns sa_year ... eb_day); ValueError if a part is not a number."""
+    return LDCTime(
+        *(LDCDate(*(int(cell_text(row[f"{b}_{part}"])) for part in ("year", "month", "day"))) for b in _BOUNDS),
+        cluster=cluster,
+    )
+
+
+_BOUNDS = ("sa", "sb", "ea", "eb")  # the column prefixes of T1, T2, T3, T4
 
 
 def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:

@@ -154,16 +154,22 @@ class LDCDate:
 
 @dataclass(frozen=True)
 class LDCTime:
-    """A temporal 4-tuple [T1 T2 T3 T4] on a cluster's prototype (plan §4.5)."""
+    """A temporal 4-tuple [T1 T2 T3 T4] (plan §4.5): on a cluster's prototype, or a claim's
+    aida:claimDateTime (plan §6.2.1 field 10), where ``cluster`` is None."""
 
-    cluster: str
     start_after: LDCDate  # T1
     start_before: LDCDate  # T2
     end_after: LDCDate  # T3
     end_before: LDCDate  # T4
+    cluster: str | None = None
 
     def as_tuple(self) -> tuple[LDCDate, LDCDate, LDCDate, LDCDate]:
         return (self.start_after, self.start_before, self.end_after, self.end_before)
+
+    def bounds(self) -> tuple[LDCDate, LDCDate]:
+        """Earliest and latest day of a moment (such as a claim being made) that is both the
+        start and the end of the 4-tuple: after T1 and T3, before T2 and T4."""
+        return max(self.start_after, self.end_after), min(self.start_before, self.end_before)
 
 
 @dataclass(frozen=True)
@@ -218,28 +224,6 @@ class KnowledgeGraph:
         return tuple(t for t in self.times if t.cluster == cluster)
 
 
-
-@dataclass(frozen=True)
-class ClaimDateTime:
-    """A claim's aida:claimDateTime: a temporal 4-tuple [T1 T2 T3 T4] as NIST prints it (plan §6.2.1 field 10)."""
-
-    start_after: LDCDate  # T1
-    start_before: LDCDate  # T2
-    end_after: LDCDate  # T3
-    end_before: LDCDate  # T4
-
-    def as_tuple(self) -> tuple[LDCDate, LDCDate, LDCDate, LDCDate]:
-        return (self.start_after, self.start_before, self.end_after, self.end_before)
-
-    def bounds(self) -> tuple[LDCDate, LDCDate]:
-        """Earliest and latest day the claim can have been made.
-
-        A claim is made at one moment, which is both the start and the end of the 4-tuple:
-        it lies after T1 and T3 and before T2 and T4.
-        """
-        return max(self.start_after, self.end_after), min(self.start_before, self.end_before)
-
-
 @dataclass(frozen=True)
 class ClaimComponent:
     """An X variable, claimer, claimer affiliation, claim location or medium (plan §6.2.1)."""
@@ -273,7 +257,7 @@ class Claim:
     semantics: tuple[str, ...] = ()
     claimer: ClaimComponent | None = None
     affiliations: tuple[ClaimComponent, ...] = ()
-    date_time: ClaimDateTime | None = None
+    date_time: LDCTime | None = None
     location: ClaimComponent | None = None
     medium: ClaimComponent | None = None
     associated_kes: tuple[str, ...] = ()

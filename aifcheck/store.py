@@ -13,14 +13,14 @@ from pathlib import Path
 import pyoxigraph
 
 from .errors import InputError
-from .load import read_text
+from .parsing import read_text
 
 
 def load_store(path: str | os.PathLike) -> pyoxigraph.Store:
     """Read one .ttl or .nt file (optionally gzipped) into a new in-memory store.
 
     Raises InputError (with line and column for syntax errors) when the file cannot be used.
-    N-Triples is read with the Turtle parser, as aifcheck.load does, so both agree on what parses.
+    N-Triples is read with the Turtle parser, as aifcheck.parsing does, so both agree on what parses.
     """
     path = str(path)
     text = read_text(path)

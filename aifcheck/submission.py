@@ -41,7 +41,7 @@ from pathlib import Path
 
 from .catalog import AIDA, load_catalog
 from .errors import InputError, UsageError
-from .load import is_rdf_file, load
+from .parsing import is_rdf_file, load
 from .report import FileError, FileReport, Report, Violation
 from .validate import CONDITIONS, Options, validate_file
 

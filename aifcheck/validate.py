@@ -14,7 +14,7 @@ from rdflib.term import BNode, Node
 from .catalog import Catalog, Rule, Severity, load_catalog
 from .engine import RuleFailure, get_executor
 from .errors import InputError, UsageError
-from .load import LoadedGraph, discover, load
+from .parsing import LoadedGraph, discover, load
 from .report import FileError, FileReport, Report, Violation
 
 TASKS = ("ta1", "ta2", "ta3")
@@ -133,9 +133,11 @@ def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
     seen: set[tuple[str, Node, str]] = set()
     errors = 0
     current_rule = None
+    stopped = False
     for result in get_executor(opts.engine).run(loaded, rules, catalog):
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
+                stopped = True
                 break
             current_rule = result.rule_id
         if isinstance(result, RuleFailure):
@@ -149,7 +151,7 @@ def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
         errors += rule.severity == Severity.ERROR
         file_report.violations.append(_violation(loaded, rule, result.focus, result.value, result.message))
     file_report.violations.sort()
-    if opts.max_violations is not None and len(file_report.violations) > opts.max_violations:
+    if opts.max_violations is not None and (stopped or len(file_report.violations) > opts.max_violations):
         # keep the N most severe findings, shown in file order
         kept = sorted(file_report.violations, key=lambda v: -v.severity)[: opts.max_violations]
         file_report.violations = sorted(kept)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import rdflib
 
-from aifcheck.load import read_text
+from aifcheck.parsing import read_text
 from aifcheck.query import query_text, run_table, table_names
 from aifcheck.store import load_store
 

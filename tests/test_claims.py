@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SHARED_DATA
 
-from aifcheck.claims import (
+from aifcheck.claim_frames import (
     TSV_COLUMNS,
     claims,
     collect,
@@ -19,7 +19,7 @@ from aifcheck.claims import (
     tsv_row,
 )
 from aifcheck.errors import InputError
-from aifcheck.model import Claim, ClaimDateTime, LDCDate
+from aifcheck.model import Claim, LDCTime, LDCDate
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
@@ -132,7 +132,7 @@ def test_claim_with_every_field() -> None:
     assert claim.location is not None and claim.location.identity == "Q597"
     assert claim.medium is not None and claim.medium.name == "radio interview"
     assert (claim.epistemic, claim.sentiment) == ("EpistemicTrueCertain", "SentimentNegative")
-    assert claim.date_time == ClaimDateTime(*[LDCDate(2020, 3, 15)] * 4)
+    assert claim.date_time == LDCTime(*[LDCDate(2020, 3, 15)] * 4)
     assert claim.semantics == claim.associated_kes == ("http://aifcheck.test/fixture/DOCA0001#transmission",)
     assert claim.supporting_claims == ("CLDOCB0002.000001",)
     assert claim.identical_claims == claim.refuting_claims == claim.related_claims == ()
@@ -247,8 +247,8 @@ def test_crux_row_of_a_claim_without_template_or_x_variable() -> None:
 
 
 def _time(t1: tuple[int, int, int], t2: tuple[int, int, int],
-          t3: tuple[int, int, int] | None = None, t4: tuple[int, int, int] | None = None) -> ClaimDateTime:
-    return ClaimDateTime(LDCDate(*t1), LDCDate(*t2), LDCDate(*(t3 or t1)), LDCDate(*(t4 or t2)))
+          t3: tuple[int, int, int] | None = None, t4: tuple[int, int, int] | None = None) -> LDCTime:
+    return LDCTime(LDCDate(*t1), LDCDate(*t2), LDCDate(*(t3 or t1)), LDCDate(*(t4 or t2)))
 
 
 OPEN_START, OPEN_END = (1, 1, 1), (9999, 12, 31)
@@ -270,7 +270,7 @@ OPEN_START, OPEN_END = (1, 1, 1), (9999, 12, 31)
         pytest.param(_time((2020, 5, 1), (2020, 4, 1)), "unknown xxxx-xx-xxTxx:xx:xx", id="no-day-fits"),
     ],
 )
-def test_crux_date_time(date_time: ClaimDateTime | None, expected: str) -> None:
+def test_crux_date_time(date_time: LDCTime | None, expected: str) -> None:
     assert crux_date_time(date_time) == expected
 
 

@@ -1,4 +1,4 @@
-"""The ``claims`` and ``lint-submission`` commands, driven through typer's CliRunner on an app of their own."""
+"""The ``claims`` and ``lint-submission`` commands, driven through typer's CliRunner on aifcheck's app."""
 from __future__ import annotations
 
 import json
@@ -7,31 +7,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-import typer
 from helpers import FIXTURES
 from typer.testing import CliRunner, Result
 
-from aifcheck.claims import TSV_COLUMNS
-from aifcheck.cli_claims import register
+from aifcheck.claim_frames import TSV_COLUMNS
+from aifcheck.cli import app
 
 SUBMISSION = FIXTURES / "_submission"
 RUN = SUBMISSION / "run"
 QUERIES = SUBMISSION / "queries"
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """A stand-in for aifcheck's app (a callback keeps the commands subcommands)."""
-
-    register(app)
-    return app
-
-
 def _run(*args: str | Path) -> Result:
-    return CliRunner().invoke(_app(), [str(a) for a in args])
+    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def _broken_copy(tmp_path: Path) -> tuple[Path, Path]:

@@ -1,13 +1,12 @@
-"""The ``aifcheck query`` command, driven through typer's CliRunner on an app of its own."""
+"""The ``aifcheck query`` command, driven through typer's CliRunner on aifcheck's app."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner, Result
 
-from aifcheck.cli_query import register
+from aifcheck.cli import app
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
@@ -26,19 +25,8 @@ ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
 P0001_ROW = "D1\tQ42\tQ42\t<http://example.org/c1>\tD1:E1:(3,0)-(9,0)\t\"1.0\"\t\"1.0\""
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """A stand-in for aifcheck's app (a callback keeps 'query' a subcommand)."""
-
-    register(app)
-    return app
-
-
 def _run(*args: str | Path) -> Result:
-    return CliRunner().invoke(_app(), ["query", *map(str, args)])
+    return CliRunner().invoke(app, ["query", *map(str, args)])
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from helpers import FIXTURES
 
 from aifcheck.errors import InputError
-from aifcheck.load import load
+from aifcheck.parsing import load
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 HEAD = f"@prefix aida: <{AIDA}> .\n@prefix ex: <http://example.org/kb#> .\n"
@@ -107,4 +107,4 @@ def test_hundred_thousand_findings_are_bounded(tmp_path: Path) -> None:
     findings = [line for line in proc.stdout.splitlines() if " N4 error " in line]
     assert len(findings) == 10
     assert findings[0].startswith(f"{path}:3: N4 error ex:c0:")
-    assert "only the first 10 findings are shown" in proc.stdout
+    assert "checking stopped at 10 findings (--max-violations)" in proc.stdout

@@ -10,7 +10,7 @@ import rdflib
 
 from aifcheck.catalog import Severity, load_catalog
 from aifcheck.fixture import Fixture, fixtures_for
-from aifcheck.load import parse_text
+from aifcheck.parsing import parse_text
 from aifcheck.validate import Options, check_loaded
 
 CATALOG = load_catalog()

@@ -9,7 +9,7 @@ from typing import Protocol
 from rdflib.term import Node
 
 from ..catalog import Catalog, Rule
-from ..load import LoadedGraph
+from ..parsing import LoadedGraph
 
 
 @dataclass(frozen=True)

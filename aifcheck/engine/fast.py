@@ -17,7 +17,7 @@ import rdflib
 from rdflib.term import BNode, Node
 
 from ..catalog import Catalog, Constraint, Rule, Target
-from ..load import LoadedGraph
+from ..parsing import LoadedGraph
 from .base import RawResult, RuleFailure, fill_message
 
 _XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")

@@ -12,7 +12,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor
 
 from ..catalog import SH, Catalog, Rule
-from ..load import LoadedGraph
+from ..parsing import LoadedGraph
 from .base import RawResult, RuleFailure
 
 

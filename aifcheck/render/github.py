@@ -5,7 +5,7 @@ from typing import TextIO
 
 from ..catalog import Catalog, Severity
 from ..report import Report
-from .names import compact
+from .lines import Finding, Truncated, report_lines
 from .text import summary_line
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -20,16 +20,16 @@ def _escape_property(text: str) -> str:
 
 
 def render(report: Report, catalog: Catalog, out: TextIO) -> None:
-    for problem in report.input_errors:
-        out.write(f"::error file={_escape_property(problem.file)}::{_escape_data(problem.message)}\n")
-    for file_report in sorted(report.files, key=lambda f: f.file):
-        if file_report.error is not None:
-            out.write(f"::error file={_escape_property(file_report.file)}::{_escape_data(file_report.error.message)}\n")
-            continue
-        prefixes = {**catalog.prefixes, **file_report.prefixes}
-        for v in file_report.violations:
+    for line in report_lines(report, catalog):
+        if isinstance(line, Finding):
+            v = line.violation
             where = f"file={_escape_property(v.file)}" + (f",line={v.line}" if v.line else "")
             title = _escape_property(f"{v.rule_id} {v.severity.label}")
-            message = _escape_data(f"{compact(v.message, prefixes)} ({v.plan_ref})")
+            message = _escape_data(f"{line.message} ({v.plan_ref})")
             out.write(f"::{COMMANDS[v.severity]} {where},title={title}::{message}\n")
+        elif isinstance(line, Truncated):
+            out.write(f"::notice file={_escape_property(line.file)}::{_escape_data(line.stopped)}\n")
+        else:
+            title = f",title={_escape_property('internal error in rule ' + line.rule_id)}" if line.rule_id else ""
+            out.write(f"::error file={_escape_property(line.file)}{title}::{_escape_data(line.message)}\n")
     out.write(summary_line(report) + "\n")

@@ -28,9 +28,9 @@ import pyoxigraph
 
 from .catalog import AIDA
 from .errors import InputError, UsageError
-from .extract import cell_iri, cell_text
-from .load import discover
-from .model import Claim, ClaimComponent, ClaimDateTime, LDCDate
+from .extract import cell_iri, cell_text, ldc_time
+from .parsing import discover
+from .model import Claim, ClaimComponent, LDCDate, LDCTime
 from .query import run_table
 from .store import load_store
 
@@ -43,7 +43,6 @@ SEPARATOR = ";"  # between the values of a multi-valued TSV cell (as NIST separa
 AFFILIATION_SLOTS = 3  # plan §2.4.1 TA3 item 6: at most 3 claimer affiliations
 EMPTY = "EMPTY_NA"  # CRUX: a field with no value
 
-_BOUNDS = ("sa", "sb", "ea", "eb")  # CT's column prefixes for T1, T2, T3, T4
 _COMPONENT_FIELDS = {
     "xVariable": "x_variable",
     "claimer": "claimer",
@@ -95,7 +94,7 @@ def _claim(
     claim_id: str,
     row: dict[str, str],
     components: dict[str, list[ClaimComponent]],
-    date_time: ClaimDateTime | None,
+    date_time: LDCTime | None,
     values: dict[str, list[str]],
 ) -> Claim:
     def strings(prop: str) -> tuple[str, ...]:
@@ -148,19 +147,17 @@ def _components(store: pyoxigraph.Store) -> dict[str, dict[str, list[ClaimCompon
     return found
 
 
-def _date_times(store: pyoxigraph.Store, source: str) -> dict[str, ClaimDateTime]:
-    found: dict[str, ClaimDateTime] = {}
+def _date_times(store: pyoxigraph.Store, source: str) -> dict[str, LDCTime]:
+    found: dict[str, LDCTime] = {}
     for row in run_table(store, DATE_TIME).records():
         claim_id = cell_text(row["claim_id"])
         try:
-            bounds = [
-                LDCDate(*(int(cell_text(row[f"{b}_{part}"])) for part in ("year", "month", "day"))) for b in _BOUNDS
-            ]
+            date_time = ldc_time(row)
         except ValueError:
             cells = " ".join(row[c] for c in row if c != "claim_id")
             message = f"claim {claim_id}: aida:claimDateTime has a part that is not a number: {cells}"
             raise InputError(source, message) from None
-        found.setdefault(claim_id, ClaimDateTime(*bounds))
+        found.setdefault(claim_id, date_time)
     return found
 
 
@@ -331,11 +328,11 @@ def _crux_name(component: ClaimComponent | None) -> str:
 UNKNOWN_DATE = "xxxx-xx-xxTxx:xx:xx"
 
 
-def crux_date_time(date_time: ClaimDateTime | None) -> str:
+def crux_date_time(date_time: LDCTime | None) -> str:
     """``on|before|after|unknown yyyy-mm-ddTxx:xx:xx`` from a 4-tuple, or EMPTY_NA.
 
     A claim is made at one moment, so its 4-tuple bounds a single day: after the earliest
-    day E (T1, T3) and before the latest day L (T2, T4) (ClaimDateTime.bounds). Then:
+    day E (T1, T3) and before the latest day L (T2, T4) (LDCTime.bounds). Then:
     - E and L both unconstrained (0001-01-01, 9999-12-31), or no aida:claimDateTime: the
       document gives no date: EMPTY_NA;
     - only L constrained: ``before L``; only E constrained: ``after E``;

@@ -1,0 +1,41 @@
+"""What the line-oriented formats (text, github) print, in order, before each gives it its syntax."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..catalog import Catalog
+from ..report import FileError, Report, Violation
+from .names import compact
+
+
+@dataclass(frozen=True)
+class Finding:
+    violation: Violation
+    node: str  # the focus node and the message with the file's prefixes applied
+    message: str
+
+
+@dataclass(frozen=True)
+class Truncated:
+    file: str
+    after: int
+
+    @property
+    def stopped(self) -> str:
+        return f"checking stopped at {self.after} finding{'s' if self.after != 1 else ''} (--max-violations)"
+
+
+def report_lines(report: Report, catalog: Catalog) -> Iterator[FileError | Finding | Truncated]:
+    """Unreadable inputs, then file by file: its findings, its rules' internal errors, a truncation."""
+    yield from report.input_errors
+    for file_report in sorted(report.files, key=lambda f: f.file):
+        if file_report.error is not None:
+            yield file_report.error
+            continue
+        prefixes = {**catalog.prefixes, **file_report.prefixes}
+        for v in file_report.violations:
+            yield Finding(v, compact(v.focus, prefixes), compact(v.message, prefixes))
+        yield from file_report.rule_errors
+        if file_report.truncated_after is not None:
+            yield Truncated(file_report.file, file_report.truncated_after)
