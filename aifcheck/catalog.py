@@ -11,10 +11,14 @@ to check are ``aifc:UncheckedRule`` resources with an ``aifc:reason``.
 from __future__ import annotations
 
 import enum
+import hashlib
+import os
+import pickle
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
+from pathlib import Path
 
 import rdflib
 from rdflib import RDF, RDFS, Namespace, URIRef
@@ -116,8 +120,16 @@ class Profile:
 class Catalog:
     profiles: dict[str, Profile]
     rules: dict[str, Rule]  # in file order: aif, nist, ta3
-    shapes: rdflib.Graph = field(repr=False)
+    shape_texts: dict[str, str] = field(repr=False)  # file name -> Turtle
     prefixes: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def shapes(self) -> rdflib.Graph:
+        """Every shape file in one graph, for pySHACL (the fast executor reads the rules only)."""
+        graph = rdflib.Graph()
+        for text in self.shape_texts.values():
+            graph.parse(data=text, format="turtle")
+        return graph
 
     def profile_chain(self, name: str) -> list[Profile]:
         if name not in self.profiles:
@@ -166,16 +178,44 @@ PROFILE_FILES = ("aif.ttl", "nist.ttl", "ta3.ttl", "submission.ttl")
 
 @cache
 def load_catalog() -> Catalog:
-    """Read every profile file shipped in shapes/ (installed as aifcheck.shapes)."""
+    """Read every profile file shipped in shapes/ (installed as aifcheck.shapes).
+
+    rdflib takes about a tenth of a second to parse the shapes, a fifth of a small file's whole
+    run, so the catalogue built from them is kept in a cache file named by a hash of the shape
+    files and of this module: an edit to either builds it afresh. A cache that cannot be read
+    or written is only skipped.
+    """
+    base = resources.files("aifcheck.shapes")
+    texts = {name: (base / name).read_text(encoding="utf-8") for name in PROFILE_FILES if (base / name).is_file()}
+    digest = hashlib.sha256(repr((sorted(texts.items()), Path(__file__).read_bytes())).encode()).hexdigest()[:20]
+    cached = _cache_dir() / f"catalog-{digest}.pickle"
+    try:
+        return pickle.loads(cached.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        pass
+    catalog = _build_catalog(texts)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}")
+        partial.write_bytes(pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, cached)  # atomic: parallel runs never read a half-written file
+    except OSError:
+        pass
+    return catalog
+
+
+def _cache_dir() -> Path:
+    if os.environ.get("AIFCHECK_CACHE_DIR"):
+        return Path(os.environ["AIFCHECK_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
+
+
+def _build_catalog(texts: dict[str, str]) -> Catalog:
     shapes = rdflib.Graph()
     profiles: dict[str, Profile] = {}
     rules: dict[str, Rule] = {}
-    base = resources.files("aifcheck.shapes")
-    for filename in PROFILE_FILES:
-        resource = base / filename
-        if not resource.is_file():
-            continue
-        graph = rdflib.Graph().parse(data=resource.read_text(encoding="utf-8"), format="turtle")
+    for filename, text in texts.items():
+        graph = rdflib.Graph().parse(data=text, format="turtle")
         shapes += graph
         profile = _read_profile(graph, filename)
         profiles[profile.name] = profile
@@ -188,7 +228,7 @@ def load_catalog() -> Catalog:
         if profile.parent is not None:
             profiles[name] = Profile(profile.name, names[profile.parent], profile.file, profile.excludes)
     prefixes = _declared_prefixes(shapes)
-    return Catalog(profiles, rules, shapes, prefixes)
+    return Catalog(profiles, rules, texts, prefixes)
 
 
 def _read_profile(graph: rdflib.Graph, filename: str) -> Profile:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -169,6 +171,10 @@ register_claims(app)
 
 def main() -> None:
     """Entry point: a usage error of any kind becomes one line on stderr and exit status 2."""
+    # rdflib logs a traceback (and warns) for every ill-typed literal such as "high"^^xsd:double;
+    # the rules report those literals, located, so the noise is only in the way
+    logging.getLogger("rdflib").setLevel(logging.CRITICAL)
+    warnings.filterwarnings("ignore", module=r"rdflib\.")
     try:
         status = app(standalone_mode=False)
     except typer.Abort:

@@ -39,6 +39,10 @@ class LoadedGraph:
     def __len__(self) -> int:
         return len(self.graph)
 
+    @property
+    def prefixes(self) -> dict[str, str]:
+        return {prefix: str(namespace) for prefix, namespace in self.graph.namespaces()}
+
 
 def is_rdf_file(path: Path) -> bool:
     return path.name.lower().endswith(RDF_SUFFIXES)

@@ -13,7 +13,9 @@ from rdflib.term import BNode, Node
 
 from .catalog import Catalog, Rule, Severity, load_catalog
 from .engine import RuleFailure, get_executor
+from .engine.base import Loaded
 from .errors import InputError, UsageError
+from .indexed import load_indexed
 from .parsing import LoadedGraph, discover, load
 from .report import FileError, FileReport, Report, Violation
 
@@ -115,7 +117,11 @@ def validate_file(path: str, opts: Options) -> FileReport:
     """Load one file and run every selected rule on it; unreadable files become a FileError."""
     started = time.perf_counter()
     try:
-        loaded = load(path)
+        # the fast executor reads a store parsed by pyoxigraph; pySHACL needs an rdflib Graph,
+        # and so does a file pyoxigraph cannot parse (rdflib's syntax errors give the column)
+        loaded = load_indexed(path) if opts.engine == "fast" else None
+        if loaded is None:
+            loaded = load(path)
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     file_report = check_loaded(loaded, opts)
@@ -123,12 +129,12 @@ def validate_file(path: str, opts: Options) -> FileReport:
     return file_report
 
 
-def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
+def check_loaded(loaded: Loaded, opts: Options) -> FileReport:
     catalog = load_catalog()
     rules = opts.rules(catalog)
     by_id = {rule.id: rule for rule in rules}
     file_report = FileReport(
-        loaded.path, triples=len(loaded.graph), prefixes={p: str(ns) for p, ns in loaded.graph.namespaces()}
+        loaded.path, triples=len(loaded), prefixes=loaded.prefixes
     )
     seen: set[tuple[str, Node, str]] = set()
     errors = 0
@@ -162,7 +168,7 @@ def check_loaded(loaded: LoadedGraph, opts: Options) -> FileReport:
 _BNODE_REF = re.compile(r"<([A-Za-z0-9_\-.]+)>")
 
 
-def _violation(loaded: LoadedGraph, rule: Rule, focus: Node, value: Node | None, message: str) -> Violation:
+def _violation(loaded: Loaded, rule: Rule, focus: Node, value: Node | None, message: str) -> Violation:
     return Violation(
         file=loaded.path,
         line=loaded.line_of(focus) or 0,
@@ -175,14 +181,14 @@ def _violation(loaded: LoadedGraph, rule: Rule, focus: Node, value: Node | None,
     )
 
 
-def _node_text(loaded: LoadedGraph, node: Node) -> str:
+def _node_text(loaded: Loaded, node: Node) -> str:
     if isinstance(node, BNode):
         line = loaded.line_of(node)
         return f"[] (line {line})" if line else "[]"
     return node.n3()
 
 
-def _locate_blank_nodes(loaded: LoadedGraph, message: str) -> str:
+def _locate_blank_nodes(loaded: Loaded, message: str) -> str:
     """Messages name blank nodes by parser IDs, meaningless to a user: say where they are instead."""
 
     def replace_id(match: re.Match) -> str:

@@ -9,7 +9,10 @@ from typing import Protocol
 from rdflib.term import Node
 
 from ..catalog import Catalog, Rule
+from ..indexed import IndexedStore
 from ..parsing import LoadedGraph
+
+Loaded = LoadedGraph | IndexedStore  # a file as an rdflib Graph, or as a pyoxigraph store
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class RuleFailure:
 class Executor(Protocol):
     name: str
 
-    def run(self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+    def run(self, loaded: Loaded, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
         """Yield results rule by rule, in the order of ``rules``."""
         ...
 

@@ -8,8 +8,10 @@ $this is never used inside a sub-select or MINUS (tests/test_shapes.py checks it
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import pyoxigraph as ox
@@ -17,8 +19,9 @@ import rdflib
 from rdflib.term import BNode, Node
 
 from ..catalog import Catalog, Constraint, Rule, Target
+from ..indexed import IndexedStore
 from ..parsing import LoadedGraph
-from .base import RawResult, RuleFailure, fill_message
+from .base import Loaded, RawResult, RuleFailure, fill_message
 
 _XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
@@ -103,20 +106,31 @@ def to_store(loaded: LoadedGraph) -> tuple[ox.Store, _TermMap]:
 class FastExecutor:
     name = "fast"
 
-    def run(self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
-        store, terms = to_store(loaded)
+    def run(self, loaded: Loaded, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+        store, terms = (loaded.store, _TermMap()) if isinstance(loaded, IndexedStore) else to_store(loaded)
         prefixes = tuple(sorted(catalog.prefixes.items()))
-        for rule in rules:
-            for constraint in rule.constraints:
-                try:
-                    solutions = store.query(_compiled(rule, constraint, prefixes))
-                    variables = [v.value for v in solutions.variables]
-                    rows = list(solutions)
-                except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
-                    yield RuleFailure(rule.id, f"check failed: {exc}")
+        checks = [(rule, constraint) for rule in rules for constraint in rule.constraints]
+
+        def solve(check: tuple[Rule, Constraint]) -> tuple[list[str], list] | Exception:
+            try:
+                solutions = store.query(_compiled(check[0], check[1], prefixes))
+                return [v.value for v in solutions.variables], list(solutions)
+            except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
+                return exc
+
+        # pyoxigraph releases the GIL while it evaluates, so queries run on all cores at once;
+        # results are still yielded rule by rule, in order
+        pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="aifcheck-query")
+        try:
+            for (rule, constraint), outcome in zip(checks, pool.map(solve, checks)):
+                if isinstance(outcome, Exception):
+                    yield RuleFailure(rule.id, f"check failed: {outcome}")
                     continue
+                variables, rows = outcome
                 for row in rows:
                     yield self._result(rule, constraint, variables, row, terms)
+        finally:  # the caller may stop early (--max-violations): drop the queries not yet started
+            pool.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
     def _result(rule: Rule, constraint: Constraint, variables: list[str], row, terms: _TermMap) -> RawResult:
