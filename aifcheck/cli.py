@@ -82,7 +82,7 @@ def validate(
         jobs=max(1, jobs),
     )
     progress = _ProgressBar() if sys.stderr.isatty() else None
-    report = validate_paths(paths, options, progress=progress)
+    report = validate_paths(paths, options, progress=progress, file_progress=progress.within if progress else None)
     if progress is not None:
         progress.close()
     catalog = load_catalog()
@@ -109,24 +109,33 @@ def _write_per_file(report: Report, catalog, render, extension: str, folder: Pat
 
 
 class _ProgressBar:
-    """A one-line progress bar on stderr, shown only for runs of several files on a terminal."""
+    """One line on stderr, shown only on a terminal: files done in a run of several files, and
+    reading and checking inside a large file."""
+
+    width = 30
+    large_file = 32 * 1024 * 1024  # bytes; smaller files are done before a bar would help
 
     def __init__(self) -> None:
         self.shown = False
 
     def __call__(self, file_report: FileReport, done: int, total: int) -> None:
-        if total < 2:
-            return
-        width = 30
-        filled = width * done // total
-        name = Path(file_report.file).name[:40]
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name:<40}")
+        if total >= 2:
+            self._draw(done, total, f"{done}/{total} {Path(file_report.file).name[:40]}")
+
+    def within(self, path: str, phase: str, done: int, total: int) -> None:
+        if phase == "checking" or os.path.getsize(path) >= self.large_file:
+            if phase == "reading" or self.shown:
+                self._draw(done, total, f"{phase} {Path(path).name[:40]}")
+
+    def _draw(self, done: int, total: int, label: str) -> None:
+        filled = self.width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {label:<50}")
         sys.stderr.flush()
         self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 90 + "\r")
+            sys.stderr.write("\r" + " " * (self.width + 53) + "\r")
             sys.stderr.flush()
 
 

@@ -7,16 +7,23 @@ Those triples go to a named graph of their own while loading, so the rules, whic
 default graph, never see them; a node's line is then one look-up in that graph. No rdflib Graph
 is built and no per-node index is held in Python, so memory stays with the store.
 
+Large files are read, marked and parsed block by block (each block repeats the prefixes seen
+before it), and above ``DISK_BYTES`` the store lives on disk in a temporary folder.
+
 A node that is never a subject (nor a ``[`` blank node) takes the line of the first statement
 that mentions it as an object. Files this path cannot read (syntax errors) go through the rdflib
 loader, whose messages are located to the column.
 """
 from __future__ import annotations
 
+import gzip
 import os
 import re
-from collections.abc import Iterator
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -27,6 +34,12 @@ from .parsing import read_text
 
 LINE = ox.NamedNode("urn:aifcheck:line")
 LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
+BLOCK_CHARS = 32 * 1024 * 1024  # text marked and parsed at a time
+STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed instead of read whole
+DISK_BYTES = 160 * 1024 * 1024  # larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
+# A block is cut only at a statement that ends this far before the block's end, so that a string
+# cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
+_CUT_MARGIN = 1024 * 1024
 
 # What can hide a "." or a "[" from the scanner, the "." that ends a statement, and "[".
 _TOKEN = re.compile(
@@ -43,39 +56,79 @@ _SPACE = re.compile(r"(?:\s|#[^\n]*)*")
 _SPARQL_DIRECTIVE = re.compile(r"(?i:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)")
 _SUBJECT = re.compile(r"<[^>\s]*>|[^\s<\"\[(;,]+")
 
+Progress = Callable[[int, int], None]  # (bytes read, file size)
+
+
+@dataclass
+class _MarkState:
+    """What marking carries from one block to the next."""
+
+    line: int = 1  # the line of the block's first character
+    directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
+
 
 def mark_lines(text: str) -> str:
     """The text with a line triple on every statement subject and every ``[``."""
+    return "".join(marked_blocks([text]))
+
+
+def marked_blocks(chunks: Iterable[str]) -> Iterator[str]:
+    """The marked text of consecutive chunks, cut into blocks that each parse on their own."""
+    state = _MarkState()
+    buffer = ""
+    for chunk in chunks:
+        buffer += chunk
+        if len(buffer) >= BLOCK_CHARS:
+            prelude = "".join(state.directives)
+            marked, used = _mark(buffer, len(buffer) - _CUT_MARGIN, state)
+            yield prelude + marked
+            buffer = buffer[used:]
+    prelude = "".join(state.directives)
+    yield prelude + _mark(buffer, len(buffer), state)[0]
+
+
+def _mark(text: str, limit: int, state: _MarkState) -> tuple[str, int]:
+    """Mark the statements of ``text`` that end by ``limit``: (marked text, characters used)."""
     pieces: list[str] = []
     kept = 0  # text[:kept] is already in pieces
-    line = 1
-    counted = 0  # line is the line of offset `counted`
+    line, counted = state.line, 0  # `line` is the line of offset `counted`
     position = _statement_start(text, 0)
+    used = position
     while position < len(text):
         directive = _SPARQL_DIRECTIVE.match(text, position)
         if directive:  # SPARQL-style PREFIX and BASE have no final "."
-            position = _statement_start(text, directive.end())
+            state.directives.append(directive[0] + "\n")
+            position = used = _statement_start(text, directive.end())
             continue
+        marks: list[tuple[int, int]] = []  # (offset after which to insert, line)
         if not text.startswith(("@", "[", "("), position):
             subject = _SUBJECT.match(text, position)
             if subject:
                 line += text.count("\n", counted, position)
                 counted = position
-                pieces += (text[kept : subject.end()], f" {LINE} {line} ;")
-                kept = subject.end()
-        end = len(text)
+                marks.append((subject.end(), line))
+        end = None
         for token in _TOKEN.finditer(text, position):
             if token["open"]:
                 line += text.count("\n", counted, token.start())
                 counted = token.start()
-                pieces += (text[kept : token.end()], f" {LINE} {line} ;")
-                kept = token.end()
+                marks.append((token.end(), line))
             elif token["end"]:
                 end = token.end()
                 break
-        position = _statement_start(text, end)
-    pieces.append(text[kept:])
-    return "".join(pieces)
+        if end is None and limit == len(text):
+            end = len(text)  # unterminated last statement: the parser will say what is wrong
+        if end is None or end > limit:
+            break
+        if text.startswith("@", position):
+            state.directives.append(text[position:end] + "\n")
+        for offset, at in marks:
+            pieces += (text[kept:offset], f" {LINE} {at} ;")
+            kept = offset
+        position = used = _statement_start(text, end)
+    pieces.append(text[kept:used])
+    state.line += text.count("\n", 0, used)
+    return "".join(pieces), used
 
 
 def _statement_start(text: str, offset: int) -> int:
@@ -90,9 +143,16 @@ class IndexedStore:
     store: ox.Store
     prefixes: dict[str, str] = field(default_factory=dict)
     _lines: dict[Node, int | None] = field(default_factory=dict, repr=False)
+    _folder: str | None = field(default=None, repr=False)  # the on-disk store's temporary folder
 
     def __len__(self) -> int:
-        return len(self.store) - sum(1 for _ in self.store.quads_for_pattern(None, None, None, LINES_GRAPH))
+        return self.triples
+
+    @cached_property
+    def triples(self) -> int:
+        """The file's own triples (the line triples are not counted)."""
+        marks = next(iter(self.store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {LINES_GRAPH} {{ ?s ?p ?o }} }}")))
+        return len(self.store) - int(marks["n"].value)
 
     def line_of(self, node: Node | None) -> int | None:
         if node is None:
@@ -115,6 +175,12 @@ class IndexedStore:
         lines = [int(q.object.value) for q in self.store.quads_for_pattern(term, LINE, None, LINES_GRAPH)]
         return min(lines, default=None)
 
+    def close(self) -> None:
+        """Drop the store (and delete it, when it is on disk)."""
+        del self.store
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+
 
 def _ox_term(node: Node):
     if isinstance(node, URIRef):
@@ -132,18 +198,55 @@ def _route(quads: Iterator[ox.Quad]) -> Iterator[ox.Quad]:
             yield quad
 
 
-def load_indexed(path: str | os.PathLike) -> IndexedStore | None:
+def _chunks(path: str, size: int, progress: Progress | None) -> Iterator[str]:
+    """The file's text: read whole (with read_text's checks) when small, else streamed."""
+    if size <= STREAM_BYTES:
+        yield read_text(path)
+        return
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    read = 0
+    try:
+        with opener(path, "rb") as raw:
+            while data := raw.read(BLOCK_CHARS):
+                read += len(data)
+                while data[-1] & 0xC0 == 0x80 and (more := raw.read(1)):  # end on a whole UTF-8 character
+                    data += more
+                yield data.decode("utf-8")
+                if progress is not None:
+                    progress(min(read, size), size)
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} near byte {read - len(exc.object) + exc.start})") from None
+    except (OSError, EOFError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+
+
+def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> IndexedStore | None:
     """Parse one file into a store with its line index; None when the rdflib loader must say why
     it cannot be parsed. Raises InputError for files that cannot be read at all."""
     path = str(path)
-    text = read_text(path)
-    store = ox.Store()
-    parser = ox.parse(input=mark_lines(text), format=ox.RdfFormat.TURTLE, base_iri=Path(path).resolve().as_uri())
     try:
-        store.extend(_route(parser))
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # read_text reports it
+    folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
+    store = ox.Store(folder) if folder else ox.Store()
+    add = store.bulk_extend if folder else store.extend
+    base = Path(path).resolve().as_uri()
+    prefixes: dict[str, str] = {}
+    loaded = None
+    try:
+        for block in marked_blocks(_chunks(path, size, progress)):
+            parser = ox.parse(input=block, format=ox.RdfFormat.TURTLE, base_iri=base)
+            add(_route(parser))
+            prefixes.update(parser.prefixes)
+        loaded = IndexedStore(path, store, prefixes, _folder=folder)
+        if loaded.triples == 0:
+            raise InputError(path, "no RDF triples in file")
     except SyntaxError:
-        return None
-    loaded = IndexedStore(path, store, prefixes=dict(parser.prefixes))
-    if len(loaded) == 0:
-        raise InputError(path, "no RDF triples in file")
+        loaded = None  # the rdflib loader locates the error
+    finally:
+        if loaded is None or loaded.triples == 0:
+            del store
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
     return loaded

@@ -39,6 +39,9 @@ class LoadedGraph:
     def __len__(self) -> int:
         return len(self.graph)
 
+    def close(self) -> None:
+        """Nothing to release: the graph goes with the object (an IndexedStore may be on disk)."""
+
     @property
     def prefixes(self) -> dict[str, str]:
         return {prefix: str(namespace) for prefix, namespace in self.graph.namespaces()}

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import rdflib
 from rdflib.term import BNode, Node
@@ -88,15 +89,23 @@ def validate(
     return validate_paths([str(p) for p in paths], opts)
 
 
+FileProgress = Callable[[str, str, int, int], None]  # (path, "reading" or "checking", done, total)
+
+
 def validate_paths(
-    args: list[str], opts: Options, progress: Callable[[FileReport, int, int], None] | None = None
+    args: list[str],
+    opts: Options,
+    progress: Callable[[FileReport, int, int], None] | None = None,
+    file_progress: FileProgress | None = None,
 ) -> Report:
+    """Validate every file the arguments name. ``progress`` hears of each finished file;
+    ``file_progress`` of the reading and checking inside a file (when files run one at a time)."""
     started = time.perf_counter()
     opts.rules(load_catalog())  # raise usage errors before any file is read
     files, problems = discover(args)
     report = Report(opts.profile, strict=opts.strict)
     report.input_errors = [FileError(p.path, str(p)) for p in problems]
-    for i, file_report in enumerate(_map_files(files, opts), start=1):
+    for i, file_report in enumerate(_map_files(files, opts, file_progress), start=1):
         report.files.append(file_report)
         if progress is not None:
             progress(file_report, i, len(files))
@@ -104,32 +113,35 @@ def validate_paths(
     return report
 
 
-def _map_files(files: list[str], opts: Options) -> Iterable[FileReport]:
+def _map_files(files: list[str], opts: Options, file_progress: FileProgress | None) -> Iterable[FileReport]:
     if opts.jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
             yield from pool.map(validate_file, files, [opts] * len(files), chunksize=1)
     else:
         for path in files:
-            yield validate_file(path, opts)
+            yield validate_file(path, opts, file_progress)
 
 
-def validate_file(path: str, opts: Options) -> FileReport:
+def validate_file(path: str, opts: Options, progress: FileProgress | None = None) -> FileReport:
     """Load one file and run every selected rule on it; unreadable files become a FileError."""
     started = time.perf_counter()
     try:
         # the fast executor reads a store parsed by pyoxigraph; pySHACL needs an rdflib Graph,
         # and so does a file pyoxigraph cannot parse (rdflib's syntax errors give the column)
-        loaded = load_indexed(path) if opts.engine == "fast" else None
+        loaded = load_indexed(path, partial(progress, path, "reading") if progress else None) if opts.engine == "fast" else None
         if loaded is None:
             loaded = load(path)
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
-    file_report = check_loaded(loaded, opts)
+    try:
+        file_report = check_loaded(loaded, opts, partial(progress, path, "checking") if progress else None)
+    finally:
+        loaded.close()  # an on-disk store is deleted now, not at exit
     file_report.seconds = time.perf_counter() - started
     return file_report
 
 
-def check_loaded(loaded: Loaded, opts: Options) -> FileReport:
+def check_loaded(loaded: Loaded, opts: Options, progress: Callable[[int, int], None] | None = None) -> FileReport:
     catalog = load_catalog()
     rules = opts.rules(catalog)
     by_id = {rule.id: rule for rule in rules}
@@ -140,7 +152,7 @@ def check_loaded(loaded: Loaded, opts: Options) -> FileReport:
     errors = 0
     current_rule = None
     stopped = False
-    for result in get_executor(opts.engine).run(loaded, rules, catalog):
+    for result in get_executor(opts.engine).run(loaded, rules, catalog, progress):
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
                 stopped = True

@@ -94,7 +94,7 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
 def test_unknown_option_is_one_line_from_the_installed_command() -> None:
     proc = run_installed("validate", "--frobnicate", GOOD)
     assert proc.returncode == 2
-    assert proc.stderr.count("\n") == 1 and "No such option: --frobnicate" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "No such option" in proc.stderr and "--frobnicate" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,8 +36,11 @@ class RuleFailure:
 class Executor(Protocol):
     name: str
 
-    def run(self, loaded: Loaded, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
-        """Yield results rule by rule, in the order of ``rules``."""
+    def run(
+        self, loaded: Loaded, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[RawResult | RuleFailure]:
+        """Yield results rule by rule, in the order of ``rules``; ``progress(done, total)`` may
+        be told of the checks done so far."""
         ...
 
 

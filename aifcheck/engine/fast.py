@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
@@ -106,7 +106,9 @@ def to_store(loaded: LoadedGraph) -> tuple[ox.Store, _TermMap]:
 class FastExecutor:
     name = "fast"
 
-    def run(self, loaded: Loaded, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+    def run(
+        self, loaded: Loaded, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[RawResult | RuleFailure]:
         store, terms = (loaded.store, _TermMap()) if isinstance(loaded, IndexedStore) else to_store(loaded)
         prefixes = tuple(sorted(catalog.prefixes.items()))
         checks = [(rule, constraint) for rule in rules for constraint in rule.constraints]
@@ -122,7 +124,9 @@ class FastExecutor:
         # results are still yielded rule by rule, in order
         pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="aifcheck-query")
         try:
-            for (rule, constraint), outcome in zip(checks, pool.map(solve, checks)):
+            for done, ((rule, constraint), outcome) in enumerate(zip(checks, pool.map(solve, checks)), start=1):
+                if progress is not None:
+                    progress(done, len(checks))
                 if isinstance(outcome, Exception):
                     yield RuleFailure(rule.id, f"check failed: {outcome}")
                     continue

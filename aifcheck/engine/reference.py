@@ -1,7 +1,7 @@
 """The reference executor: pySHACL over rdflib, running the shapes exactly as written."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import pyshacl
@@ -38,7 +38,10 @@ rdflib.plugin.register("sparql", rdflib.query.Processor, __name__, "_PreparingSP
 class ReferenceExecutor:
     name = "reference"
 
-    def run(self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog) -> Iterator[RawResult | RuleFailure]:
+    def run(
+        self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[RawResult | RuleFailure]:
+        # pySHACL runs every shape in one call: there is no progress to tell
         try:
             results = self._validate(loaded.graph, rules, catalog)
         except Exception:  # noqa: BLE001 - isolate the rule that crashes, then report it alone

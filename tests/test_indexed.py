@@ -1,0 +1,102 @@
+"""The fast load path: marked text parses to the same graph, lines are exact, blocks and disk agree."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+import rdflib
+from rdflib.compare import isomorphic
+
+from aifcheck import indexed
+from aifcheck.indexed import LINES_GRAPH, load_indexed, mark_lines
+
+TRICKY = '''@prefix ex: <http://example.org/> .
+PREFIX aida: <http://example.org/aida#>
+# a comment with a . and a [ in it
+ex:a ex:says "a string . with [ a dot" ;   # trailing comment .
+    ex:nested [ a ex:Inner ; ex:value 1.5 ] .
+
+[] a aida:Statement ;
+    ex:text """a long string
+that spans . lines [ too""" .
+_:label ex:p ex:a .
+<http://example.org/b> ex:q ( ex:x ex:y ) .
+ex:c ex:r 'single . quoted' .
+'''
+
+
+def _data_graph(store: ox.Store) -> rdflib.Graph:
+    graph = rdflib.Graph()
+    triples = store.quads_for_pattern(None, None, None, ox.DefaultGraph())
+    return graph.parse(data=ox.serialize(triples, format=ox.RdfFormat.N_QUADS).decode(), format="nt")
+
+
+def test_marked_text_parses_to_the_same_graph(tmp_path: Path) -> None:
+    path = tmp_path / "tricky.ttl"
+    path.write_text(TRICKY, encoding="utf-8")
+    loaded = load_indexed(path)
+    assert loaded is not None
+    assert isomorphic(_data_graph(loaded.store), rdflib.Graph().parse(data=TRICKY, format="turtle"))
+    assert len(loaded) == len(rdflib.Graph().parse(data=TRICKY, format="turtle"))
+
+
+def test_lines_are_where_nodes_start(tmp_path: Path) -> None:
+    path = tmp_path / "tricky.ttl"
+    path.write_text(TRICKY, encoding="utf-8")
+    loaded = load_indexed(path)
+    assert loaded.line_of(rdflib.URIRef("http://example.org/a")) == 4
+    assert loaded.line_of(rdflib.URIRef("http://example.org/b")) == 11
+    assert loaded.line_of(rdflib.URIRef("http://example.org/c")) == 12
+    assert loaded.line_of(rdflib.BNode("label")) == 10
+    blank_lines = sorted(int(q.object.value) for q in loaded.store.quads_for_pattern(None, None, None, LINES_GRAPH)
+                         if isinstance(q.subject, ox.BlankNode) and q.subject.value != "label")
+    assert blank_lines == [5, 7]  # the nested [ on line 5, the [] statement on line 7
+    assert loaded.line_of(rdflib.URIRef("http://example.org/Inner")) == 5  # only an object: the line of its subject
+
+
+def test_marks_never_land_in_strings_or_comments() -> None:
+    marked = mark_lines(TRICKY)
+    assert '"a string . with [ a dot"' in marked
+    assert "# a comment with a . and a [ in it" in marked
+    assert '"""a long string\nthat spans . lines [ too"""' in marked
+
+
+def _kb(statements: int) -> str:
+    head = "@prefix ex: <http://example.org/> .\n"
+    body = "".join(f'ex:s{i} ex:p "text {i} . [" ;\n    ex:q [ ex:r {i} ] .\n' for i in range(statements))
+    return head + body
+
+
+@pytest.fixture
+def small_blocks(monkeypatch) -> None:
+    monkeypatch.setattr(indexed, "STREAM_BYTES", 0)
+    monkeypatch.setattr(indexed, "BLOCK_CHARS", 300)
+    monkeypatch.setattr(indexed, "_CUT_MARGIN", 60)
+
+
+def test_block_by_block_loading_gives_the_same_triples_and_lines(tmp_path: Path, small_blocks) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(200), encoding="utf-8")
+    loaded = load_indexed(path)
+    assert len(loaded) == 200 * 3
+    for i in (0, 57, 199):
+        assert loaded.line_of(rdflib.URIRef(f"http://example.org/s{i}")) == 2 + 2 * i
+    assert isomorphic(_data_graph(loaded.store), rdflib.Graph().parse(path, format="turtle"))
+
+
+def test_large_files_go_to_a_disk_store_that_is_removed(tmp_path: Path, monkeypatch, small_blocks) -> None:
+    monkeypatch.setattr(indexed, "DISK_BYTES", 0)
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(50), encoding="utf-8")
+    loaded = load_indexed(path)
+    folder = Path(loaded._folder)
+    assert folder.is_dir() and len(loaded) == 150
+    loaded.close()
+    assert not folder.exists()
+
+
+def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path) -> None:
+    path = tmp_path / "bad.ttl"
+    path.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b .\n", encoding="utf-8")
+    assert load_indexed(path) is None
