@@ -59,10 +59,11 @@ def query(
     entry_points: Annotated[
         Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="With --nist-layout: inputs in N processes.")] = 1,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
     try:
-        status = _run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points)
+        status = _run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, jobs)
     except UsageError as exc:
         typer.echo(f"aifcheck: error: {exc}", err=True)
         status = ExitStatus.USAGE
@@ -82,6 +83,7 @@ def _run(
     kb_id: list[str],
     name: list[str],
     entry_points: Path | None,
+    jobs: int = 1,
 ) -> ExitStatus:
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
@@ -92,7 +94,7 @@ def _run(
     files, problems = discover(paths)
     if task is not None:
         try:
-            problems += write_nist_layout(files, task.value, output, points).errors
+            problems += write_nist_layout(files, task.value, output, points, jobs=max(1, jobs)).errors
         except OSError as exc:
             raise UsageError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:

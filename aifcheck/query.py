@@ -14,6 +14,7 @@ import importlib.resources
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -170,6 +171,7 @@ def write_nist_layout(
     task: str,
     outdir: str | os.PathLike,
     entry_points: EntryPoints | None = None,
+    jobs: int = 1,
 ) -> LayoutResult:
     """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``.
 
@@ -179,25 +181,41 @@ def write_nist_layout(
     ``DIR/Condition6/<topic>/<frame>.ttl/``, as NIST lays out its TA3 results.
     TA2 tables run once per entry point of their kind; a table with no entry point is skipped.
     An unreadable input is reported in the result and the others are still written.
+    ``jobs`` > 1 spreads the inputs over that many processes.
     """
-    names = table_names(task)
+    names = tuple(table_names(task))
     entry_points = entry_points or EntryPoints()
+    folders = _output_folders(inputs, Path(outdir))
     result = LayoutResult()
-    for path, folder in zip(inputs, _output_folders(inputs, Path(outdir))):
-        try:
-            store = load_store(path)
-        except InputError as exc:
-            result.errors.append(exc)
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
-            if any(not values for values in params.values()):
-                continue
-            target = folder / f"{name}.rq.tsv"
-            target.write_text(run_table(store, name, **params).to_tsv(), encoding="utf-8")
-            result.written.append(target)
+    count = len(folders)
+    if jobs > 1 and count > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(_write_tables, map(str, inputs), folders, [names] * count, [entry_points] * count, chunksize=8))
+    else:
+        outcomes = [_write_tables(str(p), f, names, entry_points) for p, f in zip(inputs, folders)]
+    for outcome in outcomes:
+        if isinstance(outcome, InputError):
+            result.errors.append(outcome)
+        else:
+            result.written += outcome
     return result
+
+
+def _write_tables(path: str, folder: Path, names: tuple[str, ...], entry_points: EntryPoints) -> list[Path] | InputError:
+    try:
+        store = load_store(path)
+    except InputError as exc:
+        return exc
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in names:
+        params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
+        if any(not values for values in params.values()):
+            continue
+        target = folder / f"{name}.rq.tsv"
+        target.write_text(run_table(store, name, **params).to_tsv(), encoding="utf-8")
+        written.append(target)
+    return written
 
 
 def _output_folders(inputs: Sequence[str | os.PathLike], outdir: Path) -> list[Path]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from typer.testing import CliRunner, Result
 
 from aifcheck.cli import app
@@ -63,6 +64,16 @@ def test_task_writes_the_nist_layout(kb: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in (tmp_path / "out" / "kb.ttl").iterdir())
     assert written == ["AIDA_P3_TA1_AM_A0001.rq.tsv", "AIDA_P3_TA1_CM_A0001.rq.tsv", "AIDA_P3_TA1_TM_A0001.rq.tsv"]
+
+
+def test_jobs_write_the_same_layout(kb: Path, tmp_path: Path) -> None:
+    inputs = [ROOT / "examples" / "valid" / "document-kb.ttl", kb, tmp_path / "missing.ttl"]
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = _run(*inputs, "--task", "ta1", "--nist-layout", "-o", tmp_path / jobs, "--jobs", jobs)
+        assert result.exit_code == 3 and "missing.ttl" in result.stderr  # the others are still written
+        outputs[jobs] = {p.relative_to(tmp_path / jobs): p.read_text() for p in (tmp_path / jobs).rglob("*.tsv")}
+    assert len(outputs["1"]) == 6 and outputs["1"] == outputs["2"]
 
 
 def test_sparql_file(kb: Path, tmp_path: Path) -> None:
