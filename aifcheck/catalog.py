@@ -68,7 +68,7 @@ class Constraint:
     select: str
     message: str
 
-    @property
+    @cached_property  # read for every result row: scan the SELECT once
     def lists(self) -> tuple[tuple[str, str], ...]:
         """(variable, separator) of each GROUP_CONCAT in the SELECT: engines join in any order."""
         return tuple((m["var"], m["sep"]) for m in _GROUP_CONCAT.finditer(self.select))

@@ -29,8 +29,8 @@ import pyoxigraph
 from .catalog import AIDA
 from .errors import InputError, UsageError
 from .extract import cell_iri, cell_text, ldc_time
-from .parsing import discover
 from .model import Claim, ClaimComponent, LDCDate, LDCTime
+from .parsing import discover
 from .query import run_table
 from .store import load_store
 

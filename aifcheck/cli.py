@@ -117,15 +117,17 @@ class _ProgressBar:
 
     def __init__(self) -> None:
         self.shown = False
+        self.sized: tuple[str, bool] = ("", False)  # (path, whether it is large), asked once per file
 
     def __call__(self, file_report: FileReport, done: int, total: int) -> None:
         if total >= 2:
             self._draw(done, total, f"{done}/{total} {Path(file_report.file).name[:40]}")
 
     def within(self, path: str, phase: str, done: int, total: int) -> None:
-        if phase == "checking" or os.path.getsize(path) >= self.large_file:
-            if phase == "reading" or self.shown:
-                self._draw(done, total, f"{phase} {Path(path).name[:40]}")
+        if self.sized[0] != path:
+            self.sized = (path, os.path.getsize(path) >= self.large_file)
+        if self.sized[1]:
+            self._draw(done, total, f"{phase} {Path(path).name[:40]}")
 
     def _draw(self, done: int, total: int, label: str) -> None:
         filled = self.width * done // max(total, 1)
