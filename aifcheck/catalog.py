@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import rdflib
-from rdflib import RDF, RDFS, Namespace, URIRef
+from rdflib import RDF, RDFS, Literal, Namespace, URIRef
 
 from .errors import UsageError
 
@@ -67,6 +67,9 @@ class Constraint:
     node: rdflib.term.Node
     select: str
     message: str
+    # a hint to the fast executor: test each solution's $this against the targets after the body,
+    # instead of enumerating the targets first (for selective bodies that bind $this)
+    targets_last: bool = False
 
     @cached_property  # read for every result row: scan the SELECT once
     def lists(self) -> tuple[tuple[str, str], ...]:
@@ -272,7 +275,8 @@ def _read_rules(graph: rdflib.Graph, profile: str):
             yield Rule(severity=severity, kind="submission", **common)
             continue
         constraints = tuple(
-            Constraint(c, str(graph.value(c, SH.select)), str(graph.value(c, SH.message) or ""))
+            Constraint(c, str(graph.value(c, SH.select)), str(graph.value(c, SH.message) or ""),
+                       targets_last=graph.value(c, AIFC.targetsLast) == Literal(True))
             for c in sorted(graph.objects(node, SH.sparql), key=lambda c: str(graph.value(c, SH.select)))
         )
         targets = tuple(

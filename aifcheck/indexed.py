@@ -3,12 +3,15 @@
 pyoxigraph's parser does not report positions, so the text is marked before it is parsed: one
 regular-expression pass finds the statements (skipping strings, IRIs and comments) and gives
 each statement's subject, and each ``[`` blank node, an extra triple ``<urn:aifcheck:line> N``.
-Those triples go to a named graph of their own while loading, so the rules, which query the
-default graph, never see them; a node's line is then one look-up in that graph. No rdflib Graph
-is built and no per-node index is held in Python, so memory stays with the store.
+Those triples end in a named graph of their own, so the rules, which query the default graph,
+never see them; a node's line is then one look-up in that graph. No rdflib Graph is built and no
+per-node index is held in Python, so memory stays with the store.
 
-Large files are read, marked and parsed block by block (each block repeats the prefixes seen
-before it), and above ``DISK_BYTES`` the store lives on disk in a temporary folder.
+In memory, the marked text is loaded by pyoxigraph in one call (no Python object per triple)
+and the line triples are moved to their graph by one update. Large files are read, marked and
+parsed block by block (each block repeats the prefixes seen before it), and above ``DISK_BYTES``
+the store lives on disk in a temporary folder, filled block by block with the line triples
+routed as they are parsed.
 
 A node that is never a subject (nor a ``[`` blank node) takes the line of the first statement
 that mentions it as an object. Files this path cannot read (syntax errors) go through the rdflib
@@ -17,6 +20,7 @@ loader, whose messages are located to the column.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import shutil
@@ -25,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pyoxigraph as ox
 from rdflib.term import BNode, Node, URIRef
@@ -41,19 +46,22 @@ DISK_BYTES = 160 * 1024 * 1024  # larger files (about 4M triples and up) get an 
 # cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
 _CUT_MARGIN = 1024 * 1024
 
-# What can hide a "." or a "[" from the scanner, the "." that ends a statement, and "[".
-_TOKEN = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+# A statement's text up to its next "[" or its final ".", matched by one call in C: strings,
+# IRIs and comments (which may hide a "." or a "[") are skipped whole, and a "." ends the
+# statement only when a space, a comment or the end of the text follows it.
+_BODY = re.compile(
+    r"""(?:[^"'<#\[.]+"""
+    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
     r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
     r'|"(?:[^"\\\n]|\\.)*"'
     r"|'(?:[^'\\\n]|\\.)*'"
     r"|<[^>\s]*>"
     r"|#[^\n]*"
-    r"|(?P<open>\[)"
-    r"|(?P<end>\.)(?=[\s#]|\Z)",
+    r"|\.(?![\s#]|\Z))*"
 )
 _SPACE = re.compile(r"(?:\s|#[^\n]*)*")
 _SPARQL_DIRECTIVE = re.compile(r"(?i:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)")
+_PREFIX_DECLARATION = re.compile(r"(?i:@?PREFIX)\s+([^\s:]*):\s*<([^>]*)>")
 _SUBJECT = re.compile(r"<[^>\s]*>|[^\s<\"\[(;,]+")
 
 Progress = Callable[[int, int], None]  # (bytes read, file size)
@@ -72,9 +80,9 @@ def mark_lines(text: str) -> str:
     return "".join(marked_blocks([text]))
 
 
-def marked_blocks(chunks: Iterable[str]) -> Iterator[str]:
+def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Iterator[str]:
     """The marked text of consecutive chunks, cut into blocks that each parse on their own."""
-    state = _MarkState()
+    state = state if state is not None else _MarkState()
     buffer = ""
     for chunk in chunks:
         buffer += chunk
@@ -108,14 +116,17 @@ def _mark(text: str, limit: int, state: _MarkState) -> tuple[str, int]:
                 counted = position
                 marks.append((subject.end(), line))
         end = None
-        for token in _TOKEN.finditer(text, position):
-            if token["open"]:
-                line += text.count("\n", counted, token.start())
-                counted = token.start()
-                marks.append((token.end(), line))
-            elif token["end"]:
-                end = token.end()
+        scan = _BODY.match(text, position).end()
+        while scan < len(text):
+            if text[scan] == ".":
+                end = scan + 1
                 break
+            if text[scan] == "[":
+                line += text.count("\n", counted, scan)
+                counted = scan
+                marks.append((scan + 1, line))
+            # after a "[", or a quote or "<" that opens nothing (the parser will judge it)
+            scan = _BODY.match(text, scan + 1).end()
         if end is None and limit == len(text):
             end = len(text)  # unterminated last statement: the parser will say what is wrong
         if end is None or end > limit:
@@ -230,16 +241,15 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
         size = 0  # read_text reports it
     folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
     store = ox.Store(folder) if folder else ox.Store()
-    add = store.bulk_extend if folder else store.extend
     base = Path(path).resolve().as_uri()
-    prefixes: dict[str, str] = {}
+    state = _MarkState()
     loaded = None
     try:
-        for block in marked_blocks(_chunks(path, size, progress)):
-            parser = ox.parse(input=block, format=ox.RdfFormat.TURTLE, base_iri=base)
-            add(_route(parser))
-            prefixes.update(parser.prefixes)
-        loaded = IndexedStore(path, store, prefixes, _folder=folder)
+        if folder:
+            _fill_on_disk(store, marked_blocks(_chunks(path, size, progress), state), base)
+        else:
+            _fill_in_memory(store, marked_blocks(_chunks(path, size, progress), state), base)
+        loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), _folder=folder)
         if loaded.triples == 0:
             raise InputError(path, "no RDF triples in file")
     except SyntaxError:
@@ -250,3 +260,42 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
     return loaded
+
+
+def _fill_in_memory(store: ox.Store, blocks: Iterator[str], base: str) -> None:
+    """Load all blocks in one call, in Rust (one call: blank node labels keep one meaning across
+    blocks), then move the line triples into their graph in one update."""
+    store.load(_BlockReader(blocks), format=ox.RdfFormat.TURTLE, base_iri=base)
+    store.update(f"DELETE {{ ?s {LINE} ?o }} INSERT {{ GRAPH {LINES_GRAPH} {{ ?s {LINE} ?o }} }} WHERE {{ ?s {LINE} ?o }}")
+
+
+class _BlockReader(io.RawIOBase):
+    """The marked blocks as one binary stream, marked as the parser asks for more."""
+
+    def __init__(self, blocks: Iterator[str]) -> None:
+        self._blocks = blocks
+        self._data = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._data:
+            block = next(self._blocks, None)
+            if block is None:
+                return 0
+            self._data = memoryview(block.encode("utf-8"))
+        size = min(len(buffer), len(self._data))
+        buffer[:size] = self._data[:size]
+        self._data = self._data[size:]
+        return size
+
+
+def _fill_on_disk(store: ox.Store, blocks: Iterator[str], base: str) -> None:
+    """Route the line triples while parsing: one update over millions of them would be held in memory."""
+    for block in blocks:
+        store.bulk_extend(_route(ox.parse(input=block, format=ox.RdfFormat.TURTLE, base_iri=base)))
+
+
+def _declared_prefixes(directives: list[str], base: str) -> dict[str, str]:
+    return {m[1]: urljoin(base, m[2]) for d in directives if (m := _PREFIX_DECLARATION.match(d))}

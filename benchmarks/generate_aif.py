@@ -1,7 +1,7 @@
 """Deterministic synthetic NIST-restricted AIF, shaped like the M54 TA1 KBs (task1-run/*.ttl).
 
 Usage:
-  python benchmarks/generate_aif.py --documents N OUT_DIR [--seed S]   N document KBs (~11k triples each)
+  python benchmarks/generate_aif.py --documents N OUT_DIR [--seed S]   N document KBs (sized like task1-run)
   python benchmarks/generate_aif.py --triples N OUT.ttl [--seed S]     one corpus KB of about N triples
 
 Every IRI and blank-node label is fresh (no text is copied from the real KBs). The structure
@@ -55,6 +55,9 @@ ATTRIBUTES = ("aida:Negated", "aida:Hedged", "aida:Irrealis", "aida:Generic")
 
 # triples per document with the default sizes below, measured; used to size --triples runs
 TRIPLES_PER_DOCUMENT = 10_200
+# The triple counts of the five task1-run KBs: --documents cycles through them (5,792 on average,
+# so 2,000 documents hold about 11.6M triples, as the run built from task1-run does).
+REAL_DOCUMENT_TRIPLES = (10_230, 3_877, 11_013, 1_361, 2_481)
 
 
 def qnode(rng: random.Random) -> str:
@@ -262,21 +265,22 @@ def main(argv: list[str] | None = None) -> None:
     mode.add_argument("--triples", type=int, metavar="N", help="write one corpus KB of about N triples to OUT")
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=54)
-    parser.add_argument("--clusters", type=int, default=200, help="clusters per document (default 200: ~11k triples)")
+    parser.add_argument("--clusters", type=int, help="clusters per document (200: ~10k triples; default: the task1-run sizes)")
     args = parser.parse_args(argv)
     if args.documents is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         total = 0
         for index in range(args.documents):
+            clusters = args.clusters or round(200 * REAL_DOCUMENT_TRIPLES[index % 5] / TRIPLES_PER_DOCUMENT)
             with open(args.out / f"SYN{index:07d}.ttl", "w", encoding="utf-8") as out:
-                total += write_kb(out, 1, args.seed, index, args.clusters)
+                total += write_kb(out, 1, args.seed, index, clusters)
         print(f"{args.out}: {args.documents} documents, {total} triples", file=sys.stderr)
     else:
-        per_document = TRIPLES_PER_DOCUMENT * args.clusters / 200
+        clusters = args.clusters or 200
+        per_document = TRIPLES_PER_DOCUMENT * clusters / 200
         documents = max(1, round(args.triples / per_document))
-        clusters = args.clusters
         if documents == 1:  # small corpora: one document with fewer clusters
-            clusters = max(4, round(args.clusters * args.triples / per_document))
+            clusters = max(4, round(clusters * args.triples / per_document))
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with open(args.out, "w", encoding="utf-8", buffering=1 << 20) as out:
             total = write_kb(out, documents, args.seed, 0, clusters)

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from aifcheck.catalog import RULE_ID, Severity, load_catalog
+from aifcheck.engine.fast import binds_this
 from aifcheck.fixture import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
@@ -101,3 +102,20 @@ def test_every_group_concat_list_is_known_so_its_items_can_be_sorted() -> None:
         for constraint in rule.constraints:
             written = len(re.findall(r"GROUP_CONCAT\s*\(", constraint.select, re.IGNORECASE))
             assert len(constraint.lists) == written, (rule.id, constraint.lists)
+
+
+def test_targets_last_only_where_the_body_binds_this() -> None:
+    # With aifc:targetsLast the fast executor filters the body's solutions by the targets: a body
+    # that leaves $this unbound would find nothing instead of the violations.
+    hinted = [(r.id, c) for r in CATALOG.rules.values() for c in r.constraints if c.targets_last]
+    assert hinted, "no constraint carries aifc:targetsLast"
+    for rule_id, constraint in hinted:
+        assert binds_this(constraint.select, CATALOG.prefixes), rule_id
+
+
+def test_binds_this_sees_through_unions_and_optionals() -> None:
+    assert binds_this("SELECT $this WHERE { $this ?p ?o . FILTER (?o != 1) }", {})
+    assert binds_this("SELECT $this WHERE { { $this ?p ?o } UNION { ?o ?p $this } }", {})
+    assert not binds_this("SELECT $this WHERE { { $this ?p ?o } UNION { BIND (1 AS ?o) } }", {})
+    assert not binds_this("SELECT $this WHERE { ?s ?p ?o . OPTIONAL { $this ?q ?s } }", {})
+    assert not binds_this("SELECT $this WHERE { ?s ?p ?o . FILTER NOT EXISTS { $this ?q ?s } }", {})

@@ -31,6 +31,9 @@ _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 # by a triple pattern of the same group) but an index lookup instead of a scan: 25% faster.
 _IN_LIST = re.compile(r"FILTER\s*\((\?\w+) IN \(((?:\s*(?:[A-Za-z][\w-]*:[\w.-]*|<[^<>\s]*>)\s*,?)+)\)\)")
 
+# Braces, and what may hold a brace that is not one: strings, IRIs, comments.
+_BRACE_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*|[{}]')
+
 _TARGET_PATTERNS = {
     "class": "?this <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{}>",
     "node": "VALUES ?this {{ <{}> }}",
@@ -41,14 +44,53 @@ _TARGET_PATTERNS = {
 
 def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, prefixes: tuple[tuple[str, str], ...]) -> str:
     """The whole-graph query for one constraint of one rule."""
-    match = _WHERE.search(constraint.select)
+    header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
+    body = _IN_LIST.sub(lambda m: f"VALUES {m[1]} {{ {' '.join(m[2].replace(',', ' ').split())} }}", constraint.select)
+    match = _WHERE.search(body)
     if match is None:
         raise ValueError("SPARQL constraint has no WHERE clause")
     union = " UNION ".join("{ " + _TARGET_PATTERNS[t.kind].format(t.term) + " }" for t in targets)
+    if constraint.targets_last:  # one index look-up per solution of the body
+        end = _group_end(body, match.end() - 1)
+        return header + body[:end] + f"\nFILTER EXISTS {{ {union} }}\n" + body[end:]
     focus = f"{{ SELECT DISTINCT ?this WHERE {{ {union} }} }}\n"
-    header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
-    body = _IN_LIST.sub(lambda m: f"VALUES {m[1]} {{ {' '.join(m[2].replace(',', ' ').split())} }}", constraint.select)
     return header + body[: match.end()] + "\n" + focus + body[match.end():]
+
+
+def binds_this(select: str, prefixes: dict[str, str]) -> bool:
+    """Whether every solution of the SELECT's pattern binds $this: the condition for aifc:targetsLast
+    (the targets then filter solutions instead of producing the focus nodes)."""
+    from rdflib.plugins.sparql import prepareQuery  # parsing with rdflib is slow: tests and benchmarks only
+
+    return _certainly_binds(prepareQuery(select, initNs=prefixes).algebra["p"], rdflib.Variable("this"))
+
+
+def _certainly_binds(node, var: rdflib.Variable) -> bool:
+    name = getattr(node, "name", None)
+    if name == "BGP":
+        return any(var in triple for triple in node["triples"])
+    if name == "Join":
+        return _certainly_binds(node["p1"], var) or _certainly_binds(node["p2"], var)
+    if name == "Union":
+        return _certainly_binds(node["p1"], var) and _certainly_binds(node["p2"], var)
+    if name in ("LeftJoin", "Minus"):
+        return _certainly_binds(node["p1"], var)
+    if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "OrderBy", "Slice", "Group", "AggregateJoin"):
+        return _certainly_binds(node["p"], var)
+    return False  # sub-selects, VALUES, GRAPH, paths: not looked into
+
+
+def _group_end(query: str, start: int) -> int:
+    """The offset of the "}" that closes the group opened at ``start``."""
+    depth = 0
+    for token in _BRACE_TOKEN.finditer(query, start):
+        if token[0] == "{":
+            depth += 1
+        elif token[0] == "}":
+            depth -= 1
+            if depth == 0:
+                return token.start()
+    raise ValueError("SPARQL constraint: unbalanced braces")
 
 
 @lru_cache(maxsize=None)
