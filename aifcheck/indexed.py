@@ -1,17 +1,17 @@
 """One file parsed straight into pyoxigraph, with the line each node starts on: the fast load path.
 
 pyoxigraph's parser does not report positions, so the text is marked before it is parsed: one
-regular-expression pass finds the statements (skipping strings, IRIs and comments) and gives
-each statement's subject, and each ``[`` blank node, an extra triple ``<urn:aifcheck:line> N``.
-Those triples end in a named graph of their own, so the rules, which query the default graph,
-never see them; a node's line is then one look-up in that graph. No rdflib Graph is built and no
-per-node index is held in Python, so memory stays with the store.
+regular-expression pass finds the statements (skipping strings, IRIs and comments), and after each
+statement adds a TriG statement giving its subject's line in a named graph of its own,
+``<urn:aifcheck:lines> { subject <urn:aifcheck:line> N }``. A ``[ ]`` blank node has no name to
+give there, so each one is rewritten as a labelled blank node whose properties become a statement
+of their own (the triples are the same). The rules query the default graph and never see the
+line triples; a node's line is one look-up in their graph. No rdflib Graph is built and no per-node
+index is held in Python, so memory stays with the store.
 
-In memory, the marked text is loaded by pyoxigraph in one call (no Python object per triple)
-and the line triples are moved to their graph by one update. Large files are read, marked and
-parsed block by block (each block repeats the prefixes seen before it), and above ``DISK_BYTES``
-the store lives on disk in a temporary folder, filled block by block with the line triples
-routed as they are parsed.
+The marked text is loaded by pyoxigraph in one call (no Python object per triple) from a stream
+of blocks, each repeating the prefixes seen before it, marked as the parser asks for them. Above ``DISK_BYTES`` the store lives on disk in a temporary folder and is
+filled by pyoxigraph's bulk loader.
 
 A node that is never a subject (nor a ``[`` blank node) takes the line of the first statement
 that mentions it as an object. Files this path cannot read (syntax errors) go through the rdflib
@@ -23,6 +23,7 @@ import gzip
 import io
 import os
 import re
+import secrets
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -39,7 +40,7 @@ from .parsing import read_text
 
 LINE = ox.NamedNode("urn:aifcheck:line")
 LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
-BLOCK_CHARS = 32 * 1024 * 1024  # text marked and parsed at a time
+BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
 STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed instead of read whole
 DISK_BYTES = 160 * 1024 * 1024  # larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
 # A block is cut only at a statement that ends this far before the block's end, so that a string
@@ -50,7 +51,7 @@ _CUT_MARGIN = 1024 * 1024
 # IRIs and comments (which may hide a "." or a "[") are skipped whole, and a "." ends the
 # statement only when a space, a comment or the end of the text follows it.
 _BODY = re.compile(
-    r"""(?:[^"'<#\[.]+"""
+    r"""(?:[^"'<#\[\]{}.]+"""
     r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
     r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
     r'|"(?:[^"\\\n]|\\.)*"'
@@ -73,6 +74,14 @@ class _MarkState:
 
     line: int = 1  # the line of the block's first character
     directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
+    braces: bool = False  # a "{" or "}" outside strings: not Turtle
+    labels: int = 0  # blank node labels given to "[ ]" lists so far
+    # a random part keeps the labels apart from the file's own
+    label_prefix: str = field(default_factory=lambda: f"_:aifc{secrets.token_hex(6)}n")
+
+    def new_label(self) -> str:
+        self.labels += 1
+        return f"{self.label_prefix}{self.labels}"
 
 
 def mark_lines(text: str) -> str:
@@ -86,9 +95,13 @@ def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Ite
     buffer = ""
     for chunk in chunks:
         buffer += chunk
-        if len(buffer) >= BLOCK_CHARS:
+        while len(buffer) - _CUT_MARGIN >= BLOCK_CHARS:
             prelude = "".join(state.directives)
-            marked, used = _mark(buffer, len(buffer) - _CUT_MARGIN, state)
+            marked, used = _mark(buffer, BLOCK_CHARS, state)
+            if not used:  # a first statement longer than a block
+                marked, used = _mark(buffer, len(buffer) - _CUT_MARGIN, state)
+                if not used:
+                    break  # still longer than the buffer: read on
             yield prelude + marked
             buffer = buffer[used:]
     prelude = "".join(state.directives)
@@ -103,43 +116,108 @@ def _mark(text: str, limit: int, state: _MarkState) -> tuple[str, int]:
     position = _statement_start(text, 0)
     used = position
     while position < len(text):
-        directive = _SPARQL_DIRECTIVE.match(text, position)
+        directive = _SPARQL_DIRECTIVE.match(text, position) if text[position] in "PpBb" else None
         if directive:  # SPARQL-style PREFIX and BASE have no final "."
             state.directives.append(directive[0] + "\n")
             position = used = _statement_start(text, directive.end())
             continue
-        marks: list[tuple[int, int]] = []  # (offset after which to insert, line)
-        if not text.startswith(("@", "[", "("), position):
-            subject = _SUBJECT.match(text, position)
-            if subject:
-                line += text.count("\n", counted, position)
-                counted = position
-                marks.append((subject.end(), line))
+        body = position  # where the statement's text is kept as written, or rewritten
+        if text.startswith("[]", position):  # a blank subject ("[] a rdf:Statement ; ..."): named
+            subject, body = state.new_label(), position + 2
+        else:
+            subject = None if text[position] in "@[(" else _SUBJECT.match(text, position)
+            subject = subject and subject[0]
+        if subject:
+            line += text.count("\n", counted, position)
+            counted = position
+            subject_line = line
+        lists = None  # the statement's "[ ]" lists, when it has some
         end = None
-        scan = _BODY.match(text, position).end()
+        scan = _BODY.match(text, body).end()
         while scan < len(text):
-            if text[scan] == ".":
+            char = text[scan]
+            if char == ".":
                 end = scan + 1
                 break
-            if text[scan] == "[":
+            if char == "[":
                 line += text.count("\n", counted, scan)
                 counted = scan
-                marks.append((scan + 1, line))
-            # after a "[", or a quote or "<" that opens nothing (the parser will judge it)
+                lists = lists or _Lists(text, body)
+                lists.open(scan, state.new_label(), line)
+            elif char == "]" and lists and lists.opened:
+                lists.close(scan)
+            elif char in "{}":  # TriG's graph blocks, which the parser (reading TriG) would accept
+                state.braces = True
+            # after a "[" or "]", or a quote or "<" that opens nothing (the parser will judge it)
             scan = _BODY.match(text, scan + 1).end()
+        terminated = end is not None
         if end is None and limit == len(text):
             end = len(text)  # unterminated last statement: the parser will say what is wrong
         if end is None or end > limit:
             break
-        if text.startswith("@", position):
+        if body != position:
+            pieces += (text[kept:position], subject)
+            kept = body
+        if lists is None or lists.opened or not terminated:  # (unbalanced: left for the parser to report)
+            pieces.append(text[kept:end])
+        else:
+            pieces += (text[kept:body], lists.statement(end))
+        if subject:
+            pieces.append(" " + _line_triple(subject, subject_line))
+        pieces.append("\n")
+        if lists is not None:
+            pieces += lists.extracted
+        if text[position] == "@":
             state.directives.append(text[position:end] + "\n")
-        for offset, at in marks:
-            pieces += (text[kept:offset], f" {LINE} {at} ;")
-            kept = offset
+        kept = end
         position = used = _statement_start(text, end)
     pieces.append(text[kept:used])
     state.line += text.count("\n", 0, used)
     return "".join(pieces), used
+
+
+class _Lists:
+    """A statement's blank node property lists, each rewritten as a statement of its own about a
+    labelled blank node: "s p [ q o ] ." becomes "s p _:n . _:n q o ." so that the line triple of the
+    node can go straight to the lines graph."""
+
+    def __init__(self, text: str, start: int) -> None:
+        self.text = text
+        self.starts_with_list = text.startswith("[", start)
+        self.levels: list[list[str]] = [[]]  # the rewritten text, one list per open "[" (innermost last)
+        self.opened: list[str] = []  # the label of each open "["
+        self.copied = start  # the text up to here is in levels
+        self.extracted: list[str] = []  # the lists' statements and line triples
+
+    def open(self, offset: int, label: str, line: int) -> None:
+        self.levels[-1] += (self.text[self.copied:offset], f" {label} ")
+        self.levels.append([])
+        self.opened.append(label)
+        self.copied = offset + 1
+        self.extracted.append(_line_triple(label, line) + "\n")
+
+    def close(self, offset: int) -> None:
+        self.levels[-1].append(self.text[self.copied:offset])
+        self.copied = offset + 1
+        content = "".join(self.levels.pop())
+        if content.strip():
+            self.extracted.append(f"{self.opened[-1]} {content} .\n")
+        self.opened.pop()
+
+    def statement(self, end: int) -> str:
+        """The rewritten statement (nothing when it was a list alone)."""
+        self.levels[0].append(self.text[self.copied:end])
+        statement = "".join(self.levels[0])
+        if self.starts_with_list and len(statement.split()) == 2:
+            first = statement.split()[0] + " "
+            if any(extracted.startswith(first) for extracted in self.extracted):
+                return ""  # "[ q o ] ." (but "[] ." stays an error)
+        return statement
+
+
+def _line_triple(node: str, line: int) -> str:
+    """A TriG statement putting ``node``'s line in the lines graph."""
+    return f"{LINES_GRAPH} {{ {node} {LINE} {line} }}"
 
 
 def _statement_start(text: str, offset: int) -> int:
@@ -201,14 +279,6 @@ def _ox_term(node: Node):
     return None
 
 
-def _route(quads: Iterator[ox.Quad]) -> Iterator[ox.Quad]:
-    for quad in quads:
-        if quad.predicate == LINE:
-            yield ox.Quad(quad.subject, LINE, quad.object, LINES_GRAPH)
-        else:
-            yield quad
-
-
 def _chunks(path: str, size: int, progress: Progress | None) -> Iterator[str]:
     """The file's text: read whole (with read_text's checks) when small, else streamed."""
     if size <= STREAM_BYTES:
@@ -245,10 +315,9 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     state = _MarkState()
     loaded = None
     try:
-        if folder:
-            _fill_on_disk(store, marked_blocks(_chunks(path, size, progress), state), base)
-        else:
-            _fill_in_memory(store, marked_blocks(_chunks(path, size, progress), state), base)
+        _fill(store, marked_blocks(_chunks(path, size, progress), state), base, on_disk=folder is not None)
+        if state.braces:
+            raise SyntaxError("not Turtle")
         loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), _folder=folder)
         if loaded.triples == 0:
             raise InputError(path, "no RDF triples in file")
@@ -262,11 +331,11 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     return loaded
 
 
-def _fill_in_memory(store: ox.Store, blocks: Iterator[str], base: str) -> None:
-    """Load all blocks in one call, in Rust (one call: blank node labels keep one meaning across
-    blocks), then move the line triples into their graph in one update."""
-    store.load(_BlockReader(blocks), format=ox.RdfFormat.TURTLE, base_iri=base)
-    store.update(f"DELETE {{ ?s {LINE} ?o }} INSERT {{ GRAPH {LINES_GRAPH} {{ ?s {LINE} ?o }} }} WHERE {{ ?s {LINE} ?o }}")
+def _fill(store: ox.Store, blocks: Iterator[str], base: str, on_disk: bool) -> None:
+    """Load all blocks in one call, in Rust: one call, so that a blank node label keeps one
+    meaning across blocks (pyoxigraph renames labels per call)."""
+    load = store.bulk_load if on_disk else store.load
+    load(_BlockReader(blocks), format=ox.RdfFormat.TRIG, base_iri=base)
 
 
 class _BlockReader(io.RawIOBase):
@@ -289,12 +358,6 @@ class _BlockReader(io.RawIOBase):
         buffer[:size] = self._data[:size]
         self._data = self._data[size:]
         return size
-
-
-def _fill_on_disk(store: ox.Store, blocks: Iterator[str], base: str) -> None:
-    """Route the line triples while parsing: one update over millions of them would be held in memory."""
-    for block in blocks:
-        store.bulk_extend(_route(ox.parse(input=block, format=ox.RdfFormat.TURTLE, base_iri=base)))
 
 
 def _declared_prefixes(directives: list[str], base: str) -> dict[str, str]:

@@ -99,7 +99,37 @@ def test_large_files_go_to_a_disk_store_that_is_removed(tmp_path: Path, monkeypa
     assert not folder.exists()
 
 
-def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", [
+    "ex:s ex:p [ ex:q [ ex:r 1 ] ; ex:t ( [ ex:u 2 ] [] ) ] .",  # lists inside lists and collections
+    "[ ex:q 1 ] .",  # a list alone is a statement
+    "[ ex:q 1 ] ex:p ex:o .",
+    "[] ex:p [ ex:q ex:r ; ] , [] .",
+    "( [ ex:q 1 ] ) ex:p ex:o .",
+])
+def test_blank_node_lists_keep_their_triples(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "lists.ttl"
+    path.write_text(f"@prefix ex: <http://example.org/> .\n{text}\n", encoding="utf-8")
+    loaded = load_indexed(path)
+    assert isomorphic(_data_graph(loaded.store), rdflib.Graph().parse(path, format="turtle"))
+    lines = [int(q.object.value) for q in loaded.store.quads_for_pattern(None, None, None, LINES_GRAPH)]
+    assert lines and set(lines) == {2}
+
+
+def test_a_statement_longer_than_a_block_is_read_whole(tmp_path: Path, small_blocks) -> None:
+    path = tmp_path / "long.ttl"
+    path.write_text(f'@prefix ex: <http://example.org/> .\nex:a ex:p "{"x" * 1500}" .\nex:b ex:p 1 .\n', encoding="utf-8")
+    loaded = load_indexed(path)
+    assert len(loaded) == 2 and loaded.line_of(rdflib.URIRef("http://example.org/b")) == 3
+
+
+@pytest.mark.parametrize("text", [
+    "ex:a ex:b .",
+    "ex:a ex:p [ ex:q 1 .",  # a list never closed
+    "[] .",  # an empty blank node says nothing
+    "ex:g { ex:a ex:b ex:c }",  # TriG, which this loader parses, is not Turtle
+    "{ ex:a ex:b ex:c }",
+])
+def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.ttl"
-    path.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b .\n", encoding="utf-8")
+    path.write_text(f"@prefix ex: <http://example.org/> .\n{text}\n", encoding="utf-8")
     assert load_indexed(path) is None
