@@ -92,28 +92,30 @@ def mark_lines(text: str) -> str:
 def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Iterator[str]:
     """The marked text of consecutive chunks, cut into blocks that each parse on their own."""
     state = state if state is not None else _MarkState()
-    buffer = ""
+    buffer, start = "", 0  # buffer[start:] is still to be marked
     for chunk in chunks:
-        buffer += chunk
-        while len(buffer) - _CUT_MARGIN >= BLOCK_CHARS:
+        buffer = buffer[start:] + chunk
+        start = 0
+        while len(buffer) - _CUT_MARGIN >= start + BLOCK_CHARS:
             prelude = "".join(state.directives)
-            marked, used = _mark(buffer, BLOCK_CHARS, state)
-            if not used:  # a first statement longer than a block
-                marked, used = _mark(buffer, len(buffer) - _CUT_MARGIN, state)
-                if not used:
+            marked, used = _mark(buffer, start, start + BLOCK_CHARS, state)
+            if used == start:  # a first statement longer than a block
+                marked, used = _mark(buffer, start, len(buffer) - _CUT_MARGIN, state)
+                if used == start:
                     break  # still longer than the buffer: read on
             yield prelude + marked
-            buffer = buffer[used:]
+            start = used
     prelude = "".join(state.directives)
-    yield prelude + _mark(buffer, len(buffer), state)[0]
+    yield prelude + _mark(buffer, start, len(buffer), state)[0]
 
 
-def _mark(text: str, limit: int, state: _MarkState) -> tuple[str, int]:
-    """Mark the statements of ``text`` that end by ``limit``: (marked text, characters used)."""
+def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, int]:
+    """Mark the statements of ``text`` from ``start`` that end by ``limit``: (marked text, where
+    the marked statements end)."""
     pieces: list[str] = []
-    kept = 0  # text[:kept] is already in pieces
-    line, counted = state.line, 0  # `line` is the line of offset `counted`
-    position = _statement_start(text, 0)
+    kept = start  # text[start:kept] is already in pieces
+    line, counted = state.line, start  # `line` is the line of offset `counted`
+    position = _statement_start(text, start)
     used = position
     while position < len(text):
         directive = _SPARQL_DIRECTIVE.match(text, position) if text[position] in "PpBb" else None
@@ -172,7 +174,7 @@ def _mark(text: str, limit: int, state: _MarkState) -> tuple[str, int]:
         kept = end
         position = used = _statement_start(text, end)
     pieces.append(text[kept:used])
-    state.line += text.count("\n", 0, used)
+    state.line += text.count("\n", start, used)
     return "".join(pieces), used
 
 
