@@ -231,7 +231,36 @@ def _build_catalog(texts: dict[str, str]) -> Catalog:
         if profile.parent is not None:
             profiles[name] = Profile(profile.name, names[profile.parent], profile.file, profile.excludes)
     prefixes = _declared_prefixes(shapes)
+    for rule in rules.values():
+        for constraint in rule.constraints:
+            if constraint.targets_last and not binds_this(constraint.select, prefixes):
+                # the fast executor would filter the body's solutions by the targets and lose
+                # the violations of solutions that leave $this unbound
+                raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body does not always bind $this")
     return Catalog(profiles, rules, texts, prefixes)
+
+
+def binds_this(select: str, prefixes: dict[str, str]) -> bool:
+    """Whether every solution of the SELECT's pattern binds $this: the condition for aifc:targetsLast
+    (the targets then filter solutions instead of producing the focus nodes)."""
+    from rdflib.plugins.sparql import prepareQuery  # slow to import: only when the catalogue is built
+
+    return _certainly_binds(prepareQuery(select, initNs=prefixes).algebra["p"], rdflib.Variable("this"))
+
+
+def _certainly_binds(node, var: rdflib.Variable) -> bool:
+    name = getattr(node, "name", None)
+    if name == "BGP":
+        return any(var in triple for triple in node["triples"])
+    if name == "Join":
+        return _certainly_binds(node["p1"], var) or _certainly_binds(node["p2"], var)
+    if name == "Union":
+        return _certainly_binds(node["p1"], var) and _certainly_binds(node["p2"], var)
+    if name in ("LeftJoin", "Minus"):
+        return _certainly_binds(node["p1"], var)
+    if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "OrderBy", "Slice", "Group", "AggregateJoin"):
+        return _certainly_binds(node["p"], var)
+    return False  # sub-selects, VALUES, GRAPH, paths: not looked into
 
 
 def _read_profile(graph: rdflib.Graph, filename: str) -> Profile:

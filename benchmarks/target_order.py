@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aifcheck.catalog import load_catalog  # noqa: E402
-from aifcheck.engine.fast import binds_this, compile_constraint  # noqa: E402
+from aifcheck.catalog import binds_this, load_catalog  # noqa: E402
+from aifcheck.engine.fast import compile_constraint  # noqa: E402
 from aifcheck.indexed import load_indexed  # noqa: E402
 
 

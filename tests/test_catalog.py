@@ -5,8 +5,7 @@ import re
 
 import pytest
 
-from aifcheck.catalog import RULE_ID, Severity, load_catalog
-from aifcheck.engine.fast import binds_this
+from aifcheck.catalog import RULE_ID, Severity, _build_catalog, binds_this, load_catalog
 from aifcheck.fixture import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
@@ -106,11 +105,19 @@ def test_every_group_concat_list_is_known_so_its_items_can_be_sorted() -> None:
 
 def test_targets_last_only_where_the_body_binds_this() -> None:
     # With aifc:targetsLast the fast executor filters the body's solutions by the targets: a body
-    # that leaves $this unbound would find nothing instead of the violations.
-    hinted = [(r.id, c) for r in CATALOG.rules.values() for c in r.constraints if c.targets_last]
-    assert hinted, "no constraint carries aifc:targetsLast"
-    for rule_id, constraint in hinted:
-        assert binds_this(constraint.select, CATALOG.prefixes), rule_id
+    # that leaves $this unbound would find nothing instead of the violations. Building the
+    # catalogue refuses such a hint; every hint shipped passed that check.
+    assert any(c.targets_last for r in CATALOG.rules.values() for c in r.constraints), "no hint to check"
+    texts = dict(CATALOG.shape_texts)
+    # A1's check that rdf:subject, rdf:predicate and rdf:object are present binds $this in no solution
+    assert not binds_this(CATALOG.get("A1").constraints[1].select, CATALOG.prefixes)
+    aif = texts["aif.ttl"]
+    start = aif.index('aifc:ruleId "A1"')
+    end = aif.index("aifc:ruleId", start + 1)
+    hinted = aif[start:end].replace("a sh:SPARQLConstraint ;", "a sh:SPARQLConstraint ; aifc:targetsLast true ;")
+    texts["aif.ttl"] = aif[:start] + hinted + aif[end:]
+    with pytest.raises(ValueError, match="A1: aifc:targetsLast"):
+        _build_catalog(texts)
 
 
 def test_binds_this_sees_through_unions_and_optionals() -> None:

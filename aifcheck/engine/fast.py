@@ -59,29 +59,6 @@ def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, pref
     return header + body[: match.end()] + "\n" + focus + body[match.end():]
 
 
-def binds_this(select: str, prefixes: dict[str, str]) -> bool:
-    """Whether every solution of the SELECT's pattern binds $this: the condition for aifc:targetsLast
-    (the targets then filter solutions instead of producing the focus nodes)."""
-    from rdflib.plugins.sparql import prepareQuery  # parsing with rdflib is slow: tests and benchmarks only
-
-    return _certainly_binds(prepareQuery(select, initNs=prefixes).algebra["p"], rdflib.Variable("this"))
-
-
-def _certainly_binds(node, var: rdflib.Variable) -> bool:
-    name = getattr(node, "name", None)
-    if name == "BGP":
-        return any(var in triple for triple in node["triples"])
-    if name == "Join":
-        return _certainly_binds(node["p1"], var) or _certainly_binds(node["p2"], var)
-    if name == "Union":
-        return _certainly_binds(node["p1"], var) and _certainly_binds(node["p2"], var)
-    if name in ("LeftJoin", "Minus"):
-        return _certainly_binds(node["p1"], var)
-    if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "OrderBy", "Slice", "Group", "AggregateJoin"):
-        return _certainly_binds(node["p"], var)
-    return False  # sub-selects, VALUES, GRAPH, paths: not looked into
-
-
 def _group_end(query: str, start: int) -> int:
     """The offset of the "}" that closes the group opened at ``start``."""
     depth = 0
