@@ -10,24 +10,35 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .catalog import Rule, Severity, load_catalog  # noqa: E402
-from .claim_frames import claims  # noqa: E402
-from .errors import AifcheckError, InputError, UsageError  # noqa: E402
-from .extract import load_kg as load  # noqa: E402
-from .model import (  # noqa: E402
-    Claim,
-    ClaimComponent,
-    Cluster,
-    Edge,
-    KnowledgeGraph,
-    LDCDate,
-    LDCTime,
-    Mention,
-    Metatype,
-    Span,
-)
-from .report import ExitStatus, FileReport, Report, Violation  # noqa: E402
-from .validate import Options, validate  # noqa: E402
+import importlib
+
+# The API, imported on first use: the command line needs only part of it, and its start-up time
+# counts in every run (PEP 562).
+_EXPORTS = {
+    "Rule": "catalog", "Severity": "catalog", "load_catalog": "catalog",
+    "claims": "claim_frames",
+    "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
+    "load": "extract",
+    "Claim": "model", "ClaimComponent": "model", "Cluster": "model", "Edge": "model",
+    "KnowledgeGraph": "model", "LDCDate": "model", "LDCTime": "model", "Mention": "model",
+    "Metatype": "model", "Span": "model",
+    "ExitStatus": "report", "FileReport": "report", "Report": "report", "Violation": "report",
+    "Options": "validate", "validate": "validate",
+}
+_RENAMED = {"load": "load_kg"}
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'aifcheck' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_EXPORTS))
+
 
 __all__ = [
     "AifcheckError",

@@ -19,11 +19,9 @@ from typing import Annotated
 import typer
 
 from .catalog import load_catalog
-from .claim_frames import collect, render
 from .errors import UsageError
 from .render import get_renderer
 from .report import ExitStatus
-from .submission import lint
 
 
 class ClaimFormat(str, enum.Enum):
@@ -46,6 +44,8 @@ def claims(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (stdout by default).")] = None,
 ) -> None:
     """One row per aida:Claim with every claim-frame field (plan §6.2.1-6.2.3)."""
+    from .claim_frames import collect, render  # imported here: the other commands start faster without it
+
     found, problems = collect(paths)
     text = render(found, output_format.value)
     try:
@@ -74,6 +74,8 @@ def lint_submission(
     ] = None,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
+    from .submission import lint  # imported here, as collect above
+
     try:
         render_report = get_renderer(output_format or ("github" if os.environ.get("GITHUB_ACTIONS") else "text"))
         report = lint(directory, condition, topics, queries, complete)
