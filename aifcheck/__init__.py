@@ -12,6 +12,9 @@ __version__ = "0.1.0"
 
 import importlib
 
+# Eager: the submodule aifcheck.validate, once imported, would otherwise shadow the function.
+from .validate import Options, validate  # noqa: E402
+
 # The API, imported on first use: the command line needs only part of it, and its start-up time
 # counts in every run (PEP 562).
 _EXPORTS = {
@@ -23,7 +26,6 @@ _EXPORTS = {
     "KnowledgeGraph": "model", "LDCDate": "model", "LDCTime": "model", "Mention": "model",
     "Metatype": "model", "Span": "model",
     "ExitStatus": "report", "FileReport": "report", "Report": "report", "Violation": "report",
-    "Options": "validate", "validate": "validate",
 }
 _RENAMED = {"load": "load_kg"}
 
