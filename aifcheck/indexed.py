@@ -158,7 +158,7 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
         if end is None or end > limit:
             break
         if body != position:
-            pieces += (text[kept:position], subject)
+            pieces += (text[kept:position], subject, " ")  # "[]a" is "[] a"
             kept = body
         if lists is None or lists.opened or not terminated:  # (unbalanced: left for the parser to report)
             pieces.append(text[kept:end])

@@ -105,6 +105,7 @@ def test_large_files_go_to_a_disk_store_that_is_removed(tmp_path: Path, monkeypa
     "[ ex:q 1 ] ex:p ex:o .",
     "[] ex:p [ ex:q ex:r ; ] , [] .",
     "( [ ex:q 1 ] ) ex:p ex:o .",
+    "[]a ex:C ; ex:p []. ex:s ex:p[ex:q 1].",  # no space where none is needed
 ])
 def test_blank_node_lists_keep_their_triples(tmp_path: Path, text: str) -> None:
     path = tmp_path / "lists.ttl"
