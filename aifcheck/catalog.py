@@ -54,7 +54,7 @@ class Severity(enum.IntEnum):
 _SEVERITY_OF_SHACL = {SH.Violation: Severity.ERROR, SH.Warning: Severity.WARNING, SH.Info: Severity.INFO}
 
 
-_GROUP_CONCAT = re.compile(
+GROUP_CONCAT = re.compile(
     r"GROUP_CONCAT\((?:(?!GROUP_CONCAT).)*?separator\s*=\s*([\"'])(?P<sep>.*?)\1\s*\)\s*AS\s*\?(?P<var>\w+)",
     re.IGNORECASE | re.DOTALL,
 )
@@ -74,7 +74,7 @@ class Constraint:
     @cached_property  # read for every result row: scan the SELECT once
     def lists(self) -> tuple[tuple[str, str], ...]:
         """(variable, separator) of each GROUP_CONCAT in the SELECT: engines join in any order."""
-        return tuple((m["var"], m["sep"]) for m in _GROUP_CONCAT.finditer(self.select))
+        return tuple((m["var"], m["sep"]) for m in GROUP_CONCAT.finditer(self.select))
 
 
 @dataclass(frozen=True)

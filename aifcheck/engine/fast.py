@@ -20,12 +20,15 @@ import pyoxigraph as ox
 import rdflib
 from rdflib.term import BNode, Node
 
-from ..catalog import Catalog, Constraint, Rule, Target
+from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
 from ..indexed import IndexedStore
 from ..parsing import LoadedGraph
 from .base import Loaded, RawResult, RuleFailure, fill_message
 
 _XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
+# GROUP_CONCAT joins with this instead of the shape's separator, which an item may contain
+# (a literal "b, a"): the items are split back, sorted, and joined with the shape's separator
+_UNIT_SEPARATOR = "\x1f"
 _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 # The shapes test a variable against a list of IRIs with FILTER (?p IN (...)), as SHACL forbids
@@ -48,6 +51,7 @@ def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, pref
     """The whole-graph query for one constraint of one rule."""
     header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
     body = _IN_LIST.sub(lambda m: f"VALUES {m[1]} {{ {' '.join(m[2].replace(',', ' ').split())} }}", constraint.select)
+    body = GROUP_CONCAT.sub(_join_with_unit_separator, body)
     match = _WHERE.search(body)
     if match is None:
         raise ValueError("SPARQL constraint has no WHERE clause")
@@ -57,6 +61,11 @@ def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, pref
         return header + body[:end] + f"\nFILTER EXISTS {{ {union} }}\n" + body[end:]
     focus = f"{{ SELECT DISTINCT ?this WHERE {{ {union} }} }}\n"
     return header + body[: match.end()] + "\n" + focus + body[match.end():]
+
+
+def _join_with_unit_separator(match: re.Match) -> str:
+    start, end = (offset - match.start() for offset in match.span("sep"))
+    return match[0][:start] + _UNIT_SEPARATOR + match[0][end:]
 
 
 def _group_end(query: str, start: int) -> int:
@@ -170,6 +179,6 @@ class FastExecutor:
         texts = {k: terms.text(v) for k, v in bound.items()}
         for var, separator in constraint.lists:
             if var in texts:  # sorted, so that the message is the same from run to run
-                texts[var] = separator.join(sorted(texts[var].split(separator)))
+                texts[var] = separator.join(sorted(texts[var].split(_UNIT_SEPARATOR)))
         message = fill_message(constraint.message, texts)
         return RawResult(rule.id, focus, value, message)
