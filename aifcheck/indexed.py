@@ -10,8 +10,10 @@ line triples; a node's line is one look-up in their graph. No rdflib Graph is bu
 index is held in Python, so memory stays with the store.
 
 The marked text is loaded by pyoxigraph in one call (no Python object per triple) from a stream
-of blocks, each repeating the prefixes seen before it, marked as the parser asks for them. Above ``DISK_BYTES`` the store lives on disk in a temporary folder and is
-filled by pyoxigraph's bulk loader.
+of blocks, each repeating the prefixes seen before it, marked as the parser asks for them. Above
+``PARALLEL_BYTES`` a forked child marks the blocks while this process parses them: marking is
+Python and parsing Rust, so on two cores they overlap. Above ``DISK_BYTES`` the store lives on
+disk in a temporary folder and is filled by pyoxigraph's bulk loader.
 
 A node that is never a subject (nor a ``[`` blank node) takes the line of the first statement
 that mentions it as an object. Files this path cannot read (syntax errors) go through the rdflib
@@ -21,11 +23,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import multiprocessing
 import os
+import queue
 import re
 import secrets
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,6 +47,7 @@ LINE = ox.NamedNode("urn:aifcheck:line")
 LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
 BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
 STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed instead of read whole
+PARALLEL_BYTES = 8 * 1024 * 1024  # larger files are marked in a child process (fork costs ~10 ms)
 DISK_BYTES = 160 * 1024 * 1024  # larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
 # A block is cut only at a statement that ends this far before the block's end, so that a string
 # cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
@@ -314,10 +320,13 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
     store = ox.Store(folder) if folder else ox.Store()
     base = Path(path).resolve().as_uri()
-    state = _MarkState()
+    marking = _MarkingChild(path, size, progress) if size > PARALLEL_BYTES and _can_fork() else _Marking(path, size, progress)
     loaded = None
     try:
-        _fill(store, marked_blocks(_chunks(path, size, progress), state), base, on_disk=folder is not None)
+        try:
+            _fill(store, marking.blocks(), base, on_disk=folder is not None)
+        finally:
+            state = marking.finish()  # raises the InputError that cut the text short, if any
         if state.braces:
             raise SyntaxError("not Turtle")
         loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), _folder=folder)
@@ -333,7 +342,7 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     return loaded
 
 
-def _fill(store: ox.Store, blocks: Iterator[str], base: str, on_disk: bool) -> None:
+def _fill(store: ox.Store, blocks: Iterator[bytes], base: str, on_disk: bool) -> None:
     """Load all blocks in one call, in Rust: one call, so that a blank node label keeps one
     meaning across blocks (pyoxigraph renames labels per call)."""
     if not on_disk:
@@ -345,10 +354,110 @@ def _fill(store: ox.Store, blocks: Iterator[str], base: str, on_disk: bool) -> N
     store.optimize()
 
 
-class _BlockReader(io.RawIOBase):
-    """The marked blocks as one binary stream, marked as the parser asks for more."""
+class _Marking:
+    """The marked blocks of a file, marked here as the parser asks for them."""
 
-    def __init__(self, blocks: Iterator[str]) -> None:
+    def __init__(self, path: str, size: int, progress: Progress | None) -> None:
+        self.state = _MarkState()
+        self._blocks = marked_blocks(_chunks(path, size, progress), self.state)
+
+    def blocks(self) -> Iterator[bytes]:
+        return (block.encode("utf-8") for block in self._blocks)
+
+    def finish(self) -> _MarkState:
+        return self.state
+
+
+def _can_fork() -> bool:
+    # forking a process that runs other threads can copy a lock in a held state
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+class _MarkingChild:
+    """The marked blocks of a file, marked by a forked child and sent through a pipe."""
+
+    def __init__(self, path: str, size: int, progress: Progress | None) -> None:
+        context = multiprocessing.get_context("fork")
+        self._path, self._size, self._progress = path, size, progress
+        self._read = 0
+        self._bytes_read = context.Value("q", 0, lock=False)  # of the file, by the child: for progress
+        self._outcome, outcome = context.Pipe(duplex=False)
+        reader, writer = os.pipe()
+        self._pipe = open(reader, "rb")
+        self._child = context.Process(target=_mark_in_child, args=(path, size, (reader, writer), self._bytes_read, outcome), daemon=True)
+        self._child.start()
+        os.close(writer)
+        outcome.close()
+
+    def blocks(self) -> Iterator[bytes]:
+        while data := self._pipe.read(1024 * 1024):
+            if self._progress is not None and self._bytes_read.value > self._read:
+                self._read = self._bytes_read.value
+                self._progress(self._read, self._size)
+            yield data
+
+    def finish(self) -> _MarkState:
+        self._pipe.close()  # a child still writing (the parser stopped early) gets a broken pipe
+        try:
+            kind, outcome = self._outcome.recv()
+        except EOFError:
+            kind, outcome = "error", "marking stopped unexpectedly"
+        finally:
+            self._outcome.close()
+            self._child.join()
+        if kind == "error":
+            raise InputError(self._path, outcome)
+        return outcome
+
+
+def _mark_in_child(path: str, size: int, pipe: tuple[int, int], bytes_read, outcome) -> None:
+    reader, writer = pipe
+    os.close(reader)  # else the pipe would not break when the parent stops reading
+    state = _MarkState()
+    # a thread writes, so that marking runs up to _AHEAD blocks ahead of the parser instead of
+    # waiting for it to empty the pipe after each block
+    ahead: queue.Queue[bytes | None] = queue.Queue(maxsize=_AHEAD)
+    stopped = threading.Event()  # the parser stopped reading (a syntax error)
+    sender = threading.Thread(target=_send_blocks, args=(writer, ahead, stopped), daemon=True)
+    sender.start()
+
+    def seen(done: int, _total: int) -> None:
+        bytes_read.value = done
+
+    try:
+        try:
+            for block in marked_blocks(_chunks(path, size, seen), state):
+                if stopped.is_set():
+                    break
+                ahead.put(block.encode("utf-8"))
+        finally:  # the end of the text, also when reading failed: the parser sees it end
+            ahead.put(None)
+            sender.join()
+        outcome.send(("state", state))
+    except InputError as exc:
+        outcome.send(("error", exc.message))
+    except Exception as exc:  # noqa: BLE001 - the parent reports it as the file's error, not a traceback
+        outcome.send(("error", f"cannot read: {exc}"))
+
+
+_AHEAD = 4
+
+
+def _send_blocks(writer: int, blocks: queue.Queue[bytes | None], stopped: threading.Event) -> None:
+    try:
+        with open(writer, "wb") as pipe:
+            while (block := blocks.get()) is not None:
+                pipe.write(block)
+    except OSError:  # a broken pipe: tell the marker, and take what it still puts until it stops
+        stopped.set()
+        while blocks.get() is not None:
+            pass
+
+
+class _BlockReader(io.RawIOBase):
+    """The marked blocks as one binary stream, read as the parser asks for more."""
+
+    def __init__(self, blocks: Iterator[bytes]) -> None:
         self._blocks = blocks
         self._data = memoryview(b"")
 
@@ -360,7 +469,7 @@ class _BlockReader(io.RawIOBase):
             block = next(self._blocks, None)
             if block is None:
                 return 0
-            self._data = memoryview(block.encode("utf-8"))
+            self._data = memoryview(block)
         size = min(len(buffer), len(self._data))
         buffer[:size] = self._data[:size]
         self._data = self._data[size:]

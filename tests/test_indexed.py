@@ -9,6 +9,7 @@ import rdflib
 from rdflib.compare import isomorphic
 
 from aifcheck import indexed
+from aifcheck.errors import InputError
 from aifcheck.indexed import LINES_GRAPH, load_indexed, mark_lines
 
 TRICKY = '''@prefix ex: <http://example.org/> .
@@ -134,3 +135,42 @@ def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path, text: str) 
     path = tmp_path / "bad.ttl"
     path.write_text(f"@prefix ex: <http://example.org/> .\n{text}\n", encoding="utf-8")
     assert load_indexed(path) is None
+
+
+@pytest.fixture
+def marked_by_a_child(monkeypatch, small_blocks) -> None:
+    if not indexed._can_fork():
+        pytest.skip("no fork here: files are marked in this process")
+    monkeypatch.setattr(indexed, "PARALLEL_BYTES", 0)
+
+
+def test_a_child_marking_the_text_gives_the_same_triples_and_lines(tmp_path: Path, marked_by_a_child) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(300), encoding="utf-8")  # about 60 blocks
+    loaded = load_indexed(path)
+    assert len(loaded) == 300 * 3 + 2 and loaded.prefixes == {"ex": "http://example.org/"}
+    for i in (0, 123, 299):
+        assert loaded.line_of(rdflib.URIRef(f"http://example.org/s{i}")) == 2 + 2 * i
+    assert isomorphic(_data_graph(loaded.store), rdflib.Graph().parse(path, format="turtle"))
+
+
+def test_a_syntax_error_stops_the_marking_child(tmp_path: Path, marked_by_a_child) -> None:
+    path = tmp_path / "bad.ttl"
+    path.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b .\n" + _kb(20000), encoding="utf-8")
+    assert load_indexed(path) is None  # (a child that did not stop would hang here)
+
+
+def test_a_read_error_in_the_marking_child_is_the_files_error(tmp_path: Path, marked_by_a_child) -> None:
+    path = tmp_path / "latin1.ttl"
+    path.write_bytes(_kb(2000).encode("utf-8") + b'ex:z ex:p "caf\xe9" .\n' + _kb(10).encode("utf-8"))
+    with pytest.raises(InputError, match="not UTF-8"):
+        load_indexed(path)
+
+
+def test_a_marking_child_reports_progress(tmp_path: Path, marked_by_a_child) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(2000), encoding="utf-8")
+    seen: list[tuple[int, int]] = []
+    load_indexed(path, lambda done, total: seen.append((done, total)))
+    size = path.stat().st_size
+    assert seen and all(total == size and 0 < done <= size for done, total in seen)
