@@ -31,6 +31,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -369,8 +370,16 @@ class _Marking:
 
 
 def _can_fork() -> bool:
-    # forking a process that runs other threads can copy a lock in a held state
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    """Whether this process runs a single thread, counting those Python does not know of (an
+    on-disk store's): forking a process that runs others can copy a lock in a held state."""
+    for _ in range(5):  # the previous file's query threads may take a few ms to exit
+        try:
+            if len(os.listdir("/proc/self/task")) == 1:
+                return True
+        except OSError:
+            return False  # not Linux: files are marked in this process
+        time.sleep(0.01)
+    return False
 
 
 class _MarkingChild:

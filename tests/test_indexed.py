@@ -1,6 +1,7 @@
 """The fast load path: marked text parses to the same graph, lines are exact, blocks and disk agree."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -139,9 +140,23 @@ def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path, text: str) 
 
 @pytest.fixture
 def marked_by_a_child(monkeypatch, small_blocks) -> None:
-    if not indexed._can_fork():
-        pytest.skip("no fork here: files are marked in this process")
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("not Linux: files are marked in this process")
+    # the test process may run other threads (an earlier test's on-disk store): the child runs
+    # only the marking, which takes none of their locks
+    monkeypatch.setattr(indexed, "_can_fork", lambda: True)
     monkeypatch.setattr(indexed, "PARALLEL_BYTES", 0)
+
+
+def test_no_marking_child_is_forked_while_other_threads_run() -> None:
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not indexed._can_fork()
+    finally:
+        release.set()
+        other.join()
 
 
 def test_a_child_marking_the_text_gives_the_same_triples_and_lines(tmp_path: Path, marked_by_a_child) -> None:
