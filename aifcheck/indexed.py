@@ -29,6 +29,7 @@ import queue
 import re
 import secrets
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -49,6 +50,7 @@ LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
 BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
 STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed instead of read whole
 PARALLEL_BYTES = 8 * 1024 * 1024  # larger files are marked in a child process (fork costs ~10 ms)
+_AHEAD = 4  # blocks the marking child may have marked before the parser reads them
 DISK_BYTES = 160 * 1024 * 1024  # larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
 # A block is cut only at a statement that ends this far before the block's end, so that a string
 # cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
@@ -422,6 +424,7 @@ class _MarkingChild:
 def _mark_in_child(path: str, size: int, pipe: tuple[int, int], bytes_read, outcome) -> None:
     reader, writer = pipe
     os.close(reader)  # else the pipe would not break when the parent stops reading
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # on Ctrl-C the parent stops reading, which stops this
     state = _MarkState()
     # a thread writes, so that marking runs up to _AHEAD blocks ahead of the parser instead of
     # waiting for it to empty the pipe after each block
@@ -449,15 +452,12 @@ def _mark_in_child(path: str, size: int, pipe: tuple[int, int], bytes_read, outc
         outcome.send(("error", f"cannot read: {exc}"))
 
 
-_AHEAD = 4
-
-
 def _send_blocks(writer: int, blocks: queue.Queue[bytes | None], stopped: threading.Event) -> None:
     try:
         with open(writer, "wb") as pipe:
             while (block := blocks.get()) is not None:
                 pipe.write(block)
-    except OSError:  # a broken pipe: tell the marker, and take what it still puts until it stops
+    except Exception:  # noqa: BLE001 - a broken pipe: tell the marker, take what it still puts until it stops
         stopped.set()
         while blocks.get() is not None:
             pass
