@@ -115,15 +115,18 @@ def validate_paths(
 
 def _map_files(files: list[str], opts: Options, file_progress: FileProgress | None) -> Iterable[FileReport]:
     if opts.jobs > 1 and len(files) > 1:
+        # the processes share the cores: each runs its file's queries on its share of them
+        threads = max(1, (os.cpu_count() or 1) // opts.jobs)
         with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-            yield from pool.map(validate_file, files, [opts] * len(files), chunksize=1)
+            yield from pool.map(partial(validate_file, threads=threads), files, [opts] * len(files), chunksize=1)
     else:
         for path in files:
             yield validate_file(path, opts, file_progress)
 
 
-def validate_file(path: str, opts: Options, progress: FileProgress | None = None) -> FileReport:
-    """Load one file and run every selected rule on it; unreadable files become a FileError."""
+def validate_file(path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None) -> FileReport:
+    """Load one file and run every selected rule on it; unreadable files become a FileError.
+    ``threads`` run the file's queries (fast engine), by default one per core."""
     started = time.perf_counter()
     try:
         # the fast executor reads a store parsed by pyoxigraph; pySHACL needs an rdflib Graph,
@@ -134,14 +137,16 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     try:
-        file_report = check_loaded(loaded, opts, partial(progress, path, "checking") if progress else None)
+        file_report = check_loaded(loaded, opts, partial(progress, path, "checking") if progress else None, threads)
     finally:
         loaded.close()  # an on-disk store is deleted now, not at exit
     file_report.seconds = time.perf_counter() - started
     return file_report
 
 
-def check_loaded(loaded: Loaded, opts: Options, progress: Callable[[int, int], None] | None = None) -> FileReport:
+def check_loaded(
+    loaded: Loaded, opts: Options, progress: Callable[[int, int], None] | None = None, threads: int | None = None
+) -> FileReport:
     catalog = load_catalog()
     rules = opts.rules(catalog)
     by_id = {rule.id: rule for rule in rules}
@@ -152,7 +157,7 @@ def check_loaded(loaded: Loaded, opts: Options, progress: Callable[[int, int], N
     errors = 0
     current_rule = None
     stopped = False
-    for result in get_executor(opts.engine).run(loaded, rules, catalog, progress):
+    for result in get_executor(opts.engine, threads).run(loaded, rules, catalog, progress):
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
                 stopped = True

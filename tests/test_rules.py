@@ -75,3 +75,14 @@ ex:statement a rdf:Statement ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:objec
     report = check_loaded(parse_text("list.ttl", text), Options(profile="aif", select=["A1"]))
     messages = [v.message for v in report.violations if v.rule_id == "A1" and " values of " in v.message]
     assert len(messages) == 1 and messages[0].endswith('values of <http://www.w3.org/1999/02/22-rdf-syntax-ns#object>: "b, a", "c"'), messages
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [pytest.param(f, id=f"{f.rule_id}/{f.name}") for r in CATALOG.rules.values() if r.kind == "shape" for f in fixtures_for(r.id) if f.is_bad],
+)
+def test_queries_run_here_or_on_threads_give_the_same_findings(fixture: Fixture) -> None:
+    rule = CATALOG.rules[fixture.rule_id]
+    options = Options(profile=rule.profile, min_severity=Severity.INFO, task=fixture.task, condition=fixture.condition)
+    reports = [check_loaded(parse_text(fixture.name, fixture.text), options, threads=threads) for threads in (1, 3)]
+    assert reports[0].violations and reports[0].violations == reports[1].violations

@@ -8,13 +8,14 @@ from __future__ import annotations
 from .base import Executor, RawResult, RuleFailure
 
 
-def get_executor(name: str) -> Executor:
+def get_executor(name: str, threads: int | None = None) -> Executor:
+    """The executor called ``name``; ``threads`` (fast only) run one file's queries, default all cores."""
     from ..errors import UsageError
 
     if name == "fast":
         from .fast import FastExecutor
 
-        return FastExecutor()
+        return FastExecutor(threads)
     if name == "reference":
         from .reference import ReferenceExecutor
 
