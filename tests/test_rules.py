@@ -23,7 +23,7 @@ CASES = [
 ]
 
 
-def findings(fixture: Fixture, engine: str):
+def findings(fixture: Fixture, engine: str, threads: int | None = None):
     rule = CATALOG.rules[fixture.rule_id]
     options = Options(
         profile=rule.profile,
@@ -33,7 +33,7 @@ def findings(fixture: Fixture, engine: str):
         engine=engine,
     )
     loaded = parse_text(f"{fixture.rule_id}/{fixture.name}", fixture.text)
-    return check_loaded(loaded, options)
+    return check_loaded(loaded, options, threads=threads)
 
 
 @pytest.mark.parametrize(("fixture", "engine"), CASES)
@@ -82,7 +82,5 @@ ex:statement a rdf:Statement ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:objec
     [pytest.param(f, id=f"{f.rule_id}/{f.name}") for r in CATALOG.rules.values() if r.kind == "shape" for f in fixtures_for(r.id) if f.is_bad],
 )
 def test_queries_run_here_or_on_threads_give_the_same_findings(fixture: Fixture) -> None:
-    rule = CATALOG.rules[fixture.rule_id]
-    options = Options(profile=rule.profile, min_severity=Severity.INFO, task=fixture.task, condition=fixture.condition)
-    reports = [check_loaded(parse_text(fixture.name, fixture.text), options, threads=threads) for threads in (1, 3)]
+    reports = [findings(fixture, "fast", threads) for threads in (1, 3)]
     assert reports[0].violations and reports[0].violations == reports[1].violations
