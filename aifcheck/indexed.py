@@ -241,7 +241,8 @@ class IndexedStore:
 
     path: str
     store: ox.Store
-    prefixes: dict[str, str] = field(default_factory=dict)
+    prefixes: dict[str, str] = field(default_factory=dict)  # as declared; only known when located
+    located: bool = True  # False: loaded without its line triples, so line_of cannot answer
     _lines: dict[Node, int | None] = field(default_factory=dict, repr=False)
     _folder: str | None = field(default=None, repr=False)  # the on-disk store's temporary folder
 
@@ -312,9 +313,13 @@ def _chunks(path: str, size: int, progress: Progress | None) -> Iterator[str]:
         raise InputError(path, f"cannot read: {exc}") from None
 
 
-def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> IndexedStore | None:
+def load_indexed(path: str | os.PathLike, progress: Progress | None = None, lines: bool = True) -> IndexedStore | None:
     """Parse one file into a store with its line index; None when the rdflib loader must say why
-    it cannot be parsed. Raises InputError for files that cannot be read at all."""
+    it cannot be parsed. Raises InputError for files that cannot be read at all.
+
+    ``lines=False`` lets a file of up to ``PARALLEL_BYTES`` be loaded as it is, without its line
+    triples (``located`` False): marking costs such a file a third of its load. Larger files are
+    marked by a child while they are parsed, which costs little, and always have their lines."""
     path = str(path)
     try:
         size = os.path.getsize(path)
@@ -323,16 +328,22 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
     store = ox.Store(folder) if folder else ox.Store()
     base = Path(path).resolve().as_uri()
-    marking = _MarkingChild(path, size, progress) if size > PARALLEL_BYTES and _can_fork() else _Marking(path, size, progress)
+    if not lines and size <= PARALLEL_BYTES:
+        marking: _Marking | _MarkingChild | _Unmarked = _Unmarked(path, size, progress)
+    elif size > PARALLEL_BYTES and _can_fork():
+        marking = _MarkingChild(path, size, progress)
+    else:
+        marking = _Marking(path, size, progress)
     loaded = None
     try:
         try:
-            _fill(store, marking.blocks(), base, on_disk=folder is not None)
+            _fill(store, marking, base, on_disk=folder is not None)
         finally:
             state = marking.finish()  # raises the InputError that cut the text short, if any
         if state.braces:
             raise SyntaxError("not Turtle")
-        loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), _folder=folder)
+        located = not isinstance(marking, _Unmarked)
+        loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), located, _folder=folder)
         if loaded.triples == 0:
             raise InputError(path, "no RDF triples in file")
     except SyntaxError:
@@ -345,20 +356,37 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None) -> I
     return loaded
 
 
-def _fill(store: ox.Store, blocks: Iterator[bytes], base: str, on_disk: bool) -> None:
+def _fill(store: ox.Store, marking: _Marking | _MarkingChild | _Unmarked, base: str, on_disk: bool) -> None:
     """Load all blocks in one call, in Rust: one call, so that a blank node label keeps one
     meaning across blocks (pyoxigraph renames labels per call)."""
     if not on_disk:
-        store.load(_BlockReader(blocks), format=ox.RdfFormat.TRIG, base_iri=base)
+        store.load(_BlockReader(marking.blocks()), format=marking.format, base_iri=base)
         return
-    store.bulk_load(_BlockReader(blocks), format=ox.RdfFormat.TRIG, base_iri=base)
+    store.bulk_load(_BlockReader(marking.blocks()), format=marking.format, base_iri=base)
     # the bulk loader leaves many small sorted files; compacting them makes the rule queries
     # faster on disk (1M triples: 34 s instead of 48 s; 10M: 306 s instead of 343 s, for 14 s)
     store.optimize()
 
 
+class _Unmarked:
+    """A small file's text as it is, parsed as Turtle (which, unlike TriG, refuses braces)."""
+
+    format = ox.RdfFormat.TURTLE
+
+    def __init__(self, path: str, size: int, progress: Progress | None) -> None:
+        self._chunks = _chunks(path, size, progress)
+
+    def blocks(self) -> Iterator[bytes]:
+        return (chunk.encode("utf-8") for chunk in self._chunks)
+
+    def finish(self) -> _MarkState:
+        return _MarkState()
+
+
 class _Marking:
     """The marked blocks of a file, marked here as the parser asks for them."""
+
+    format = ox.RdfFormat.TRIG  # the line triples are TriG statements
 
     def __init__(self, path: str, size: int, progress: Progress | None) -> None:
         self.state = _MarkState()
@@ -386,6 +414,8 @@ def _can_fork() -> bool:
 
 class _MarkingChild:
     """The marked blocks of a file, marked by a forked child and sent through a pipe."""
+
+    format = ox.RdfFormat.TRIG
 
     def __init__(self, path: str, size: int, progress: Progress | None) -> None:
         context = multiprocessing.get_context("fork")

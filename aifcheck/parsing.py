@@ -32,6 +32,7 @@ class LoadedGraph:
     path: str
     graph: rdflib.Graph
     first_line: dict[Node, int] = field(default_factory=dict)
+    located = True  # its lines are known (an IndexedStore may be loaded without them)
 
     def line_of(self, node: Node | None) -> int | None:
         return self.first_line.get(node) if node is not None else None

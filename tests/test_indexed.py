@@ -1,17 +1,21 @@
 """The fast load path: marked text parses to the same graph, lines are exact, blocks and disk agree."""
 from __future__ import annotations
 
+import importlib
 import threading
 from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 import rdflib
+from helpers import ROOT
 from rdflib.compare import isomorphic
 
 from aifcheck import indexed
 from aifcheck.errors import InputError
 from aifcheck.indexed import LINES_GRAPH, load_indexed, mark_lines
+
+validation = importlib.import_module("aifcheck.validate")  # (aifcheck.validate is also the function)
 
 TRICKY = '''@prefix ex: <http://example.org/> .
 PREFIX aida: <http://example.org/aida#>
@@ -34,11 +38,12 @@ def _data_graph(store: ox.Store) -> rdflib.Graph:
     return graph.parse(data=ox.serialize(triples, format=ox.RdfFormat.N_QUADS).decode(), format="nt")
 
 
-def test_marked_text_parses_to_the_same_graph(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lines", [True, False])
+def test_marked_text_parses_to_the_same_graph(tmp_path: Path, lines: bool) -> None:
     path = tmp_path / "tricky.ttl"
     path.write_text(TRICKY, encoding="utf-8")
-    loaded = load_indexed(path)
-    assert loaded is not None
+    loaded = load_indexed(path, lines=lines)
+    assert loaded is not None and loaded.located == lines
     assert isomorphic(_data_graph(loaded.store), rdflib.Graph().parse(data=TRICKY, format="turtle"))
     assert len(loaded) == len(rdflib.Graph().parse(data=TRICKY, format="turtle"))
 
@@ -132,10 +137,19 @@ def test_a_statement_longer_than_a_block_is_read_whole(tmp_path: Path, small_blo
     "ex:g { ex:a ex:b ex:c }",  # TriG, which this loader parses, is not Turtle
     "{ ex:a ex:b ex:c }",
 ])
-def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path, text: str) -> None:
+@pytest.mark.parametrize("lines", [True, False])
+def test_a_syntax_error_is_left_to_the_rdflib_loader(tmp_path: Path, text: str, lines: bool) -> None:
     path = tmp_path / "bad.ttl"
     path.write_text(f"@prefix ex: <http://example.org/> .\n{text}\n", encoding="utf-8")
-    assert load_indexed(path) is None
+    assert load_indexed(path, lines=lines) is None
+
+
+def test_only_small_files_may_be_loaded_without_their_lines(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(20), encoding="utf-8")
+    monkeypatch.setattr(indexed, "PARALLEL_BYTES", path.stat().st_size - 1)
+    loaded = load_indexed(path, lines=False)
+    assert loaded.located and loaded.line_of(rdflib.URIRef("http://example.org/s1")) == 4
 
 
 @pytest.fixture
@@ -189,3 +203,27 @@ def test_a_marking_child_reports_progress(tmp_path: Path, marked_by_a_child) -> 
     load_indexed(path, lambda done, total: seen.append((done, total)))
     size = path.stat().st_size
     assert seen and all(total == size and 0 < done <= size for done, total in seen)
+
+
+@pytest.mark.parametrize(("example", "loads"), [
+    ("valid/document-kb.ttl", [False]),  # no finding: one load, without the lines
+    ("invalid/edge-mistakes.ttl", [False, True]),  # loaded again, with them, at the first finding
+])
+def test_a_file_is_loaded_with_its_lines_only_when_it_has_findings(example: str, loads: list[bool], monkeypatch) -> None:
+    path = str(ROOT / "examples" / example)
+    asked: list[bool] = []
+
+    def spy(path, progress=None, lines=True):
+        asked.append(lines)
+        return load_indexed(path, progress, lines)
+
+    monkeypatch.setattr(validation, "load_indexed", spy)
+    report = validation.validate_file(path, validation.Options())
+    assert asked == loads
+    located = validation.check_loaded(load_indexed(path), validation.Options())
+    assert _shown(report) == _shown(located) and report.triples == located.triples
+    assert report.prefixes == (located.prefixes if located.violations else {})  # prefixes serve to show findings
+
+
+def _shown(report) -> list[tuple]:
+    return [(v.line, v.rule_id, v.focus, v.message, v.value) for v in report.violations]
