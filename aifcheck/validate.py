@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import rdflib
@@ -129,7 +129,8 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
     ``threads`` run the file's queries (fast engine), by default one per core."""
     started = time.perf_counter()
     # most files have no finding, and only findings need lines: a small file is first loaded
-    # without them (a third faster) and loaded again with them at its first finding
+    # without them (a third faster) and loaded again with them at its first finding, when the
+    # rules that ran before it (and found nothing) are not run again
     for lines in (False, True):
         try:
             loaded = _load(path, opts, partial(progress, path, "reading") if progress else None, lines)
@@ -138,8 +139,8 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
         try:
             file_report = check_loaded(loaded, opts, partial(progress, path, "checking") if progress else None, threads)
             break
-        except _Unlocated:
-            continue
+        except _Unlocated as first:
+            opts = replace(opts, ignore=opts.ignore | first.clean_rules)
         finally:
             loaded.close()  # an on-disk store is deleted now, not at exit
     file_report.seconds = time.perf_counter() - started
@@ -154,7 +155,11 @@ def _load(path: str, opts: Options, progress: Callable[[int, int], None] | None,
 
 
 class _Unlocated(Exception):
-    """A finding in a file loaded without its lines."""
+    """A finding in a file loaded without its lines; ``clean_rules`` ran before it, finding nothing."""
+
+    def __init__(self, clean_rules: frozenset[str]) -> None:
+        super().__init__()
+        self.clean_rules = clean_rules
 
 
 def check_loaded(
@@ -169,8 +174,8 @@ def check_loaded(
     current_rule = None
     stopped = False
     for result in get_executor(opts.engine, threads).run(loaded, rules, catalog, progress):
-        if not loaded.located:
-            raise _Unlocated(loaded.path)
+        if not loaded.located:  # (results come in the order of the rules)
+            raise _Unlocated(frozenset(rule.id for rule in rules[: rules.index(by_id[result.rule_id])]))
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
                 stopped = True

@@ -207,7 +207,10 @@ def test_a_marking_child_reports_progress(tmp_path: Path, marked_by_a_child) -> 
 
 @pytest.mark.parametrize(("example", "loads"), [
     ("valid/document-kb.ttl", [False]),  # no finding: one load, without the lines
-    ("invalid/edge-mistakes.ttl", [False, True]),  # loaded again, with them, at the first finding
+    # loaded again, with them, at the first finding; the rules before it are not run again
+    ("invalid/edge-mistakes.ttl", [False, True]),
+    ("invalid/cluster-mistakes.ttl", [False, True]),
+    ("invalid/value-mistakes.ttl", [False, True]),
 ])
 def test_a_file_is_loaded_with_its_lines_only_when_it_has_findings(example: str, loads: list[bool], monkeypatch) -> None:
     path = str(ROOT / "examples" / example)
