@@ -318,7 +318,7 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None, line
     it cannot be parsed. Raises InputError for files that cannot be read at all.
 
     ``lines=False`` lets a file of up to ``PARALLEL_BYTES`` be loaded as it is, without its line
-    triples (``located`` False): marking costs such a file a third of its load. Larger files are
+    triples (``located`` False): marking is 40% of such a file's load. Larger files are
     marked by a child while they are parsed, which costs little, and always have their lines."""
     path = str(path)
     try:

@@ -47,7 +47,7 @@ class FileReport:
     error: FileError | None = None  # the file could not be read
     rule_errors: list[FileError] = field(default_factory=list)
     truncated_after: int | None = None  # --max-violations cut the list to this many findings
-    prefixes: dict[str, str] = field(default_factory=dict)  # the file's, to show its findings (none: not read)
+    prefixes: dict[str, str] = field(default_factory=dict)  # the file's own, to shorten IRIs in its findings (may be empty when it has none)
     seconds: float = 0.0
 
     @property

@@ -230,3 +230,14 @@ def test_a_file_is_loaded_with_its_lines_only_when_it_has_findings(example: str,
 
 def _shown(report) -> list[tuple]:
     return [(v.line, v.rule_id, v.focus, v.message, v.value) for v in report.violations]
+
+
+def test_a_finding_on_a_store_without_lines_names_the_rules_that_found_nothing_before_it() -> None:
+    path = ROOT / "examples" / "invalid" / "edge-mistakes.ttl"
+    options = validation.Options()
+    with pytest.raises(validation.Unlocated) as raised:
+        validation.check_loaded(load_indexed(path, lines=False), options)
+    fired = {v.rule_id for v in validation.check_loaded(load_indexed(path), options).violations}
+    order = [rule.id for rule in options.rules(validation.load_catalog())]
+    first = min(order.index(rule_id) for rule_id in fired)
+    assert raised.value.clean_rules == frozenset(order[:first]) and first > 0
