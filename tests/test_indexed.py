@@ -205,6 +205,17 @@ def test_a_marking_child_reports_progress(tmp_path: Path, marked_by_a_child) -> 
     assert seen and all(total == size and 0 < done <= size for done, total in seen)
 
 
+def test_a_file_read_whole_reports_progress_block_by_block(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(indexed, "BLOCK_CHARS", 300)
+    monkeypatch.setattr(indexed, "_CUT_MARGIN", 60)
+    path = tmp_path / "kb.ttl"
+    path.write_text(_kb(200), encoding="utf-8")  # read whole (under STREAM_BYTES), about 60 blocks
+    seen: list[int] = []
+    loaded = load_indexed(path, lambda done, total: seen.append(done))
+    assert len(seen) > 10 and seen == sorted(seen) and seen[-1] == path.stat().st_size
+    assert len(loaded) == 200 * 3 + 2 and loaded.line_of(rdflib.URIRef("http://example.org/s57")) == 2 + 2 * 57
+
+
 @pytest.mark.parametrize(("example", "loads"), [
     ("valid/document-kb.ttl", [False]),  # no finding: one load, without the lines
     # loaded again, with them, at the first finding; the rules before it are not run again
