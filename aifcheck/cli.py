@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import sys
-import warnings
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -16,6 +14,7 @@ from .cli_claims import register as register_claims
 from .cli_query import register as register_query
 from .errors import AifcheckError, UsageError
 from .fixture import fixtures_for
+from .parsing import quiet_rdflib
 from .render import EXTENSIONS, get_renderer
 from .render.text import summary_line
 from .report import ExitStatus, FileReport, Report
@@ -182,12 +181,9 @@ register_claims(app)
 
 def main() -> None:
     """Entry point: a usage error of any kind becomes one line on stderr and exit status 2."""
-    # rdflib logs a traceback (and warns) for every ill-typed literal such as "high"^^xsd:double;
-    # the rules report those literals, located, so the noise is only in the way
-    logging.getLogger("rdflib").setLevel(logging.CRITICAL)
-    warnings.filterwarnings("ignore", module=r"rdflib\.")
     try:
-        status = app(standalone_mode=False)
+        with quiet_rdflib():
+            status = app(standalone_mode=False)
     except typer.Abort:
         sys.exit(130)
     except Exception as exc:  # click's usage errors (typer may ship its own click): duck-typed

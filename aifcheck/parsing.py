@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import glob
 import gzip
+import logging
 import os
 import sys
 import threading
+import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,6 +116,21 @@ def read_text(path: str) -> str:
             path, f"not UTF-8 (byte 0x{data[exc.start]:02x}); Turtle files must be UTF-8", line, column
         ) from None
     return text.removeprefix("\ufeff")
+
+
+@contextmanager
+def quiet_rdflib() -> Iterator[None]:
+    """Silence rdflib while inside: it logs a traceback (and warns) for every ill-typed literal
+    such as "high"^^xsd:double, which the rules report, located, so the noise is only in the way."""
+    logger = logging.getLogger("rdflib")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", module=r"rdflib\.")
+            yield
+    finally:
+        logger.setLevel(level)
 
 
 class _LineIndexSink(RDFSink):

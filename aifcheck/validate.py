@@ -17,7 +17,7 @@ from .engine import RuleFailure, get_executor
 from .engine.base import Loaded
 from .errors import InputError, UsageError
 from .indexed import load_indexed
-from .parsing import LoadedGraph, discover, load
+from .parsing import LoadedGraph, discover, load, quiet_rdflib
 from .report import FileError, FileReport, Report, Violation
 
 TASKS = ("ta1", "ta2", "ta3")
@@ -79,14 +79,15 @@ def validate(
     max_violations, task, condition, engine, jobs). Bad options raise UsageError.
     """
     opts = Options(profile=profile, **options)
-    if isinstance(source, rdflib.Graph):
-        started = time.perf_counter()
-        report = Report(profile, strict=opts.strict)
-        report.files.append(check_loaded(LoadedGraph("<graph>", source), opts))
-        report.seconds = time.perf_counter() - started
-        return report
-    paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-    return validate_paths([str(p) for p in paths], opts)
+    with quiet_rdflib():
+        if isinstance(source, rdflib.Graph):
+            started = time.perf_counter()
+            report = Report(profile, strict=opts.strict)
+            report.files.append(check_loaded(LoadedGraph("<graph>", source), opts))
+            report.seconds = time.perf_counter() - started
+            return report
+        paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+        return validate_paths([str(p) for p in paths], opts)
 
 
 FileProgress = Callable[[str, str, int, int], None]  # (path, "reading" or "checking", done, total)

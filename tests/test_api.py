@@ -1,8 +1,12 @@
 """The names the README promises at the top of the package."""
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
+import warnings
+
+import pytest
 
 from helpers import FIXTURES, ROOT
 
@@ -35,3 +39,23 @@ def test_every_name_of_the_api_is_what_it_says_whatever_was_imported_before() ->
         "assert sorted(aifcheck.__all__) == sorted(set(aifcheck.__all__))\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_validate_reports_an_ill_typed_literal_without_rdflib_noise(engine: str, tmp_path, caplog) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(
+        "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        '<http://example.org/c> a aida:Confidence ; aida:confidenceValue "high"^^xsd:double .\n',
+        encoding="utf-8",
+    )
+    level = logging.getLogger("rdflib").level
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        report = aifcheck.validate(path, engine=engine)
+    assert [v.rule_id for v in report.violations] == ["A2"]
+    # rdflib would log a traceback, and warn, for "high"^^xsd:double
+    assert [r.name for r in caplog.records if r.name.startswith("rdflib")] == []
+    assert [str(w.message) for w in warned if "rdflib" in w.filename] == []
+    assert logging.getLogger("rdflib").level == level  # the API leaves the caller's logging as it was
