@@ -252,6 +252,8 @@ class IndexedStore:
     @cached_property
     def triples(self) -> int:
         """The file's own triples (the line triples are not counted)."""
+        if not self.located:
+            return len(self.store)
         marks = next(iter(self.store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {LINES_GRAPH} {{ ?s ?p ?o }} }}")))
         return len(self.store) - int(marks["n"].value)
 
@@ -334,12 +336,10 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None, line
     folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
     store = ox.Store(folder) if folder else ox.Store()
     base = Path(path).resolve().as_uri()
-    if not lines and size <= PARALLEL_BYTES:
-        marking: _Marking | _MarkingChild | _Unmarked = _Unmarked(path, size, progress)
-    elif size > PARALLEL_BYTES and _can_fork():
-        marking = _MarkingChild(path, size, progress)
+    if size > PARALLEL_BYTES and _can_fork():
+        marking: _Marking | _MarkingChild = _MarkingChild(path, size, progress)
     else:
-        marking = _Marking(path, size, progress)
+        marking = _Marking(path, size, progress, lines or size > PARALLEL_BYTES)
     loaded = None
     try:
         try:
@@ -348,8 +348,7 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None, line
             state = marking.finish()  # raises the InputError that cut the text short, if any
         if state.braces:
             raise SyntaxError("not Turtle")
-        located = not isinstance(marking, _Unmarked)
-        loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), located, _folder=folder)
+        loaded = IndexedStore(path, store, _declared_prefixes(state.directives, base), marking.lines, _folder=folder)
         if loaded.triples == 0:
             raise InputError(path, "no RDF triples in file")
     except SyntaxError:
@@ -362,7 +361,7 @@ def load_indexed(path: str | os.PathLike, progress: Progress | None = None, line
     return loaded
 
 
-def _fill(store: ox.Store, marking: _Marking | _MarkingChild | _Unmarked, base: str, on_disk: bool) -> None:
+def _fill(store: ox.Store, marking: _Marking | _MarkingChild, base: str, on_disk: bool) -> None:
     """Load all blocks in one call, in Rust: one call, so that a blank node label keeps one
     meaning across blocks (pyoxigraph renames labels per call)."""
     if not on_disk:
@@ -374,29 +373,16 @@ def _fill(store: ox.Store, marking: _Marking | _MarkingChild | _Unmarked, base: 
     store.optimize()
 
 
-class _Unmarked:
-    """A small file's text as it is, parsed as Turtle (which, unlike TriG, refuses braces)."""
-
-    format = ox.RdfFormat.TURTLE
-
-    def __init__(self, path: str, size: int, progress: Progress | None) -> None:
-        self._chunks = _chunks(path, size, progress)
-
-    def blocks(self) -> Iterator[bytes]:
-        return (chunk.encode("utf-8") for chunk in self._chunks)
-
-    def finish(self) -> _MarkState:
-        return _MarkState()
-
-
 class _Marking:
-    """The marked blocks of a file, marked here as the parser asks for them."""
+    """The blocks of a file, marked here as the parser asks for them; or, without ``lines``, its
+    text as it is, parsed as Turtle (which, unlike TriG, refuses braces)."""
 
-    format = ox.RdfFormat.TRIG  # the line triples are TriG statements
-
-    def __init__(self, path: str, size: int, progress: Progress | None) -> None:
+    def __init__(self, path: str, size: int, progress: Progress | None, lines: bool = True) -> None:
         self.state = _MarkState()
-        self._blocks = marked_blocks(_chunks(path, size, progress), self.state)
+        self.lines = lines
+        self.format = ox.RdfFormat.TRIG if lines else ox.RdfFormat.TURTLE  # line triples are TriG statements
+        chunks = _chunks(path, size, progress)
+        self._blocks = marked_blocks(chunks, self.state) if lines else chunks
 
     def blocks(self) -> Iterator[bytes]:
         return (block.encode("utf-8") for block in self._blocks)
@@ -422,6 +408,7 @@ class _MarkingChild:
     """The marked blocks of a file, marked by a forked child and sent through a pipe."""
 
     format = ox.RdfFormat.TRIG
+    lines = True
 
     def __init__(self, path: str, size: int, progress: Progress | None) -> None:
         context = multiprocessing.get_context("fork")

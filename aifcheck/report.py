@@ -47,7 +47,8 @@ class FileReport:
     error: FileError | None = None  # the file could not be read
     rule_errors: list[FileError] = field(default_factory=list)
     truncated_after: int | None = None  # --max-violations cut the list to this many findings
-    prefixes: dict[str, str] = field(default_factory=dict)  # the file's own, to shorten IRIs in its findings (may be empty when it has none)
+    # the file's own, to shorten IRIs in its findings (empty for a small file without findings)
+    prefixes: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
