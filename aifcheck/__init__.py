@@ -3,6 +3,7 @@
     >>> import aifcheck
     >>> report = aifcheck.validate("kb.ttl", profile="nist")
     >>> report.conforms, [v.rule_id for v in report.violations]
+    >>> kb = aifcheck.load_kb("kb.ttl")       # the file in a pyoxigraph store, with kb.line_of(node)
     >>> kg = aifcheck.load("kb.ttl")          # clusters, mentions, edges, temporal 4-tuples
     >>> frames = aifcheck.claims("run/")      # one Claim per aida:Claim
 """
@@ -22,6 +23,7 @@ _EXPORTS = {
     "claims": "claim_frames",
     "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
     "load": "extract",
+    "KB": "kb", "load_kb": "kb",
     "Claim": "model", "ClaimComponent": "model", "Cluster": "model", "Edge": "model",
     "KnowledgeGraph": "model", "LDCDate": "model", "LDCTime": "model", "Mention": "model",
     "Metatype": "model", "Span": "model",
@@ -51,6 +53,7 @@ __all__ = [
     "ExitStatus",
     "FileReport",
     "InputError",
+    "KB",
     "KnowledgeGraph",
     "LDCDate",
     "LDCTime",
@@ -66,5 +69,6 @@ __all__ = [
     "claims",
     "load",
     "load_catalog",
+    "load_kb",
     "validate",
 ]

@@ -24,15 +24,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from decimal import Decimal, InvalidOperation
 
-import pyoxigraph
-
 from .catalog import AIDA
 from .errors import InputError, UsageError
 from .extract import cell_iri, cell_text, ldc_time
 from .model import Claim, ClaimComponent, LDCDate, LDCTime
-from .parsing import discover
+from .kb import KB, load_kb
+from .paths import discover
 from .query import run_table
-from .store import load_store
 
 OUTER = "AIDA_P3_TA3_OC_0001"
 COMPONENTS = "AIDA_P3_TA3_CC_0001"
@@ -68,23 +66,24 @@ def collect(paths: Iterable[str | os.PathLike]) -> tuple[list[Claim], list[Input
     found: list[Claim] = []
     for path in files:
         try:
-            found.extend(read_claims(load_store(path), path))
+            with load_kb(path) as kb:
+                found.extend(read_claims(kb))
         except InputError as exc:
             problems.append(exc)
     return sorted(found, key=lambda c: (c.document, c.claim_id, c.source)), problems
 
 
-def read_claims(store: pyoxigraph.Store, source: str = "") -> list[Claim]:
+def read_claims(kb: KB) -> list[Claim]:
     outer: dict[str, dict[str, str]] = {}
-    for row in run_table(store, OUTER).records():
+    for row in run_table(kb, OUTER).records():
         outer.setdefault(cell_text(row["claim_id"]), row)
-    components = _components(store)
-    times = _date_times(store, source)
+    components = _components(kb)
+    times = _date_times(kb)
     values: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for row in run_table(store, VALUES).records():
+    for row in run_table(kb, VALUES).records():
         values[cell_text(row["claim_id"])][_aida_name(row["property"])].append(row["value"])
     return [
-        _claim(source, claim_id, row, components[claim_id], times.get(claim_id), values[claim_id])
+        _claim(kb.path, claim_id, row, components[claim_id], times.get(claim_id), values[claim_id])
         for claim_id, row in sorted(outer.items())
     ]
 
@@ -128,10 +127,10 @@ def _claim(
     )
 
 
-def _components(store: pyoxigraph.Store) -> dict[str, dict[str, list[ClaimComponent]]]:
+def _components(kb: KB) -> dict[str, dict[str, list[ClaimComponent]]]:
     """Claim ID -> the claim's property (``claimer``, ...) -> its components; CC has one row per type."""
     types: dict[tuple[str, str, str, str, str | None, str | None], set[str]] = defaultdict(set)
-    for row in run_table(store, COMPONENTS).records():
+    for row in run_table(kb, COMPONENTS).records():
         key = (
             cell_text(row["claim_id"]),
             _aida_name(row["component_type"]),
@@ -147,16 +146,16 @@ def _components(store: pyoxigraph.Store) -> dict[str, dict[str, list[ClaimCompon
     return found
 
 
-def _date_times(store: pyoxigraph.Store, source: str) -> dict[str, LDCTime]:
+def _date_times(kb: KB) -> dict[str, LDCTime]:
     found: dict[str, LDCTime] = {}
-    for row in run_table(store, DATE_TIME).records():
+    for row in run_table(kb, DATE_TIME).records():
         claim_id = cell_text(row["claim_id"])
         try:
             date_time = ldc_time(row)
         except ValueError:
             cells = " ".join(row[c] for c in row if c != "claim_id")
             message = f"claim {claim_id}: aida:claimDateTime has a part that is not a number: {cells}"
-            raise InputError(source, message) from None
+            raise InputError(kb.path, message) from None
         found.setdefault(claim_id, date_time)
     return found
 

@@ -12,9 +12,8 @@ import typer
 from .catalog import Severity, load_catalog
 from .cli_claims import register as register_claims
 from .cli_query import register as register_query
-from .errors import AifcheckError, UsageError
+from .errors import AifcheckError, OutputError, UsageError
 from .fixture import fixtures_for
-from .parsing import quiet_rdflib
 from .render import EXTENSIONS, get_renderer
 from .render.text import summary_line
 from .report import ExitStatus, FileReport, Report
@@ -78,8 +77,10 @@ def validate(
         task=task,
         condition=condition,
         engine=engine,
-        jobs=max(1, jobs),
+        jobs=jobs,
     )
+    if output is not None:
+        _prepare_folder(output)
     progress = _ProgressBar() if sys.stderr.isatty() else None
     report = validate_paths(paths, options, progress=progress, file_progress=progress.within if progress else None)
     if progress is not None:
@@ -93,6 +94,18 @@ def validate(
     raise typer.Exit(int(report.exit_status))
 
 
+def _prepare_folder(folder: Path) -> None:
+    """The -o folder, made now: a run that cannot write its reports should not check first."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"-o {folder}: not a folder (reports are written one per input under a folder)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write under {folder}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write under {folder}: permission denied")
+
+
 def _write_per_file(report: Report, catalog, render, extension: str, folder: Path) -> None:
     """One report per input, at the input's path mirrored under the folder (names never collide)."""
     for problem in report.input_errors:
@@ -102,9 +115,12 @@ def _write_per_file(report: Report, catalog, render, extension: str, folder: Pat
         source = Path(file_report.file)
         relative = source.relative_to(source.anchor) if source.is_absolute() else source
         target = folder / relative.parent / (relative.name + extension)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("w", encoding="utf-8") as out:
-            render(single, catalog, out)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("w", encoding="utf-8") as out:
+                render(single, catalog, out)
+        except OSError as exc:
+            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
 class _ProgressBar:
@@ -182,8 +198,7 @@ register_claims(app)
 def main() -> None:
     """Entry point: a usage error of any kind becomes one line on stderr and exit status 2."""
     try:
-        with quiet_rdflib():
-            status = app(standalone_mode=False)
+        status = app(standalone_mode=False)
     except typer.Abort:
         sys.exit(130)
     except Exception as exc:  # click's usage errors (typer may ship its own click): duck-typed

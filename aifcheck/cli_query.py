@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
-import pyoxigraph
 import typer
 
 from .errors import InputError, UsageError
-from .parsing import discover
+from .kb import KB, load_kb
+from .paths import discover
 from .query import (
     EntryPoints,
     Table,
@@ -31,7 +31,6 @@ from .query import (
     write_nist_layout,
 )
 from .report import ExitStatus
-from .store import load_store
 
 
 class Task(str, enum.Enum):
@@ -113,15 +112,14 @@ def _tables(
     tables = []
     for path in files:
         try:
-            store = load_store(path)
+            with load_kb(path) as kb:
+                tables.append(run(kb))
         except InputError as exc:
             problems.append(exc)
-            continue
-        tables.append(run(store))
     return tables
 
 
-def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[pyoxigraph.Store], Table]:
+def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], Table]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
     if sparql is not None:
         try:
@@ -129,13 +127,13 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Call
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {sparql}: {exc}") from None
         check_user_query(text, sparql.name)
-        return lambda store: run_sparql(store, text, sparql.name)
+        return lambda kb: run_sparql(kb, text, sparql.name)
     kinds = parameters(table)  # an unknown table is a usage error here
     params = {var: points.get(kind) for var, kind in kinds.items()}
     missing = sorted(f"--{kind.replace('_', '-')}" for var, kind in kinds.items() if not params[var])
     if missing:
         raise UsageError(f"table {table} needs an entry point: give {' or '.join(missing)} or --entry-points")
-    return lambda store: run_table(store, table, **params)
+    return lambda kb: run_table(kb, table, **params)
 
 
 def _write(tables: list[Table], output: Path | None) -> None:

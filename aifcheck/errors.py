@@ -10,6 +10,10 @@ class UsageError(AifcheckError):
     """Bad options or arguments: unknown profile, rule ID, format, missing path (exit 2)."""
 
 
+class OutputError(AifcheckError):
+    """A place aifcheck cannot write its output to (exit 3)."""
+
+
 class InputError(AifcheckError):
     """A file that cannot be read as RDF (exit 3).
 

@@ -11,11 +11,9 @@ import os
 from collections import defaultdict
 from collections.abc import Iterable
 
-import pyoxigraph
-
 from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
+from .kb import KB, load_kb
 from .query import run_table
-from .store import load_store
 
 CLUSTERS = "AIDA_P3_TA1_CM_A0001"
 EDGES = "AIDA_P3_TA1_AM_A0001"
@@ -24,29 +22,30 @@ TIMES = "AIDA_P3_TA1_TM_A0001"
 
 def load_kg(path: str | os.PathLike) -> KnowledgeGraph:
     """Load one KB file and read it as NIST does; raises InputError when it cannot be read."""
-    return build_kg(load_store(path), str(path))
+    with load_kb(path) as kb:
+        return build_kg(kb)
 
 
-def build_kg(store: pyoxigraph.Store, source: str = "") -> KnowledgeGraph:
-    return KnowledgeGraph(source, _clusters(store), _edges(store), _times(store))
+def build_kg(kb: KB) -> KnowledgeGraph:
+    return KnowledgeGraph(kb.path, _clusters(kb), _edges(kb), _times(kb))
 
 
-def _clusters(store: pyoxigraph.Store) -> tuple[Cluster, ...]:
+def _clusters(kb: KB) -> tuple[Cluster, ...]:
     basics: dict[str, dict] = {}
     members: dict[str, set[str]] = defaultdict(set)
-    for row in run_table(store, "aifcheck_clusters").records():
+    for row in run_table(kb, "aifcheck_clusters").records():
         iri = cell_iri(row["cluster"])
         basics.setdefault(iri, row)
         if row["member"]:
             members[iri].add(cell_iri(row["member"]))
     names: dict[str, set[str]] = defaultdict(set)
-    for row in run_table(store, "aifcheck_names").records():
+    for row in run_table(kb, "aifcheck_names").records():
         names[cell_iri(row["cluster"])].add(cell_text(row["name"]))
     links: dict[str, list[tuple[str, float]]] = defaultdict(list)
-    for row in run_table(store, "aifcheck_links").records():
+    for row in run_table(kb, "aifcheck_links").records():
         links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
     mentions: dict[str, list[Mention]] = defaultdict(list)
-    for row in run_table(store, CLUSTERS).records():
+    for row in run_table(kb, CLUSTERS).records():
         mentions[cell_iri(row["cluster"])].append(
             Mention(
                 span=Span.parse(row["mention_span"]),
@@ -73,9 +72,9 @@ def _clusters(store: pyoxigraph.Store) -> tuple[Cluster, ...]:
     )
 
 
-def _edges(store: pyoxigraph.Store) -> tuple[Edge, ...]:
+def _edges(kb: KB) -> tuple[Edge, ...]:
     spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
-    for row in run_table(store, EDGES).records():
+    for row in run_table(kb, EDGES).records():
         key = (
             cell_iri(row["subject"]),
             cell_iri(row["object"]),
@@ -90,9 +89,9 @@ def _edges(store: pyoxigraph.Store) -> tuple[Edge, ...]:
     )
 
 
-def _times(store: pyoxigraph.Store) -> tuple[LDCTime, ...]:
+def _times(kb: KB) -> tuple[LDCTime, ...]:
     times = []
-    for row in run_table(store, TIMES).records():
+    for row in run_table(kb, TIMES).records():
         times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
     return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pyoxigraph
 
 from .errors import InputError, UsageError
-from .store import load_store
+from .kb import KB, load_kb
 
 TASKS = ("ta1", "ta2", "ta3")
 NIST_PREFIX = "AIDA_P3_"
@@ -114,7 +114,7 @@ def parameters(name: str) -> dict[str, str]:
     return dict(_PARAMETER.findall(query_text(name)))
 
 
-def run_table(store: pyoxigraph.Store, name: str, **params: str | Sequence[str]) -> Table:
+def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     """Run one table's query. A parameter given several values is run once per value.
 
     Values are bound as RDF string literals through pyoxigraph's substitutions, never pasted
@@ -131,7 +131,7 @@ def run_table(store: pyoxigraph.Store, name: str, **params: str | Sequence[str])
         raise UsageError(f"table {name} needs a value for {', '.join('?' + m for m in missing)}")
     rows: list[tuple[str, ...]] = []
     for binding in _bindings(params):
-        columns, found = _select(store, text, binding, name)
+        columns, found = _select(kb, text, binding, name)
         rows.extend(found)
     return Table(name, columns, tuple(sorted(rows)))
 
@@ -142,10 +142,10 @@ def check_user_query(text: str, name: str = "query") -> None:
         raise UsageError(f"{name}: SERVICE is not allowed: aifcheck queries only the given files")
 
 
-def run_sparql(store: pyoxigraph.Store, text: str, name: str = "query") -> Table:
+def run_sparql(kb: KB, text: str, name: str = "query") -> Table:
     """Run a user's SELECT query; SERVICE is refused (see check_user_query)."""
     check_user_query(text, name)
-    columns, rows = _select(store, text, {}, name)
+    columns, rows = _select(kb, text, {}, name)
     return Table(name, columns, tuple(sorted(rows)))
 
 
@@ -203,18 +203,19 @@ def write_nist_layout(
 
 def _write_tables(path: str, folder: Path, names: tuple[str, ...], entry_points: EntryPoints) -> list[Path] | InputError:
     try:
-        store = load_store(path)
+        kb = load_kb(path)
     except InputError as exc:
         return exc
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in names:
-        params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
-        if any(not values for values in params.values()):
-            continue
-        target = folder / f"{name}.rq.tsv"
-        target.write_text(run_table(store, name, **params).to_tsv(), encoding="utf-8")
-        written.append(target)
+    with kb:
+        for name in names:
+            params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
+            if any(not values for values in params.values()):
+                continue
+            target = folder / f"{name}.rq.tsv"
+            target.write_text(run_table(kb, name, **params).to_tsv(), encoding="utf-8")
+            written.append(target)
     return written
 
 
@@ -236,11 +237,11 @@ def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, s
 
 
 def _select(
-    store: pyoxigraph.Store, text: str, binding: Mapping[str, str], name: str = "query"
+    kb: KB, text: str, binding: Mapping[str, str], name: str = "query"
 ) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     substitutions = {pyoxigraph.Variable(k): pyoxigraph.Literal(v) for k, v in binding.items()}
     try:
-        solutions = store.query(text, substitutions=substitutions)
+        solutions = kb.store.query(text, substitutions=substitutions)
     except SyntaxError as exc:
         raise UsageError(f"{name}: SPARQL syntax error: {exc.msg or exc}") from None
     if not isinstance(solutions, pyoxigraph.QuerySolutions):

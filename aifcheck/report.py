@@ -18,14 +18,14 @@ class ExitStatus(enum.IntEnum):
 
 @dataclass(frozen=True, order=True)
 class Violation:
-    """One finding, located by file, line and node; ordered by (file, line, rule, node)."""
+    """One finding, located by file, line and node; ordered by (file, line, rule, node, message)."""
 
     file: str
     line: int  # 0 when the node does not appear in the file
     rule_id: str
-    focus: str  # the focus node as N3 (<iri>, "literal") or "[]" for a blank node
+    focus: str  # the focus node as <iri>, a literal in N-Triples, or "[] (line N)" for a blank node
     severity: Severity = field(compare=False)
-    message: str = field(compare=False)
+    message: str = ""
     plan_ref: str = field(compare=False, default="")
     value: str | None = field(compare=False, default=None)
 

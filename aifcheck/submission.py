@@ -39,11 +39,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+import pyoxigraph as ox
+
 from .catalog import AIDA, load_catalog
 from .errors import InputError, UsageError
-from .parsing import is_rdf_file, load
+from .kb import KB, load_kb
+from .paths import is_rdf_file
 from .report import FileError, FileReport, Report, Violation
-from .validate import CONDITIONS, Options, validate_file
+from .validate import CONDITIONS, Options, check_kb
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
@@ -160,9 +163,16 @@ def _validate_frames(
     reports: dict[str, FileReport] = {}
     claim_ids: dict[Path, tuple[tuple[str, int], ...]] = {}
     for path in (p for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)):
-        reports[str(path)] = validate_file(str(path), options)
-        if reports[str(path)].readable:
-            claim_ids[path] = _claim_ids(path)
+        started = time.perf_counter()
+        try:
+            kb = load_kb(path)
+        except InputError as exc:
+            reports[str(path)] = FileReport(str(path), error=_input_error(exc))
+            continue
+        with kb:
+            reports[str(path)] = check_kb(kb, options)
+            claim_ids[path] = _claim_ids(kb)
+        reports[str(path)].seconds = time.perf_counter() - started
     return reports, claim_ids
 
 
@@ -236,14 +246,10 @@ def _read_ranking(path: Path) -> Ranking:
     return Ranking(path, lines)
 
 
-def _claim_ids(path: Path) -> tuple[tuple[str, int], ...]:
-    """The aida:claimId values of a claim frame, each with the line of its claim.
-
-    The file is parsed again (validate_file keeps no graph): once more per claim frame, for the lines.
-    """
-    loaded = load(str(path))
-    pairs = loaded.graph.subject_objects(AIDA.claimId)
-    return tuple(sorted((str(claim_id), loaded.line_of(claim) or 0) for claim, claim_id in pairs))
+def _claim_ids(kb: KB) -> tuple[tuple[str, int], ...]:
+    """The aida:claimId values of a claim frame, each with the line of its claim."""
+    pairs = kb.store.quads_for_pattern(None, ox.NamedNode(f"{AIDA}claimId"), None)
+    return tuple(sorted((quad.object.value, kb.line_of(quad.subject) or 0) for quad in pairs))
 
 
 def _query_ids(folder: Path) -> dict[str, str]:

@@ -1,23 +1,23 @@
-"""Validation: choose the rules, run them on each file, stamp and locate the findings."""
+"""Validation: choose the rules, run them on each file's KB, stamp and locate the findings."""
 from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
-import rdflib
-from rdflib.term import BNode, Node
+import pyoxigraph as ox
 
 from .catalog import Catalog, Rule, Severity, load_catalog
-from .engine import RuleFailure, get_executor
-from .engine.base import Loaded
+from .engine import RawResult, RuleFailure, get_executor
 from .errors import InputError, UsageError
-from .indexed import load_indexed
-from .parsing import LoadedGraph, discover, load, quiet_rdflib
+from .kb import KB, load_kb
+from .lines import Term
+from .paths import discover
 from .report import FileError, FileReport, Report, Violation
 
 TASKS = ("ta1", "ta2", "ta3")
@@ -41,11 +41,36 @@ class Options:
     jobs: int = 1
 
     def __post_init__(self) -> None:
-        if isinstance(self.min_severity, str):  # the Python API accepts "info" as well as Severity.INFO
+        # the Python API accepts "info" for Severity.INFO, and lists for the sets
+        if isinstance(self.min_severity, str):
             object.__setattr__(self, "min_severity", Severity.parse(self.min_severity))
+        if self.select is not None and not isinstance(self.select, frozenset):
+            object.__setattr__(self, "select", frozenset([self.select] if isinstance(self.select, str) else self.select))
+        if not isinstance(self.ignore, frozenset):
+            object.__setattr__(self, "ignore", frozenset([self.ignore] if isinstance(self.ignore, str) else self.ignore))
 
     def rules(self, catalog: Catalog) -> list[Rule]:
-        """The checked rules this run executes, in catalogue order."""
+        """The rules this run executes, in catalogue order; UsageError when the options are wrong
+        or leave nothing to check."""
+        self._check_values()
+        runnable = [rule for rule in catalog.rules_for(self.profile) if rule.kind == "shape"]
+        if not runnable:
+            raise UsageError(
+                f"profile '{self.profile}' has no rules for RDF files: its rules check a TA3 submission "
+                "folder (aifcheck lint-submission)"
+            )
+        selected = self._named(catalog, self.select, runnable, "--select") if self.select is not None else None
+        ignored = self._named(catalog, self.ignore, runnable, "--ignore")
+        chosen = [
+            rule
+            for rule in runnable
+            if (selected is None or rule.id in selected) and rule.id not in ignored and self._applies(rule)
+        ]
+        if not chosen:
+            raise UsageError(f"these options leave no rule to run ({self._describe()})")
+        return chosen
+
+    def _check_values(self) -> None:
         if self.task is not None and self.task not in TASKS:
             raise UsageError(f"unknown task '{self.task}' (choose {', '.join(TASKS)})")
         if self.condition is not None and self.condition not in CONDITIONS:
@@ -54,40 +79,87 @@ class Options:
             raise UsageError(f"unknown engine '{self.engine}' (choose {' or '.join(ENGINES)})")
         if self.max_violations is not None and self.max_violations < 1:
             raise UsageError("--max-violations must be at least 1")
-        selected = catalog.resolve(sorted(self.select)) if self.select is not None else None
-        ignored = catalog.resolve(sorted(self.ignore))
-        return [
-            rule
-            for rule in catalog.rules_for(self.profile)
-            if rule.kind == "shape"
-            and (selected is None or rule.id in selected)
-            and rule.id not in ignored
-            and rule.severity >= self.min_severity
+        if self.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+
+    def _applies(self, rule: Rule) -> bool:
+        """Whether the rule runs with this task, condition and lowest severity."""
+        return (
+            rule.severity >= self.min_severity
             and (rule.task is None or rule.task == self.task)
             and (self.condition is None or self.condition not in rule.skip_conditions)
-        ]
+        )
+
+    def _named(self, catalog: Catalog, names: frozenset[str], runnable: list[Rule], option: str) -> set[str]:
+        """The rule IDs that --select or --ignore names; naming a rule this run cannot check is an error."""
+        in_profile = {rule.id for rule in runnable}
+        chosen: set[str] = set()
+        for name in sorted(names):
+            for ident in filter(None, (part.strip() for part in name.split(","))):
+                hits = catalog.resolve([ident])
+                if not hits & in_profile:
+                    raise UsageError(f"{option} {ident}: {self._why_not(catalog, ident, hits)}")
+                if option == "--select" and hits == {ident} and not self._applies(catalog.rules[ident]):
+                    raise UsageError(f"{option} {ident}: {self._why_skipped(catalog.rules[ident])}")
+                chosen |= hits & in_profile
+        return chosen
+
+    def _why_not(self, catalog: Catalog, ident: str, hits: set[str]) -> str:
+        if hits != {ident}:
+            return f"names no rule of profile '{self.profile}'"
+        rule = catalog.rules[ident]
+        if rule.kind == "unchecked":
+            return f"rule {ident} is not checked: {rule.unchecked_reason}"
+        if rule.kind == "submission":
+            return f"rule {ident} checks a TA3 submission folder: run it with aifcheck lint-submission"
+        return f"rule {ident} belongs to profile '{rule.profile}', not to '{self.profile}' (use --profile {rule.profile})"
+
+    def _why_skipped(self, rule: Rule) -> str:
+        if rule.severity < self.min_severity:
+            return f"rule {rule.id} is a {rule.severity.label}, below --severity {self.min_severity.label}"
+        if rule.task is not None and rule.task != self.task:
+            return f"rule {rule.id} runs only with --task {rule.task}"
+        return f"rule {rule.id} does not apply to condition {self.condition}"
+
+    def _describe(self) -> str:
+        parts = [f"profile {self.profile}"]
+        if self.select is not None:
+            parts.append("--select " + ",".join(sorted(self.select)))
+        if self.ignore:
+            parts.append("--ignore " + ",".join(sorted(self.ignore)))
+        parts.append(f"--severity {self.min_severity.label}")
+        if self.task is not None:
+            parts.append(f"--task {self.task}")
+        if self.condition is not None:
+            parts.append(f"--condition {self.condition}")
+        return ", ".join(parts)
 
 
-def validate(
-    source: str | os.PathLike | rdflib.Graph | Iterable[str | os.PathLike],
-    profile: str = "nist",
-    **options,
-) -> Report:
+def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: str = "nist", **options) -> Report:
     """Validate files, directories, globs or an rdflib Graph against a profile.
 
     ``options`` are the fields of :class:`Options` (select, ignore, min_severity, strict,
     max_violations, task, condition, engine, jobs). Bad options raise UsageError.
     """
     opts = Options(profile=profile, **options)
-    with quiet_rdflib():
-        if isinstance(source, rdflib.Graph):
-            started = time.perf_counter()
-            report = Report(profile, strict=opts.strict)
-            report.files.append(check_loaded(LoadedGraph("<graph>", source), opts))
-            report.seconds = time.perf_counter() - started
-            return report
-        paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-        return validate_paths([str(p) for p in paths], opts)
+    rdflib = sys.modules.get("rdflib")  # only a caller who has rdflib can hand over a Graph
+    if rdflib is not None and isinstance(source, rdflib.Graph):
+        from .terms import kb_from_graph
+
+        started = time.perf_counter()
+        opts.rules(load_catalog())
+        report = Report(profile, strict=opts.strict)
+        try:
+            kb = kb_from_graph(source)
+        except InputError as exc:
+            report.files.append(FileReport(exc.path, error=FileError(exc.path, str(exc))))
+        else:
+            with kb:
+                report.files.append(check_kb(kb, opts))
+        report.seconds = time.perf_counter() - started
+        return report
+    paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    return validate_paths([str(p) for p in paths], opts)
 
 
 FileProgress = Callable[[str, str, int, int], None]  # (path, "reading" or "checking", done, total)
@@ -126,76 +198,48 @@ def _map_files(files: list[str], opts: Options, file_progress: FileProgress | No
 
 
 def validate_file(path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None) -> FileReport:
-    """Load one file and run every selected rule on it; unreadable files become a FileError.
+    """Load one file and run every selected rule on it; an unreadable file becomes a FileError.
     ``threads`` run the file's queries (fast engine), by default one per core."""
     started = time.perf_counter()
-    # most files have no finding, and only findings need lines: a small file is first loaded
-    # without them (40% faster) and loaded again with them at its first finding, when the
-    # rules that ran before it (and found nothing) are not run again
-    for lines in (False, True):
-        try:
-            loaded = _load(path, opts, partial(progress, path, "reading") if progress else None, lines)
-        except InputError as exc:
-            return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
-        try:
-            file_report = check_loaded(loaded, opts, partial(progress, path, "checking") if progress else None, threads)
-            break
-        except Unlocated as first:
-            opts = replace(opts, ignore=opts.ignore | first.clean_rules)
-        finally:
-            loaded.close()  # an on-disk store is deleted now, not at exit
+    try:
+        kb = load_kb(path, partial(progress, path, "reading") if progress else None)
+    except InputError as exc:
+        return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
+    with kb:
+        file_report = check_kb(kb, opts, partial(progress, path, "checking") if progress else None, threads)
     file_report.seconds = time.perf_counter() - started
     return file_report
 
 
-def _load(path: str, opts: Options, progress: Callable[[int, int], None] | None, lines: bool) -> Loaded:
-    """The fast executor reads a store parsed by pyoxigraph; pySHACL needs an rdflib Graph, and
-    so does a file pyoxigraph cannot parse (rdflib's syntax errors give the column)."""
-    loaded = load_indexed(path, progress, lines) if opts.engine == "fast" else None
-    return loaded if loaded is not None else load(path)
-
-
-class Unlocated(Exception):
-    """A finding in a file loaded without its lines; ``clean_rules`` ran before it and found nothing."""
-
-    def __init__(self, clean_rules: frozenset[str]) -> None:
-        super().__init__()
-        self.clean_rules = clean_rules
-
-
-def check_loaded(
-    loaded: Loaded, opts: Options, progress: Callable[[int, int], None] | None = None, threads: int | None = None
+def check_kb(
+    kb: KB, opts: Options, progress: Callable[[int, int], None] | None = None, threads: int | None = None
 ) -> FileReport:
-    """Run the selected rules on one loaded file. A store loaded without its lines cannot show a
-    finding where it is: its first finding raises Unlocated."""
+    """Run the selected rules on one KB, and locate what they find."""
     catalog = load_catalog()
     rules = opts.rules(catalog)
     by_id = {rule.id: rule for rule in rules}
-    file_report = FileReport(loaded.path, triples=len(loaded), prefixes=loaded.prefixes)
-    seen: set[tuple[str, Node, str]] = set()
+    file_report = FileReport(kb.path, triples=len(kb), prefixes=kb.prefixes)
+    seen: set[tuple[str, Term, str]] = set()
+    found: list[RawResult] = []
     errors = 0
     current_rule = None
-    stopped = False
-    for result in get_executor(opts.engine, threads).run(loaded, rules, catalog, progress):
-        if not loaded.located:  # (results come in the order of the rules)
-            raise Unlocated(frozenset(rule.id for rule in rules[: rules.index(by_id[result.rule_id])]))
+    for result in get_executor(opts.engine, threads).run(kb, rules, catalog, progress):
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
-                stopped = True
+                file_report.truncated_after = opts.max_violations
                 break
             current_rule = result.rule_id
         if isinstance(result, RuleFailure):
-            file_report.rule_errors.append(FileError(loaded.path, f"{loaded.path}: {result.message}", result.rule_id))
+            file_report.rule_errors.append(FileError(kb.path, f"{kb.path}: {result.message}", result.rule_id))
             continue
         key = (result.rule_id, result.focus, result.message)
         if key in seen:  # the same finding reached through two targets or two solutions
             continue
         seen.add(key)
-        rule = by_id[result.rule_id]
-        errors += rule.severity == Severity.ERROR
-        file_report.violations.append(_violation(loaded, rule, result.focus, result.value, result.message))
-    file_report.violations.sort()
-    if opts.max_violations is not None and (stopped or len(file_report.violations) > opts.max_violations):
+        errors += by_id[result.rule_id].severity == Severity.ERROR
+        found.append(result)
+    file_report.violations = sorted(_violation(kb, by_id[result.rule_id], result) for result in found)
+    if opts.max_violations is not None and len(file_report.violations) > opts.max_violations:
         # keep the N most severe findings, shown in file order
         kept = sorted(file_report.violations, key=lambda v: -v.severity)[: opts.max_violations]
         file_report.violations = sorted(kept)
@@ -206,31 +250,35 @@ def check_loaded(
 _BNODE_REF = re.compile(r"<([A-Za-z0-9_\-.]+)>")
 
 
-def _violation(loaded: Loaded, rule: Rule, focus: Node, value: Node | None, message: str) -> Violation:
+def _violation(kb: KB, rule: Rule, result: RawResult) -> Violation:
     return Violation(
-        file=loaded.path,
-        line=loaded.line_of(focus) or 0,
+        file=kb.path,
+        line=kb.line_of(result.focus) or 0,
         rule_id=rule.id,
-        focus=_node_text(loaded, focus),
+        focus=node_text(kb, result.focus),
         severity=rule.severity,
-        message=_locate_blank_nodes(loaded, message),
+        message=_locate_blank_nodes(kb, result.message),
         plan_ref=rule.plan_ref,
-        value=_node_text(loaded, value) if value is not None and value != focus else None,
+        value=node_text(kb, result.value) if result.value is not None and result.value != result.focus else None,
     )
 
 
-def _node_text(loaded: Loaded, node: Node) -> str:
-    if isinstance(node, BNode):
-        line = loaded.line_of(node)
+def node_text(kb: KB, node: Term) -> str:
+    """A node as findings show it: <iri>, a literal in N-Triples, a blank node by its line."""
+    if isinstance(node, ox.BlankNode):
+        line = kb.line_of(node)
         return f"[] (line {line})" if line else "[]"
-    return node.n3()
+    return str(node)
 
 
-def _locate_blank_nodes(loaded: Loaded, message: str) -> str:
+def _locate_blank_nodes(kb: KB, message: str) -> str:
     """Messages name blank nodes by parser IDs, meaningless to a user: say where they are instead."""
 
     def replace_id(match: re.Match) -> str:
-        line = loaded.line_of(BNode(match[1]))
+        try:
+            line = kb.line_of(ox.BlankNode(match[1]))
+        except ValueError:  # not a blank node identifier after all
+            return match[0]
         return f"[] (line {line})" if line else match[0]
 
     return _BNODE_REF.sub(replace_id, message)

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import rdflib
 
-from aifcheck.parsing import read_text
+from aifcheck.kb import load_kb, read_text
 from aifcheck.query import query_text, run_table, table_names
-from aifcheck.store import load_store
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "m54" / "task1-run"
 
@@ -35,12 +34,12 @@ def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, object]:
 
 
 def measure(path: Path, tables: list[str], repeat: int) -> dict[str, float | int]:
-    load_ox, store = best_of(repeat, lambda: load_store(path))
-    query_ox, ours = best_of(repeat, lambda: sum(len(run_table(store, t).rows) for t in tables))
+    load_ox, kb = best_of(repeat, lambda: load_kb(path))
+    query_ox, ours = best_of(repeat, lambda: sum(len(run_table(kb, t).rows) for t in tables))
     load_rdflib, graph = best_of(1, lambda: rdflib.Graph().parse(data=read_text(str(path)), format="turtle"))
     query_rdflib, theirs = best_of(1, lambda: sum(len(list(graph.query(query_text(t)))) for t in tables))
     return {
-        "triples": len(store),
+        "triples": len(kb),
         "load_ox": load_ox, "query_ox": query_ox, "rows_ox": ours,
         "load_rdflib": load_rdflib, "query_rdflib": query_rdflib, "rows_rdflib": theirs,
     }

@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from aifcheck.catalog import binds_this, load_catalog  # noqa: E402
 from aifcheck.engine.fast import compile_constraint  # noqa: E402
-from aifcheck.indexed import load_indexed  # noqa: E402
+from aifcheck.errors import InputError  # noqa: E402
+from aifcheck.kb import load_kb  # noqa: E402
 
 
 def best_time(store, query: str, repeat: int) -> float:
@@ -50,10 +51,11 @@ def main() -> None:
     times: dict[tuple[str, int], list[tuple[float, float]]] = {}
     sizes = []
     for path in args.files:
-        loaded = load_indexed(path)
-        if loaded is None:
-            raise SystemExit(f"{path}: cannot be parsed")
-        sizes.append(loaded.triples)
+        try:
+            loaded = load_kb(path)
+        except InputError as exc:
+            raise SystemExit(str(exc)) from None
+        sizes.append(len(loaded))
         for rule, index, constraint in checks:
             first = compile_constraint(rule.targets, replace(constraint, targets_last=False), prefixes)
             last = compile_constraint(rule.targets, replace(constraint, targets_last=True), prefixes)

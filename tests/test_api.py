@@ -6,7 +6,9 @@ import subprocess
 import sys
 import warnings
 
+import pyoxigraph
 import pytest
+import rdflib
 
 from helpers import FIXTURES, ROOT
 
@@ -32,7 +34,7 @@ def test_every_name_of_the_api_is_what_it_says_whatever_was_imported_before() ->
     # The API is imported on first use; a submodule of the same name must not take its place.
     code = (
         "import importlib, inspect, aifcheck\n"
-        "for module in ('cli', 'validate', 'claim_frames', 'extract', 'model', 'report', 'catalog', 'errors'):\n"
+        "for module in ('cli', 'validate', 'claim_frames', 'extract', 'model', 'report', 'catalog', 'errors', 'kb'):\n"
         "    importlib.import_module('aifcheck.' + module)\n"
         "bad = [n for n in aifcheck.__all__ if inspect.ismodule(getattr(aifcheck, n))]\n"
         "assert not bad, bad\n"
@@ -59,3 +61,20 @@ def test_validate_reports_an_ill_typed_literal_without_rdflib_noise(engine: str,
     assert [r.name for r in caplog.records if r.name.startswith("rdflib")] == []
     assert [str(w.message) for w in warned if "rdflib" in w.filename] == []
     assert logging.getLogger("rdflib").level == level  # the API leaves the caller's logging as it was
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_rdflib_graph_is_validated_like_its_file(engine: str) -> None:
+    path = FIXTURES / "N4" / "bad.ttl"
+    from_file = aifcheck.validate(path, engine=engine, min_severity="info")
+    from_graph = aifcheck.validate(rdflib.Graph().parse(path), engine=engine, min_severity="info")
+    assert from_file.violations and all(v.line > 0 for v in from_file.violations)
+    assert {(v.rule_id, v.focus) for v in from_graph.violations} == {(v.rule_id, v.focus) for v in from_file.violations}
+    assert {v.line for v in from_graph.violations} == {0}  # a graph has no text, so no lines
+
+
+def test_load_kb_answers_where_a_node_is() -> None:
+    with aifcheck.load_kb(ROOT / "examples" / "valid" / "document-kb.ttl") as kb:
+        text = (ROOT / "examples" / "valid" / "document-kb.ttl").read_text().splitlines()
+        line = kb.line_of(pyoxigraph.NamedNode("http://example.org/doc1#cluster-closing"))
+        assert text[line - 1].startswith("ex:cluster-closing ")

@@ -83,12 +83,35 @@ def test_select_family_and_ignore() -> None:
         (["--engine", "turbo"], "unknown engine 'turbo'"),
         (["--max-violations", "0"], "--max-violations must be at least 1"),
         (["--task", "ta9"], "unknown task 'ta9'"),
+        # options that would check nothing
+        (["--profile", "submission"], "profile 'submission' has no rules for RDF files"),
+        (["--select", "T2a"], "--select T2a: rule T2a belongs to profile 'ta3', not to 'nist' (use --profile ta3)"),
+        (["--profile", "aif", "--select", "N15"], "--select N15: rule N15 belongs to profile 'nist', not to 'aif'"),
+        (["--select", "N8"], "--select N8: rule N8 is not checked"),
+        (["--ignore", "S1"], "--ignore S1: rule S1 checks a TA3 submission folder"),
+        (["--select", "N16b"], "--select N16b: rule N16b runs only with --task ta2"),
+        (["--select", "N12a", "--severity", "error"], "--select N12a: rule N12a is a warning, below --severity error"),
+        (["--profile", "ta3", "--condition", "7", "--select", "T2d"], "--select T2d: rule T2d does not apply to condition 7"),
+        (["--select", "N13", "--ignore", "N13"], "these options leave no rule to run"),
+        (["-j", "0"], "--jobs must be at least 1"),
+        (["-j", "-1"], "--jobs must be at least 1"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
     result = run("validate", GOOD, *args)
     assert result.exit_code == 2
-    assert result.output.strip() == f"aifcheck: error: {message}" or message in result.output
+    assert result.output.startswith(f"aifcheck: error: {message}") and result.output.count("\n") == 1, result.output
+
+
+def test_an_output_folder_that_is_a_file_or_cannot_be_written(tmp_path: Path) -> None:
+    a_file = tmp_path / "report.txt"
+    a_file.write_text("kept")
+    result = run("validate", GOOD, "-o", a_file)
+    assert result.exit_code == 2 and result.output == f"aifcheck: error: -o {a_file}: not a folder (reports are written one per input under a folder)\n"
+    assert a_file.read_text() == "kept"
+    proc = run_installed("validate", GOOD, "-o", a_file / "reports")  # a folder inside a file cannot be made
+    assert proc.returncode == 3 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr == f"aifcheck: error: cannot write under {a_file / 'reports'}: Not a directory\n"
 
 
 def test_unknown_option_is_one_line_from_the_installed_command() -> None:

@@ -1,105 +1,72 @@
-"""The two executors, and the two load paths, find the same things.
+"""The two executors find the same things, through the path users run.
 
-- fast executor vs reference executor (pySHACL), on the same rdflib load: the same set of
-  (rule ID, focus node);
-- the fast load path (pyoxigraph, aifcheck.indexed) vs the rdflib load path, both with the fast
-  executor: the same findings and lines; a blank node's line may differ, as rdflib places some
-  `[]` a few lines late, but the fast path's line must be the one where the node's `[` (or `_:label`) is.
-
-On every rule fixture and on every RDF file of ../shared/data, with the profile, task and
-condition the file is meant for.
+On every rule fixture and every RDF file of ../shared/data, with the profile, task and condition
+the file is meant for: aifcheck.validate with the fast executor at each severity reports exactly
+the findings (file, line, rule, severity, focus) that the reference executor (pySHACL) reports at
+that severity. The reference runs once per file, at info: a lower bound of severity only drops
+the rules below it, so its findings at warning and error are those at info of the rules shown.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import FIXTURES, SHARED_DATA
 
+import aifcheck
 from aifcheck.catalog import Severity, load_catalog
 from aifcheck.fixture import fixtures_for
-from aifcheck.indexed import load_indexed
-from aifcheck.parsing import load, parse_text
-from aifcheck.validate import Options, check_loaded
 
 CATALOG = load_catalog()
-FIXTURES = [fixture for rule in CATALOG.rules.values() if rule.kind == "shape" for fixture in fixtures_for(rule.id)]
 
 
-def _data_files() -> list[tuple[Path, Options]]:
-    kbs = sorted(SHARED_DATA.glob("task1-run/*.ttl")) + sorted(SHARED_DATA.glob("task2-run/*.ttl"))
-    cases = [(kb, Options(profile="nist", min_severity=Severity.INFO)) for kb in kbs]
-    for condition in (5, 6, 7):
-        for frame in sorted(SHARED_DATA.glob(f"task3-run/Condition{condition}/*/*.ttl")):
-            cases.append((frame, Options(profile="ta3", condition=condition, min_severity=Severity.INFO)))
-    for frame in sorted(SHARED_DATA.glob("user-queries/Condition5/Query_Claim_Frames/*.ttl")):
-        cases.append((frame, Options(profile="ta3", condition=5, min_severity=Severity.INFO)))
+def _fixture_cases() -> list:
+    cases = []
+    for rule in CATALOG.rules.values():
+        if rule.kind != "shape":
+            continue
+        for fixture in fixtures_for(rule.id):
+            options = dict(profile=rule.profile, task=fixture.task, condition=fixture.condition)
+            cases.append(pytest.param(FIXTURES / rule.id / fixture.name, options, id=f"{rule.id}/{fixture.name}"))
     return cases
 
 
-DATA = _data_files()
+def _data_cases() -> list:
+    kbs = sorted(SHARED_DATA.glob("task1-run/*.ttl")) + sorted(SHARED_DATA.glob("task2-run/*.ttl"))
+    cases = [(kb, dict(profile="nist")) for kb in kbs]
+    for condition in (5, 6, 7):
+        for frame in sorted(SHARED_DATA.glob(f"task3-run/Condition{condition}/*/*.ttl")):
+            cases.append((frame, dict(profile="ta3", condition=condition)))
+    for frame in sorted(SHARED_DATA.glob("user-queries/Condition5/Query_Claim_Frames/*.ttl")):
+        cases.append((frame, dict(profile="ta3", condition=5)))
+    return [pytest.param(path, options, id=str(path.relative_to(SHARED_DATA))) for path, options in cases]
 
 
-def _both(loaded, options: Options) -> dict[str, set[tuple[str, str]]]:
-    found = {}
-    for engine in ("fast", "reference"):
-        report = check_loaded(loaded, replace(options, engine=engine))
-        assert not report.rule_errors, (engine, report.rule_errors)
-        found[engine] = {(v.rule_id, v.focus) for v in report.violations}
-    return found
+def findings(report) -> set[tuple[str, int, str, str, str]]:
+    for file_report in report.files:
+        assert file_report.readable and not file_report.rule_errors, (file_report.error, file_report.rule_errors)
+    return {(v.file, v.line, v.rule_id, v.severity.label, v.focus) for v in report.violations}
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f"{f.rule_id}/{f.name}")
-def test_fixture_same_findings(fixture) -> None:
-    rule = CATALOG.rules[fixture.rule_id]
-    options = Options(profile=rule.profile, min_severity=Severity.INFO, task=fixture.task, condition=fixture.condition)
-    found = _both(parse_text(f"{fixture.rule_id}/{fixture.name}", fixture.text), options)
-    assert found["fast"] == found["reference"], (
-        f"fast only {sorted(found['fast'] - found['reference'])}, "
-        f"reference only {sorted(found['reference'] - found['fast'])}"
-    )
+def assert_same_findings(path: Path, options: dict) -> None:
+    reference = findings(aifcheck.validate(path, engine="reference", min_severity="info", **options))
+    for severity in Severity:
+        fast = findings(aifcheck.validate(path, min_severity=severity, **options))
+        expected = {f for f in reference if Severity.parse(f[3]) >= severity}
+        assert fast == expected, (
+            f"at {severity.label}: fast only {sorted(fast - expected)[:10]}, reference only {sorted(expected - fast)[:10]}"
+        )
 
 
-@pytest.mark.skipif(not DATA, reason=f"NIST evaluation data not found at {SHARED_DATA}")
-@pytest.mark.parametrize(("path", "options"), DATA, ids=[str(p.relative_to(SHARED_DATA)) for p, _ in DATA])
-def test_real_file_same_findings(path: Path, options: Options) -> None:
-    found = _both(load(path), options)
-    assert found["fast"] == found["reference"], (
-        f"fast only {sorted(found['fast'] - found['reference'])[:20]}, "
-        f"reference only {sorted(found['reference'] - found['fast'])[:20]}"
-    )
+@pytest.mark.parametrize(("path", "options"), _fixture_cases())
+def test_fixture_same_findings(path: Path, options: dict) -> None:
+    assert_same_findings(path, options)
 
 
-def _by_load_path(path: Path, options: Options) -> None:
-    text = path.read_text(encoding="utf-8").splitlines()
-    rdflib_path = check_loaded(load(path), options).violations
-    indexed = load_indexed(path)
-    assert indexed is not None, "pyoxigraph could not parse a file rdflib parses"
-    fast_path = check_loaded(indexed, options).violations
-
-    def key(v) -> tuple[str, str, str]:
-        return v.rule_id, re.sub(r"\(line \d+\)", "", v.focus), re.sub(r"\(line \d+\)", "", v.message)
-
-    assert sorted(map(key, fast_path)) == sorted(map(key, rdflib_path))
-    lines = {key(v): v.line for v in rdflib_path if not v.focus.startswith("[]")}
-    for v in fast_path:
-        if v.focus.startswith("[]"):
-            assert "[" in text[v.line - 1] or "_:" in text[v.line - 1], (v.rule_id, v.line, text[v.line - 1])
-        else:
-            assert v.line == lines[key(v)], (v.rule_id, v.focus)
-
-
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda f: f"{f.rule_id}/{f.name}")
-def test_fixture_same_findings_on_both_load_paths(fixture, tmp_path: Path) -> None:
-    rule = CATALOG.rules[fixture.rule_id]
-    path = tmp_path / fixture.name
-    path.write_text(fixture.text, encoding="utf-8")
-    _by_load_path(path, Options(profile=rule.profile, min_severity=Severity.INFO, task=fixture.task, condition=fixture.condition))
+DATA = _data_cases()
 
 
 @pytest.mark.skipif(not DATA, reason=f"NIST evaluation data not found at {SHARED_DATA}")
-@pytest.mark.parametrize(("path", "options"), DATA, ids=[str(p.relative_to(SHARED_DATA)) for p, _ in DATA])
-def test_real_file_same_findings_on_both_load_paths(path: Path, options: Options) -> None:
-    _by_load_path(path, options)
+@pytest.mark.parametrize(("path", "options"), DATA)
+def test_real_file_same_findings(path: Path, options: dict) -> None:
+    assert_same_findings(path, options)

@@ -9,7 +9,7 @@ import pytest
 from aifcheck.extract import EDGES, CLUSTERS, TIMES, build_kg, load_kg
 from aifcheck.model import KnowledgeGraph, LDCDate, Metatype, Span, short_role
 from aifcheck.query import run_table
-from aifcheck.store import load_store
+from aifcheck.kb import load_kb
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
@@ -171,13 +171,13 @@ def test_temporal_4_tuple_fills_unconstrained_parts(kg: KnowledgeGraph) -> None:
     )
     assert time.start_after.unconstrained and not time.start_before.unconstrained
     assert time.start_before.to_date() == datetime.date(2020, 2, 29)  # last day of the month
-    (row,) = run_table(load_store(kg.source), TIMES).records()
+    (row,) = run_table(load_kb(kg.source), TIMES).records()
     assert [row["sb_month"], row["sb_day"], row["sb_year"]] == ['"02"', '"31"', '"2020"']
 
 
 def test_objects_agree_with_the_tsv_rows(kb_path: Path) -> None:
-    store = load_store(kb_path)
-    kg = build_kg(store, str(kb_path))
+    store = load_kb(kb_path)
+    kg = build_kg(store)
     mention_rows = {
         (r["cluster"], r["type"], r["mention_span"], r["is_negated"]) for r in run_table(store, CLUSTERS).records()
     }

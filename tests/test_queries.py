@@ -11,6 +11,7 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.kb import KB, load_kb
 from aifcheck.query import (
     EntryPoints,
     format_term,
@@ -20,7 +21,6 @@ from aifcheck.query import (
     table_names,
     write_nist_layout,
 )
-from aifcheck.store import load_store
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 AIDA = (
@@ -51,8 +51,8 @@ def _expected_cases() -> list:
 
 
 @cache
-def _store(path: Path) -> pyoxigraph.Store:
-    return load_store(path)
+def _store(path: Path) -> KB:
+    return load_kb(path)
 
 
 @pytest.mark.parametrize(("kb", "expected", "params"), _expected_cases())
@@ -101,7 +101,7 @@ def test_values_print_as_nist_prints_them(term: object, printed: str) -> None:
     assert format_term(term) == printed
 
 
-KB = PREFIXES + """
+KB_TEXT = PREFIXES + """
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 .
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\" }" .
@@ -112,25 +112,25 @@ ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
 
 
 @pytest.fixture
-def kb_store(tmp_path: Path) -> pyoxigraph.Store:
+def kb_store(tmp_path: Path) -> KB:
     path = tmp_path / "kb.ttl"
-    path.write_text(KB, encoding="utf-8")
-    return load_store(path)
+    path.write_text(KB_TEXT, encoding="utf-8")
+    return load_kb(path)
 
 
-def test_entry_point_is_bound_as_a_literal_not_pasted(kb_store: pyoxigraph.Store) -> None:
+def test_entry_point_is_bound_as_a_literal_not_pasted(kb_store: KB) -> None:
     table = run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target='Acme "Corp" }')
     assert [r["mention_span"] for r in table.records()] == ["D1:E1:(3,0)-(9,0)"]
     hostile = 'x" ) } SELECT * WHERE { ?s ?p ?o } #'
     assert run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target=hostile).rows == ()
 
 
-def test_entry_points_give_one_run_each(kb_store: pyoxigraph.Store) -> None:
+def test_entry_points_give_one_run_each(kb_store: KB) -> None:
     table = run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target=["nobody", 'Acme "Corp" }'])
     assert len(table.rows) == 1
 
 
-def test_table_parameters_are_checked(kb_store: pyoxigraph.Store) -> None:
+def test_table_parameters_are_checked(kb_store: KB) -> None:
     assert parameters("AIDA_P3_TA2_P0001") == {"query_link_target": "kb_id"}
     assert parameters("AIDA_P3_TA2_P0002") == {"query_link_target": "name"}
     with pytest.raises(UsageError, match="needs a value"):
@@ -141,7 +141,7 @@ def test_table_parameters_are_checked(kb_store: pyoxigraph.Store) -> None:
         run_table(kb_store, "AIDA_P3_TA9_XX")
 
 
-def test_user_query_runs_and_service_is_refused(kb_store: pyoxigraph.Store) -> None:
+def test_user_query_runs_and_service_is_refused(kb_store: KB) -> None:
     table = run_sparql(kb_store, f"PREFIX aida: <{AIDA}> SELECT ?n WHERE {{ ?m aida:hasName ?n }}")
     assert table.columns == ("n",) and table.rows == (('Acme "Corp" }',),)
     with pytest.raises(UsageError, match="SERVICE"):
@@ -159,14 +159,14 @@ def test_store_reads_gz_and_n_triples(tmp_path: Path) -> None:
     triple = "<http://example.org/s> <http://example.org/p> \"o\" .\n"
     (tmp_path / "a.nt").write_text(triple, encoding="utf-8")
     (tmp_path / "b.ttl.gz").write_bytes(gzip.compress(triple.encode()))
-    assert len(load_store(tmp_path / "a.nt")) == len(load_store(tmp_path / "b.ttl.gz")) == 1
+    assert len(load_kb(tmp_path / "a.nt")) == len(load_kb(tmp_path / "b.ttl.gz")) == 1
 
 
 def test_store_syntax_error_has_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.ttl"
     path.write_text(PREFIXES + "ex:a ex:b ex:c .\nex:d ex:e \"unclosed .\n", encoding="utf-8")
     with pytest.raises(InputError) as caught:
-        load_store(path)
+        load_kb(path)
     assert (caught.value.path, caught.value.line) == (str(path), 4)
     assert caught.value.column is not None and "\n" not in str(caught.value)
 
@@ -175,14 +175,14 @@ def test_store_refuses_a_file_without_triples(tmp_path: Path) -> None:
     path = tmp_path / "prefixes.ttl"
     path.write_text(PREFIXES, encoding="utf-8")
     with pytest.raises(InputError, match="no RDF triples"):
-        load_store(path)
+        load_kb(path)
 
 
 def test_layout_is_flat_for_distinct_names_and_mirrors_folders_on_a_clash(tmp_path: Path) -> None:
     for folder in ("run/Condition5/Q1", "run/Condition6/T1"):
         (tmp_path / folder).mkdir(parents=True)
-        (tmp_path / folder / "frame.ttl").write_text(KB, encoding="utf-8")
-    (tmp_path / "run" / "other.ttl").write_text(KB, encoding="utf-8")
+        (tmp_path / folder / "frame.ttl").write_text(KB_TEXT, encoding="utf-8")
+    (tmp_path / "run" / "other.ttl").write_text(KB_TEXT, encoding="utf-8")
     clash = [tmp_path / "run/Condition5/Q1/frame.ttl", tmp_path / "run/Condition6/T1/frame.ttl"]
     result = write_nist_layout(clash, "ta3", tmp_path / "out")
     assert {p.parent.relative_to(tmp_path / "out") for p in result.written} == {
@@ -198,7 +198,7 @@ def test_layout_goes_on_past_an_unreadable_input_and_skips_ta2_tables_without_en
     tmp_path: Path,
 ) -> None:
     good = tmp_path / "kb.ttl"
-    good.write_text(KB, encoding="utf-8")
+    good.write_text(KB_TEXT, encoding="utf-8")
     result = write_nist_layout([tmp_path / "missing.ttl", good], "ta2", tmp_path / "out", EntryPoints(name=("x",)))
     assert [e.path for e in result.errors] == [str(tmp_path / "missing.ttl")]
     assert [p.name for p in result.written] == ["AIDA_P3_TA2_P0002.rq.tsv"]

@@ -1,4 +1,4 @@
-"""What every executor yields."""
+"""What every executor takes and yields."""
 from __future__ import annotations
 
 import re
@@ -6,13 +6,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from rdflib.term import Node
-
 from ..catalog import Catalog, Rule
-from ..indexed import IndexedStore
-from ..parsing import LoadedGraph
-
-Loaded = LoadedGraph | IndexedStore  # a file as an rdflib Graph, or as a pyoxigraph store
+from ..kb import KB
+from ..lines import Term
 
 
 @dataclass(frozen=True)
@@ -20,8 +16,9 @@ class RawResult:
     """A SHACL validation result before it is located and stamped with the rule's metadata."""
 
     rule_id: str
-    focus: Node
-    value: Node | None
+    constraint: int  # which of the rule's constraints found it (its index in Rule.constraints)
+    focus: Term
+    value: Term | None
     message: str
 
 
@@ -37,7 +34,7 @@ class Executor(Protocol):
     name: str
 
     def run(
-        self, loaded: Loaded, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+        self, kb: KB, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[RawResult | RuleFailure]:
         """Yield results rule by rule, in the order of ``rules``; ``progress(done, total)`` may
         be told of the checks done so far."""

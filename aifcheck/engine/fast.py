@@ -16,16 +16,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
-import pyoxigraph as ox
-import rdflib
-from rdflib.term import BNode, Node
-
 from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
-from ..indexed import IndexedStore
-from ..parsing import LoadedGraph
-from .base import Loaded, RawResult, RuleFailure, fill_message
+from ..kb import KB
+from .base import RawResult, RuleFailure, fill_message
 
-_XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
 # GROUP_CONCAT joins with this instead of the shape's separator, which an item may contain
 # (a literal "b, a"): the items are split back, sorted, and joined with the shape's separator
 _UNIT_SEPARATOR = "\x1f"
@@ -86,58 +80,6 @@ def _compiled(rule: Rule, constraint: Constraint, prefixes: tuple[tuple[str, str
     return compile_constraint(rule.targets, constraint, prefixes)
 
 
-class _TermMap:
-    """rdflib terms <-> pyoxigraph terms; blank nodes keep a two-way map (ids differ)."""
-
-    def __init__(self) -> None:
-        self.to_ox_bnode: dict[BNode, ox.BlankNode] = {}
-        self.from_ox_bnode: dict[str, BNode] = {}
-
-    def to_ox(self, term: Node):
-        if isinstance(term, rdflib.URIRef):
-            return ox.NamedNode(str(term))
-        if isinstance(term, BNode):
-            node = self.to_ox_bnode.get(term)
-            if node is None:
-                node = ox.BlankNode()
-                self.to_ox_bnode[term] = node
-                self.from_ox_bnode[node.value] = term
-            return node
-        if term.language:
-            return ox.Literal(str(term), language=term.language)
-        if term.datatype is not None:
-            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
-        return ox.Literal(str(term))
-
-    def from_ox(self, term) -> Node | None:
-        if term is None:
-            return None
-        if isinstance(term, ox.NamedNode):
-            return rdflib.URIRef(term.value)
-        if isinstance(term, ox.BlankNode):
-            return self.from_ox_bnode.get(term.value, BNode(term.value))
-        if term.language:
-            return rdflib.Literal(term.value, lang=term.language)
-        if term.datatype == _XSD_STRING:  # rdflib keeps simple literals untyped
-            return rdflib.Literal(term.value)
-        return rdflib.Literal(term.value, datatype=rdflib.URIRef(term.datatype.value))
-
-    def text(self, term) -> str:
-        """How a bound value prints in a message (as pySHACL prints it: str() of the term)."""
-        if isinstance(term, ox.BlankNode):
-            return str(self.from_ox(term))
-        return term.value
-
-
-def to_store(loaded: LoadedGraph) -> tuple[ox.Store, _TermMap]:
-    terms = _TermMap()
-    store = ox.Store()
-    store.extend(
-        ox.Quad(terms.to_ox(s), terms.to_ox(p), terms.to_ox(o), ox.DefaultGraph()) for s, p, o in loaded.graph
-    )
-    return store, terms
-
-
 class FastExecutor:
     name = "fast"
 
@@ -145,15 +87,15 @@ class FastExecutor:
         self.threads = threads or os.cpu_count() or 1  # threads that run one file's queries
 
     def run(
-        self, loaded: Loaded, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+        self, kb: KB, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[RawResult | RuleFailure]:
-        store, terms = (loaded.store, _TermMap()) if isinstance(loaded, IndexedStore) else to_store(loaded)
+        store = kb.store
         prefixes = tuple(sorted(catalog.prefixes.items()))
-        checks = [(rule, constraint) for rule in rules for constraint in rule.constraints]
+        checks = [(rule, index, constraint) for rule in rules for index, constraint in enumerate(rule.constraints)]
 
-        def solve(check: tuple[Rule, Constraint]) -> tuple[list[str], list] | Exception:
+        def solve(check: tuple[Rule, int, Constraint]) -> tuple[list[str], list] | Exception:
             try:
-                solutions = store.query(_compiled(check[0], check[1], prefixes))
+                solutions = store.query(_compiled(check[0], check[2], prefixes))
                 return [v.value for v in solutions.variables], list(solutions)
             except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
                 return exc
@@ -164,7 +106,7 @@ class FastExecutor:
         pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="aifcheck-query") if self.threads > 1 else None
         outcomes = pool.map(solve, checks) if pool is not None else map(solve, checks)
         try:
-            for done, ((rule, constraint), outcome) in enumerate(zip(checks, outcomes), start=1):
+            for done, ((rule, index, constraint), outcome) in enumerate(zip(checks, outcomes), start=1):
                 if progress is not None:
                     progress(done, len(checks))
                 if isinstance(outcome, Exception):
@@ -172,19 +114,19 @@ class FastExecutor:
                     continue
                 variables, rows = outcome
                 for row in rows:
-                    yield self._result(rule, constraint, variables, row, terms)
+                    yield self._result(rule, index, constraint, variables, row)
         finally:  # the caller may stop early (--max-violations): drop the queries not yet started
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
-    def _result(rule: Rule, constraint: Constraint, variables: list[str], row, terms: _TermMap) -> RawResult:
+    def _result(rule: Rule, index: int, constraint: Constraint, variables: list[str], row) -> RawResult:
         bound = {name: row[name] for name in variables if row[name] is not None}
-        focus = terms.from_ox(bound["this"])
-        value = terms.from_ox(bound["value"]) if "value" in bound else focus
-        texts = {k: terms.text(v) for k, v in bound.items()}
+        focus = bound["this"]
+        # a message shows a term by its value, a blank node by its identifier (as pySHACL does)
+        texts = {k: v.value for k, v in bound.items()}
         for var, separator in constraint.lists:
             if var in texts:  # sorted, so that the message is the same from run to run
                 texts[var] = separator.join(sorted(texts[var].split(_UNIT_SEPARATOR)))
         message = fill_message(constraint.message, texts)
-        return RawResult(rule.id, focus, value, message)
+        return RawResult(rule.id, index, focus, bound.get("value", focus), message)

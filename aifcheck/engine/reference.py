@@ -1,4 +1,5 @@
-"""The reference executor: pySHACL over rdflib, running the shapes exactly as written."""
+"""The reference executor: pySHACL over rdflib, running the shapes exactly as written, on an
+rdflib copy of the KB's store."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -12,7 +13,8 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor
 
 from ..catalog import SH, Catalog, Rule
-from ..parsing import LoadedGraph
+from ..kb import KB
+from ..terms import RdflibView, quiet_rdflib
 from .base import RawResult, RuleFailure
 
 
@@ -39,41 +41,46 @@ class ReferenceExecutor:
     name = "reference"
 
     def run(
-        self, loaded: LoadedGraph, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
+        self, kb: KB, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[RawResult | RuleFailure]:
         # pySHACL runs every shape in one call: there is no progress to tell
-        try:
-            results = self._validate(loaded.graph, rules, catalog)
-        except Exception:  # noqa: BLE001 - isolate the rule that crashes, then report it alone
-            results = []
-            for rule in rules:
-                try:
-                    results.extend(self._validate(loaded.graph, [rule], catalog))
-                except Exception as exc:  # noqa: BLE001 - any pySHACL failure becomes that rule's internal error
-                    yield RuleFailure(rule.id, f"check failed: {type(exc).__name__}: {exc}")
+        found: list[RawResult | RuleFailure] = []
+        with quiet_rdflib():
+            view = RdflibView(kb.store)
+            try:
+                found += self._validate(view, rules, catalog)
+            except Exception:  # noqa: BLE001 - isolate the rule that crashes, then report it alone
+                for rule in rules:
+                    try:
+                        found += self._validate(view, [rule], catalog)
+                    except Exception as exc:  # noqa: BLE001 - any pySHACL failure becomes that rule's internal error
+                        found.append(RuleFailure(rule.id, f"check failed: {type(exc).__name__}: {exc}"))
         order = {rule.id: i for i, rule in enumerate(rules)}
-        yield from sorted(results, key=lambda r: order[r.rule_id])
+        yield from sorted(found, key=lambda r: (order[r.rule_id], r.constraint if isinstance(r, RawResult) else -1))
 
     @staticmethod
-    def _validate(data: rdflib.Graph, rules: list[Rule], catalog: Catalog) -> list[RawResult]:
+    def _validate(view: RdflibView, rules: list[Rule], catalog: Catalog) -> list[RawResult]:
         shapes = rdflib.Graph()
         shapes += catalog.shapes
         active = {rule.shape: rule.id for rule in rules if rule.shape is not None}
         for shape in set(catalog.shapes.subjects(SH.sparql, None)) - set(active):
             shapes.add((shape, SH.deactivated, rdflib.Literal(True)))
         _, report, _ = pyshacl.validate(
-            data, shacl_graph=shapes, advanced=True, allow_warnings=True, allow_infos=True, inference="none"
+            view.graph, shacl_graph=shapes, advanced=True, allow_warnings=True, allow_infos=True, inference="none"
         )
+        by_id = {rule.id: rule for rule in rules}
         results = []
         for result in report.subjects(RDF.type, SH.ValidationResult):
             rule_id = active.get(report.value(result, SH.sourceShape))
             if rule_id is None:
                 continue
+            select = str(shapes.value(report.value(result, SH.sourceConstraint), SH.select))
             results.append(
                 RawResult(
                     rule_id,
-                    report.value(result, SH.focusNode),
-                    report.value(result, SH.value),
+                    next(i for i, c in enumerate(by_id[rule_id].constraints) if c.select == select),
+                    view.to_store(report.value(result, SH.focusNode)),
+                    view.to_store(report.value(result, SH.value)),
                     str(report.value(result, SH.resultMessage) or ""),
                 )
             )

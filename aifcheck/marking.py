@@ -1,0 +1,228 @@
+"""Line marks written into Turtle text: how aifcheck learns where each node is.
+
+pyoxigraph's parser does not report positions, so when a file's findings need lines the text is
+marked and parsed again (aifcheck.lines): one regular-expression pass finds the statements
+(skipping strings, IRIs and comments) and after each adds a TriG statement giving its subject's
+line in a named graph of its own, ``<urn:aifcheck:lines> { subject <urn:aifcheck:line> N }``. A
+``[ ]`` blank node has no name to give there, so each one is rewritten as a labelled blank node
+whose properties become a statement of their own (the triples are the same).
+
+The text is marked block by block (each block repeats the prefixes seen before it), so that a
+file of any size streams through the parser.
+"""
+from __future__ import annotations
+
+import io
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+LINE = ox.NamedNode("urn:aifcheck:line")
+LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
+BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
+# A block is cut only at a statement that ends this far before the block's end, so that a string
+# cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
+_CUT_MARGIN = 1024 * 1024
+
+# A statement's text up to its next "[" or its final ".", matched by one call in C: strings,
+# IRIs and comments (which may hide a "." or a "[") are skipped whole, and a "." ends the
+# statement only when a space, a comment or the end of the text follows it.
+_BODY = re.compile(
+    r"""(?:[^"'<#\[\].]+"""
+    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'(?:[^'\\\n]|\\.)*'"
+    r"|<[^>\s]*>"
+    r"|#[^\n]*"
+    r"|\.(?![\s#]|\Z))*"
+)
+_SPACE = re.compile(r"(?:\s|#[^\n]*)*")
+_SPARQL_DIRECTIVE = re.compile(r"(?i:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)")
+_SUBJECT = re.compile(r"<[^>\s]*>|[^\s<\"\[(;,]+")
+
+
+@dataclass
+class _MarkState:
+    """What marking carries from one block to the next."""
+
+    line: int = 1  # the line of the block's first character
+    directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
+    labels: int = 0  # blank node labels given to "[ ]" lists so far
+    # a random part keeps the labels apart from the file's own
+    label_prefix: str = field(default_factory=lambda: f"_:aifc{secrets.token_hex(6)}n")
+
+    def new_label(self) -> str:
+        self.labels += 1
+        return f"{self.label_prefix}{self.labels}"
+
+
+def mark_lines(text: str) -> str:
+    """The text with a line triple on every statement subject and every ``[``."""
+    return "".join(marked_blocks([text]))
+
+
+def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Iterator[str]:
+    """The marked text of consecutive chunks, cut into blocks that each parse on their own."""
+    state = state if state is not None else _MarkState()
+    buffer, start = "", 0  # buffer[start:] is still to be marked
+    for chunk in chunks:
+        buffer = buffer[start:] + chunk
+        start = 0
+        while len(buffer) - _CUT_MARGIN >= start + BLOCK_CHARS:
+            prelude = "".join(state.directives)
+            marked, used = _mark(buffer, start, start + BLOCK_CHARS, state)
+            if used == start:  # a first statement longer than a block
+                marked, used = _mark(buffer, start, len(buffer) - _CUT_MARGIN, state)
+                if used == start:
+                    break  # still longer than the buffer: read on
+            yield prelude + marked
+            start = used
+    prelude = "".join(state.directives)
+    yield prelude + _mark(buffer, start, len(buffer), state)[0]
+
+
+def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, int]:
+    """Mark the statements of ``text`` from ``start`` that end by ``limit``: (marked text, where
+    the marked statements end)."""
+    pieces: list[str] = []
+    kept = start  # text[start:kept] is already in pieces
+    line, counted = state.line, start  # `line` is the line of offset `counted`
+    position = _statement_start(text, start)
+    used = position
+    while position < len(text):
+        directive = _SPARQL_DIRECTIVE.match(text, position) if text[position] in "PpBb" else None
+        if directive:  # SPARQL-style PREFIX and BASE have no final "."
+            state.directives.append(directive[0] + "\n")
+            position = used = _statement_start(text, directive.end())
+            continue
+        body = position  # where the statement's text is kept as written, or rewritten
+        if text.startswith("[]", position):  # a blank subject ("[] a rdf:Statement ; ..."): named
+            subject, body = state.new_label(), position + 2
+        else:
+            subject = None if text[position] in "@[(" else _SUBJECT.match(text, position)
+            subject = subject and subject[0]
+        if subject:
+            line += text.count("\n", counted, position)
+            counted = position
+            subject_line = line
+        lists = None  # the statement's "[ ]" lists, when it has some
+        end = None
+        scan = _BODY.match(text, body).end()
+        while scan < len(text):
+            char = text[scan]
+            if char == ".":
+                end = scan + 1
+                break
+            if char == "[":
+                line += text.count("\n", counted, scan)
+                counted = scan
+                lists = lists or _Lists(text, body)
+                lists.open(scan, state.new_label(), line)
+            elif char == "]" and lists and lists.opened:
+                lists.close(scan)
+            # after a "[" or "]", or a quote or "<" that opens nothing (the parser will judge it)
+            scan = _BODY.match(text, scan + 1).end()
+        terminated = end is not None
+        if end is None and limit == len(text):
+            end = len(text)  # unterminated last statement: the parser will say what is wrong
+        if end is None or end > limit:
+            break
+        if body != position:
+            pieces += (text[kept:position], subject, " ")  # "[]a" is "[] a"
+            kept = body
+        if lists is None or lists.opened or not terminated:  # (unbalanced: left for the parser to report)
+            pieces.append(text[kept:end])
+        else:
+            pieces += (text[kept:body], lists.statement(end))
+        if subject:
+            pieces.append(" " + _line_triple(subject, subject_line))
+        pieces.append("\n")
+        if lists is not None:
+            pieces += lists.extracted
+        if text[position] == "@":
+            state.directives.append(text[position:end] + "\n")
+        kept = end
+        position = used = _statement_start(text, end)
+    pieces.append(text[kept:used])
+    state.line += text.count("\n", start, used)
+    return "".join(pieces), used
+
+
+class _Lists:
+    """A statement's blank node property lists, each rewritten as a statement of its own about a
+    labelled blank node: "s p [ q o ] ." becomes "s p _:n . _:n q o ." so that the line triple of the
+    node can go straight to the lines graph."""
+
+    def __init__(self, text: str, start: int) -> None:
+        self.text = text
+        self.starts_with_list = text.startswith("[", start)
+        self.levels: list[list[str]] = [[]]  # the rewritten text, one list per open "[" (innermost last)
+        self.opened: list[str] = []  # the label of each open "["
+        self.copied = start  # the text up to here is in levels
+        self.extracted: list[str] = []  # the lists' statements and line triples
+
+    def open(self, offset: int, label: str, line: int) -> None:
+        self.levels[-1] += (self.text[self.copied:offset], f" {label} ")
+        self.levels.append([])
+        self.opened.append(label)
+        self.copied = offset + 1
+        self.extracted.append(_line_triple(label, line) + "\n")
+
+    def close(self, offset: int) -> None:
+        self.levels[-1].append(self.text[self.copied:offset])
+        self.copied = offset + 1
+        content = "".join(self.levels.pop())
+        if content.strip():
+            self.extracted.append(f"{self.opened[-1]} {content} .\n")
+        self.opened.pop()
+
+    def statement(self, end: int) -> str:
+        """The rewritten statement (nothing when it was a list alone)."""
+        self.levels[0].append(self.text[self.copied:end])
+        statement = "".join(self.levels[0])
+        if self.starts_with_list and len(statement.split()) == 2:
+            first = statement.split()[0] + " "
+            if any(extracted.startswith(first) for extracted in self.extracted):
+                return ""  # "[ q o ] ." (but "[] ." stays an error)
+        return statement
+
+
+def _line_triple(node: str, line: int) -> str:
+    """A TriG statement putting ``node``'s line in the lines graph."""
+    return f"{LINES_GRAPH} {{ {node} {LINE} {line} }}"
+
+
+def _statement_start(text: str, offset: int) -> int:
+    return _SPACE.match(text, offset).end()
+
+
+
+class _BlockReader(io.RawIOBase):
+    """The marked blocks as one binary stream, read as the parser asks for more."""
+
+    def __init__(self, blocks: Iterator[bytes]) -> None:
+        self._blocks = blocks
+        self._data = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._data:
+            block = next(self._blocks, None)
+            if block is None:
+                return 0
+            self._data = memoryview(block)
+        size = min(len(buffer), len(self._data))
+        buffer[:size] = self._data[:size]
+        self._data = self._data[size:]
+        return size
+
+
+def marked_stream(chunks: Iterable[str]) -> io.RawIOBase:
+    """The marked text of consecutive chunks as one binary stream, for pyoxigraph's parser."""
+    return _BlockReader(block.encode("utf-8") for block in marked_blocks(chunks))
