@@ -9,27 +9,28 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 import importlib
-
-# Eager: the submodule aifcheck.validate, once imported, would otherwise shadow the function.
-from .validate import Options, validate  # noqa: E402
 
 # The API, imported on first use: the command line needs only part of it, and its start-up time
 # counts in every run (PEP 562).
 _EXPORTS = {
+    "Options": "validation", "validate": "validation",
     "Rule": "catalog", "Severity": "catalog", "load_catalog": "catalog",
     "claims": "claim_frames",
     "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
     "load": "extract",
     "KB": "kb", "load_kb": "kb",
+    "score_ta1": "score.ta1", "TA1Scores": "score.ta1",
+    "score_ta3": "score.ta3", "TA3Scores": "score.ta3",
+    "score_crux_claims": "score.crux", "score_crux_relations": "score.crux_relations",
     "Claim": "model", "ClaimComponent": "model", "Cluster": "model", "Edge": "model",
     "KnowledgeGraph": "model", "LDCDate": "model", "LDCTime": "model", "Mention": "model",
     "Metatype": "model", "Span": "model",
     "ExitStatus": "report", "FileReport": "report", "Report": "report", "Violation": "report",
 }
-_RENAMED = {"load": "load_kg"}
+_RENAMED = {"load": "load_kg", "score_crux_claims": "score_claims", "score_crux_relations": "score_relations"}
 
 
 def __getattr__(name: str):
@@ -64,11 +65,17 @@ __all__ = [
     "Rule",
     "Severity",
     "Span",
+    "TA1Scores",
+    "TA3Scores",
     "UsageError",
     "Violation",
     "claims",
     "load",
     "load_catalog",
     "load_kb",
+    "score_crux_claims",
+    "score_crux_relations",
+    "score_ta1",
+    "score_ta3",
     "validate",
 ]

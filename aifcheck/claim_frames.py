@@ -369,8 +369,16 @@ def to_tsv(found: Sequence[Claim]) -> str:
     return _lines([TSV_COLUMNS, *map(tsv_row, found)])
 
 
-def to_crux(found: Sequence[Claim]) -> str:
-    return _lines(map(crux_row, found))
+def to_crux(found: Sequence[Claim], with_source: bool = False) -> str:
+    """The CRUX .tab rows, one per claim: the same claim frame read from several files (one
+    submission's Condition5 and Condition6 folders) is one row; ``with_source`` adds a last column
+    with the files each row was read from (joined by SEPARATOR)."""
+    sources: dict[tuple[str, ...], list[str]] = {}
+    for claim in found:
+        sources.setdefault(crux_row(claim), []).append(claim.source)
+    if not with_source:
+        return _lines(sources)
+    return _lines((*row, SEPARATOR.join(files)) for row, files in sources.items())
 
 
 def to_json(found: Sequence[Claim]) -> str:
@@ -384,8 +392,44 @@ def _lines(rows: Iterable[Sequence[str]]) -> str:
 
 FORMATS: dict[str, Callable[[Sequence[Claim]], str]] = {"tsv": to_tsv, "crux": to_crux, "json": to_json}
 
+IDENTICAL = "identical"
+POLARITY = {"EpistemicTrueCertain": "true", "EpistemicTrueUncertain": "true",
+            "EpistemicFalseCertain": "false", "EpistemicFalseUncertain": "false", "EpistemicUnknown": "unknown"}
 
-def render(found: Sequence[Claim], fmt: str) -> str:
+
+def _identity(component: ClaimComponent | None) -> str | None:
+    """A component's KB identity (Qnode or NIL ID); None when absent or a placeholder (EMPTY_TBD)."""
+    if component is None or not component.identity or component.identity.startswith("EMPTY_"):
+        return None
+    return component.identity
+
+
+def identical_pairs(found: Sequence[Claim]) -> list[tuple[str, str]]:
+    """The pairs of claim IDs that are identical by their fields alone (CRUX plan §2.2): same
+    topic, subtopic and template, same X variable identity, same claimer identity, same
+    epistemic truth value (true-certain and true-uncertain are both true).
+
+    A claim whose X variable or claimer has no KB identity (none, or a placeholder such as
+    EMPTY_TBD) is identical to no other: a name is not an identity. Each pair is given once,
+    the smaller ID first, sorted; a claim ID read from several files is one claim, identical to
+    another if any of its frames is.
+    """
+    groups: dict[tuple[object, ...], set[str]] = defaultdict(set)
+    for claim in found:
+        x, claimer = _identity(claim.x_variable), _identity(claim.claimer)
+        if x is not None and claimer is not None:
+            truth = POLARITY.get(claim.epistemic, claim.epistemic)
+            groups[claim.topic, claim.subtopic, claim.template, x, claimer, truth].add(claim.claim_id)
+    return sorted({(a, b) for ids in groups.values() for a in ids for b in ids if a < b})
+
+
+def to_relations(pairs: Iterable[tuple[str, str]], label: str) -> str:
+    """Pairs in the CRUX Task 2 layout: ``claim_id_1 <tab> label <tab> claim_id_2`` a line."""
+    return _lines((a, label, b) for a, b in pairs)
+
+
+def render_claims(found: Sequence[Claim], fmt: str, with_source: bool = False) -> str:
+    """The claims in a format; ``with_source`` (crux only: the other formats name each claim's file)."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}' (choose {', '.join(FORMATS)})")
-    return FORMATS[fmt](found)
+    return to_crux(found, with_source) if fmt == "crux" else FORMATS[fmt](found)

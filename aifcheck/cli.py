@@ -1,178 +1,215 @@
 """The aifcheck command line: a thin layer over the library (parse options, call, render, exit)."""
 from __future__ import annotations
 
-import functools
-import os
+import io
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import click
 import typer
 
-from .catalog import Severity, load_catalog
+from . import __version__
 from .cli_claims import register as register_claims
+from .cli_common import (
+    CONFIG,
+    NO_CONFIG,
+    EngineName,
+    OutputFormat,
+    ProfileName,
+    SeverityName,
+    color_enabled,
+    format_name,
+    new_app,
+    parse_size,
+    prepare_folder,
+    report_paths,
+)
 from .cli_query import register as register_query
-from .errors import AifcheckError, OutputError, UsageError
-from .fixture import fixtures_for
-from .render import EXTENSIONS, get_renderer
-from .render.text import summary_line
-from .report import ExitStatus, FileReport, Report
-from .validate import Options, validate_paths
+from .cli_score import register as register_score
+from .cli_summary import register as register_summary
+from .report import FileReport
 
-app = typer.Typer(
-    add_completion=False,
+# A command imports the library it needs when it runs: importing them all would cost every command,
+# --version and --help included, a fifth of a second.
+
+app = new_app(
     no_args_is_help=True,
-    help="Validate and query AIDA Interchange Format (AIF) knowledge graphs in NIST-restricted AIF.",
+    help="Validate, query and score AIDA Interchange Format (AIF) knowledge graphs in NIST-restricted AIF.",
 )
 
 
-def user_errors(command):
-    """Our own errors become one line on stderr: usage errors exit 2, unreadable input 3."""
-
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except UsageError as exc:
-            print(f"aifcheck: error: {exc}", file=sys.stderr)
-            raise typer.Exit(ExitStatus.USAGE) from None
-        except AifcheckError as exc:
-            print(f"aifcheck: error: {exc}", file=sys.stderr)
-            raise typer.Exit(ExitStatus.UNREADABLE) from None
-
-    return run
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"aifcheck {__version__}")
+        raise typer.Exit()
 
 
-@app.command()
-@user_errors
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_show_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Validate, query and score AIDA Interchange Format (AIF) knowledge graphs in NIST-restricted AIF."""
+
+
+VALIDATE_EXAMPLES = """Examples:
+
+  aifcheck validate run/*.ttl
+
+  aifcheck validate --profile ta3 task3-run/ --format sarif -o reports/
+
+  aifcheck validate kb.ttl --select N13 --severity info
+"""
+
+
+@app.command(epilog=VALIDATE_EXAMPLES)
 def validate(
-    paths: Annotated[list[str], typer.Argument(help="Files (.ttl, .nt, optionally .gz), directories or globs.")],
-    profile: Annotated[str, typer.Option(help="Rule profile: aif, nist or ta3.")] = "nist",
+    paths: Annotated[
+        list[str], typer.Argument(help="Files (.ttl, .nt, .n3, .trig, .jsonld, .rdf; .gz allowed), folders, globs, or - for stdin.")
+    ],
+    profile: Annotated[ProfileName, typer.Option(help="The rules to run.")] = ProfileName.nist,
     output_format: Annotated[
-        Optional[str], typer.Option("--format", help="text, json, sarif or github (github when GITHUB_ACTIONS is set).")
+        Optional[OutputFormat], typer.Option("--format", help="Output format (github when GITHUB_ACTIONS is set, else text).")
     ] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write one report file per input here.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write one report file per input under this folder.")] = None,
     max_violations: Annotated[
         Optional[int], typer.Option(help="Show at most N findings per file; stop checking it after N errors.")
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Files checked in parallel processes.")] = 1,
+    scheduler: Annotated[
+        Optional[str], typer.Option(help="Check the files on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
+    ] = None,
+    ship_files: Annotated[
+        bool, typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
+    ] = False,
+    file_timeout: Annotated[
+        Optional[float], typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried again once (default 3600).")
+    ] = None,
     select: Annotated[Optional[list[str]], typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")] = None,
     ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these rule IDs.")] = None,
-    severity: Annotated[str, typer.Option(help="Lowest severity shown: error, warning or info.")] = "warning",
+    severity: Annotated[SeverityName, typer.Option(help="Lowest severity shown.")] = SeverityName.warning,
     strict: Annotated[bool, typer.Option(help="Warnings fail the run too.")] = False,
     task: Annotated[Optional[str], typer.Option(help="Task-only rules: ta2 enables N16b.")] = None,
-    condition: Annotated[Optional[int], typer.Option(help="TA3 condition 5, 6 or 7 (profile ta3).")] = None,
-    engine: Annotated[str, typer.Option(help="fast (compiled SPARQL) or reference (pySHACL).")] = "fast",
+    condition: Annotated[
+        Optional[int], typer.Option(help="TA3 condition 5, 6 or 7 (default: the ConditionN folder a file is in).")
+    ] = None,
+    engine: Annotated[EngineName, typer.Option(help="fast (compiled SPARQL) or reference (pySHACL).")] = EngineName.fast,
+    max_size: Annotated[
+        Optional[str], typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary line only.")] = False,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")] = False,
+    config: Annotated[Optional[Path], CONFIG] = None,
+    no_config: Annotated[bool, NO_CONFIG] = False,
 ) -> None:
     """Check RDF files against the rules of a profile and report every violation with its rule ID."""
-    fmt = output_format or ("github" if os.environ.get("GITHUB_ACTIONS") else "text")
-    render = get_renderer(fmt)
+    from .catalog import load_catalog
+    from .paths import discover
+    from .progress import ProgressBar
+    from .render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
+    from .render.text import statistics as print_statistics
+    from .render.text import summary_line
+    from .report import FileError, Report
+    from .severity import Severity
+    from .validation import Options, validate_files
+
+    fmt = format_name(output_format)
     options = Options(
-        profile=profile,
+        profile=profile.value,
         select=frozenset(select) if select else None,
         ignore=frozenset(ignore or ()),
-        min_severity=Severity.parse(severity),
+        min_severity=Severity.parse(severity.value),
         strict=strict,
         max_violations=max_violations,
         task=task,
         condition=condition,
-        engine=engine,
+        engine=engine.value,
         jobs=jobs,
+        max_size=parse_size(max_size),
+        scheduler=scheduler,
+        ship_files=ship_files,
+        file_timeout=file_timeout,
     )
-    if output is not None:
-        _prepare_folder(output)
-    progress = _ProgressBar() if sys.stderr.isatty() else None
-    report = validate_paths(paths, options, progress=progress, file_progress=progress.within if progress else None)
-    if progress is not None:
-        progress.close()
     catalog = load_catalog()
-    if output is None:
-        render(report, catalog, sys.stdout)
-    else:
-        _write_per_file(report, catalog, render, EXTENSIONS[fmt], output)
+    options.rules(catalog)  # usage errors before any file is read
+    files, problems = discover(paths)
+    targets = None
+    if output is not None:
+        prepare_folder(output)
+        targets = report_paths(files, output, EXTENSIONS[fmt])
+    stream = output is None and fmt in LINE_FORMATS and not (quiet or statistics)
+    colour = color_enabled(sys.stdout)
+    input_errors = [FileError(p.path, str(p)) for p in problems]
+    if stream:
+        render_input_errors(input_errors, sys.stdout, fmt, colour)
+    bar = ProgressBar.on_terminal(len(files))
+
+    def done(file_report: FileReport, count: int, total: int) -> None:
+        if stream:
+            render_file(file_report, catalog, sys.stdout, fmt, colour)
+            sys.stdout.flush()
+        if targets is not None:
+            _write_report(file_report, options, catalog, fmt, targets[file_report.file])
+        bar.file_done(file_report.file, count, total)
+
+    with bar:
+        report = validate_files(files, input_errors, options, progress=done, file_progress=bar.within if bar.active else None)
+    if statistics and not quiet:
+        print_statistics(report, catalog, sys.stdout, colour)
+    if stream or quiet or statistics or output is not None:
+        if output is not None:
+            for problem in input_errors:
+                print(problem.message, file=sys.stderr)
         print(summary_line(report))
+    else:
+        render(report, catalog, sys.stdout, fmt, colour)
     raise typer.Exit(int(report.exit_status))
 
 
-def _prepare_folder(folder: Path) -> None:
-    """The -o folder, made now: a run that cannot write its reports should not check first."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"-o {folder}: not a folder (reports are written one per input under a folder)")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot write under {folder}: {exc.strerror or exc}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write under {folder}: permission denied")
+def _write_report(file_report: FileReport, options, catalog, fmt: str, target: Path) -> None:
+    from .output import write_atomically
+    from .render import render
+    from .report import Report
+
+    single = Report(options.profile, files=[file_report], seconds=file_report.seconds, strict=options.strict)
+    text = io.StringIO()
+    render(single, catalog, text, fmt)
+    write_atomically(target, text.getvalue())
 
 
-def _write_per_file(report: Report, catalog, render, extension: str, folder: Path) -> None:
-    """One report per input, at the input's path mirrored under the folder (names never collide)."""
-    for problem in report.input_errors:
-        print(problem.message, file=sys.stderr)
-    for file_report in report.files:
-        single = Report(report.profile, files=[file_report], seconds=file_report.seconds, strict=report.strict)
-        source = Path(file_report.file)
-        relative = source.relative_to(source.anchor) if source.is_absolute() else source
-        target = folder / relative.parent / (relative.name + extension)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("w", encoding="utf-8") as out:
-                render(single, catalog, out)
-        except OSError as exc:
-            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+RULES_EXAMPLES = """Examples:
+
+  aifcheck rules
+
+  aifcheck rules --profile ta3
+
+  aifcheck rules N13b
+"""
 
 
-class _ProgressBar:
-    """One line on stderr, shown only on a terminal: files done in a run of several files, and
-    reading and checking inside a large file."""
-
-    width = 30
-    large_file = 32 * 1024 * 1024  # bytes; smaller files are done before a bar would help
-
-    def __init__(self) -> None:
-        self.shown = False
-        self.sized: tuple[str, bool] = ("", False)  # (path, whether it is large), asked once per file
-
-    def __call__(self, file_report: FileReport, done: int, total: int) -> None:
-        if total >= 2:
-            self._draw(done, total, f"{done}/{total} {Path(file_report.file).name[:40]}")
-
-    def within(self, path: str, phase: str, done: int, total: int) -> None:
-        if self.sized[0] != path:
-            self.sized = (path, os.path.getsize(path) >= self.large_file)
-        if self.sized[1]:
-            self._draw(done, total, f"{phase} {Path(path).name[:40]}")
-
-    def _draw(self, done: int, total: int, label: str) -> None:
-        filled = self.width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {label:<50}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r" + " " * (self.width + 53) + "\r")
-            sys.stderr.flush()
-
-
-@app.command()
-@user_errors
+@app.command(epilog=RULES_EXAMPLES)
 def rules(
     rule_id: Annotated[Optional[str], typer.Argument(help="Show one rule in full, with its failing fixture.")] = None,
-    profile: Annotated[Optional[str], typer.Option(help="List only the rules a profile runs.")] = None,
+    profile: Annotated[Optional[str], typer.Option(help="List only the rules a profile runs (aif, nist, ta3, submission).")] = None,
 ) -> None:
     """List the rule catalogue, or show one rule: its text, plan reference and failing example."""
+    from .catalog import load_catalog
+    from .choices import choose
+    from .fixture import fixtures_for
+
     catalog = load_catalog()
     if rule_id is None:
-        chosen = catalog.rules_for(profile) if profile else list(catalog.rules.values())
+        chosen = catalog.rules_for(choose(profile, catalog.profiles, "profile")) if profile else list(catalog.rules.values())
         print(f"{'ID':<6} {'PROFILE':<8} {'SEVERITY':<9} TITLE")
         for rule in chosen:
             severity = rule.severity.label if rule.checked else "-"
             title = rule.title if rule.checked else f"(not checked) {rule.title}"
             print(f"{rule.id:<6} {rule.profile:<8} {severity:<9} {title}")
         return
-    rule = catalog.get(rule_id)
+    rule = catalog.rules[choose(rule_id, catalog.rules, "rule ID")]
     print(f"{rule.id}: {rule.title}")
     print(f"profile: {rule.profile}   severity: {rule.severity.label if rule.checked else 'not checked'}")
     print(f"source: {rule.plan_ref}")
@@ -193,19 +230,22 @@ def rules(
 
 register_query(app)
 register_claims(app)
+register_score(app)
+register_summary(app)
 
 
 def main() -> None:
-    """Entry point: a usage error of any kind becomes one line on stderr and exit status 2."""
+    """Entry point. A usage error of click's (an unknown option, a bad choice) becomes one line on
+    stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     try:
         status = app(standalone_mode=False)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
-    except Exception as exc:  # click's usage errors (typer may ship its own click): duck-typed
-        format_message = getattr(exc, "format_message", None)
-        if format_message is None:
-            raise
-        if format_message():  # empty when the help was shown for a bare 'aifcheck'
-            print(f"aifcheck: error: {format_message()}", file=sys.stderr)
-        sys.exit(getattr(exc, "exit_code", ExitStatus.USAGE))
+    except click.ClickException as exc:
+        if exc.format_message():  # empty when the help was shown for a bare 'aifcheck'
+            print(f"aifcheck: error: {exc.format_message()}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     sys.exit(status or 0)

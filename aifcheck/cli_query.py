@@ -5,8 +5,8 @@
     aifcheck query PATH... --sparql FILE.rq [-o FILE]       a user's SELECT query
 TA2 tables take their entry points from --kb-id, --name or --entry-points.
 
-Errors print one line to stderr: a usage error exits 2 at once; an unreadable file exits 3
-after the other files have been processed.
+A usage error exits 2 at once; an unreadable input is one line on stderr and exit 3 once the
+other inputs are done.
 """
 from __future__ import annotations
 
@@ -14,23 +14,18 @@ import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .errors import InputError, UsageError
-from .kb import KB, load_kb
+from .cli_common import prepare_folder
+from .errors import InputError, OutputError, UsageError
 from .paths import discover
-from .query import (
-    EntryPoints,
-    Table,
-    check_user_query,
-    parameters,
-    run_sparql,
-    run_table,
-    write_nist_layout,
-)
 from .report import ExitStatus
+
+if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
+    from .kb import KB
+    from .query import EntryPoints, Table
 
 
 class Task(str, enum.Enum):
@@ -39,9 +34,19 @@ class Task(str, enum.Enum):
     ta3 = "ta3"
 
 
+EXAMPLES = """Examples:
+
+  aifcheck query kb.ttl --table AIDA_P3_TA1_CM_A0001
+
+  aifcheck query run/ --task ta1 --nist-layout -o SPARQL-output/
+
+  aifcheck query kb.ttl --sparql my-query.rq
+"""
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``query`` command to aifcheck's typer app."""
-    app.command("query", no_args_is_help=True)(query)
+    app.command("query", no_args_is_help=True, epilog=EXAMPLES)(query)
 
 
 def query(
@@ -59,17 +64,23 @@ def query(
         Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="With --nist-layout: inputs in N processes.")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option(help="With --nist-layout: inputs on the workers of this Dask scheduler (tcp://HOST:8786).")
+    ] = None,
+    ship_files: Annotated[
+        bool, typer.Option("--ship-files", help="With --scheduler: send the inputs' bytes to the workers, which need not see them.")
+    ] = False,
+    file_timeout: Annotated[
+        float | None, typer.Option(help="With --scheduler: seconds an input may take on a worker, then it is tried again once (default 3600).")
+    ] = None,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
-    try:
-        status = _run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, jobs)
-    except UsageError as exc:
-        typer.echo(f"aifcheck: error: {exc}", err=True)
-        status = ExitStatus.USAGE
-    except InputError as exc:
-        typer.echo(str(exc), err=True)
-        status = ExitStatus.UNREADABLE
-    raise typer.Exit(int(status))
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    cluster = {"scheduler": scheduler, "ship_files": ship_files, "file_timeout": file_timeout}
+    if not nist_layout and (scheduler is not None or ship_files or file_timeout is not None):
+        raise UsageError("--scheduler, --ship-files and --file-timeout go with --nist-layout")
+    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, jobs, cluster)))
 
 
 def _run(
@@ -83,7 +94,10 @@ def _run(
     name: list[str],
     entry_points: Path | None,
     jobs: int = 1,
+    cluster: dict | None = None,
 ) -> ExitStatus:
+    from .query import EntryPoints, write_nist_layout
+
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
     if (task is not None or nist_layout) and not (task is not None and nist_layout and output):
@@ -92,10 +106,11 @@ def _run(
     points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
     files, problems = discover(paths)
     if task is not None:
+        prepare_folder(output)
         try:
-            problems += write_nist_layout(files, task.value, output, points, jobs=max(1, jobs)).errors
+            problems += write_nist_layout(files, task.value, output, points, jobs=jobs, **(cluster or {})).errors
         except OSError as exc:
-            raise UsageError(f"cannot write under {output}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:
         tables = _tables(files, table, sparql, points, problems)
         _write(tables, output)
@@ -108,6 +123,8 @@ def _tables(
     files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError]
 ) -> list[Table]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
+    from .kb import load_kb
+
     run = _runner(table, sparql, points)
     tables = []
     for path in files:
@@ -121,11 +138,13 @@ def _tables(
 
 def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], Table]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
+    from .query import check_user_query, parameters, run_sparql, run_table
+
     if sparql is not None:
         try:
             text = sparql.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {sparql}: {exc}") from None
+            raise InputError(str(sparql), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
         check_user_query(text, sparql.name)
         return lambda kb: run_sparql(kb, text, sparql.name)
     kinds = parameters(table)  # an unknown table is a usage error here
@@ -143,9 +162,8 @@ def _write(tables: list[Table], output: Path | None) -> None:
     text = tables[0].to_tsv() + "".join(t.to_tsv().split("\n", 1)[1] for t in tables[1:])
     if output is None:
         sys.stdout.write(text)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+    else:
+        from .output import write_atomically
+
+        write_atomically(output, text)
 

@@ -1,23 +1,31 @@
 """The one loader: an RDF file into a knowledge base (KB) on pyoxigraph, and where its nodes are.
 
 Every command takes a KB: validation (both executors), the query tables, claim frames and the
-submission checks. A file is parsed once, by pyoxigraph, from Turtle or N-Triples (N-Triples is
-a subset of Turtle), optionally gzipped; its verdict is the only one (a file pyoxigraph refuses is
-a syntax error, located at line and column). Blank node labels are kept as written, so that a
-node is the same in the store and in a second parse of the text (aifcheck.lines).
+submission checks. A file is parsed once, by pyoxigraph, with the parser its name asks for
+(Turtle when it names none), optionally gzipped; its verdict is the only one (a file pyoxigraph
+refuses is a syntax error, located at line and column). Blank node labels are kept as written,
+so that a node is the same in the store and in a second parse of the text (aifcheck.lines).
 
 A KB answers ``line_of(node)`` for any node, as aifcheck.lines defines it: lazily, since most
 files have no finding. Small files keep their text for that; larger ones are read again.
+
+Hostile input is bounded: a file is streamed (never held whole) past ``STREAM_BYTES``, a .gz file
+that expands like a decompression bomb is refused (see Limits), and a token too long for the
+parser is one clear error.
 """
 from __future__ import annotations
 
+import atexit
 import gzip
 import io
 import os
 import shutil
+import sys
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +34,7 @@ import pyoxigraph as ox
 from .errors import InputError
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, marked_stream
+from .paths import STDIN
 
 Progress = Callable[[int, int], None]  # (bytes read, file size)
 
@@ -33,6 +42,22 @@ STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed, not read whole (no
 # larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
 DISK_BYTES = 160 * 1024 * 1024
 _PROGRESS_STEP = 4 * 1024 * 1024  # bytes between two progress reports
+_MAX_TOKEN = 16 * 1024 * 1024  # pyoxigraph's parser holds no longer literal or IRI
+
+# The parser of each file name ending (after .gz); any other ending is read as Turtle. Only the
+# Turtle family can be marked for lines (aifcheck.marking): findings in other formats have none.
+FORMATS = {
+    ".ttl": ox.RdfFormat.TURTLE,
+    ".nt": ox.RdfFormat.N_TRIPLES,
+    ".n3": ox.RdfFormat.N3,
+    ".trig": ox.RdfFormat.TRIG,
+    ".nq": ox.RdfFormat.N_QUADS,
+    ".jsonld": ox.RdfFormat.JSON_LD,
+    ".rdf": ox.RdfFormat.RDF_XML,
+    ".owl": ox.RdfFormat.RDF_XML,
+}
+_LOCATED = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3)
+_QUADS = (ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)  # AIF is one graph: named graphs are refused
 
 
 @dataclass(eq=False)
@@ -43,9 +68,11 @@ class KB:
     store: ox.Store
     prefixes: dict[str, str] = field(default_factory=dict)  # as the file declares them
     base: str | None = None  # the IRI relative IRIs were resolved against
+    located: bool = False  # whether its text can tell lines (Turtle family, read from a file)
     _text: str | None = field(default=None, repr=False)  # kept for small files, for their lines
     _folder: str | None = field(default=None, repr=False)  # an on-disk store's temporary folder
     _lines: LineIndex | None = field(default=None, repr=False)
+    _data: bytes | None = field(default=None, repr=False)  # its content, when held in memory (see holding)
 
     def __len__(self) -> int:
         return len(self.store)
@@ -60,10 +87,13 @@ class KB:
 
     def _index(self) -> LineIndex:
         marked = ox.Store()
-        if self.base is not None:  # (a KB not read from a file has no lines to tell)
-            chunks = [self._text] if self._text is not None else _text_chunks(self.path)
-            stream = marked_stream(chunks)
-            marked.extend(ox.parse(stream, format=ox.RdfFormat.TRIG, base_iri=self.base, rename_blank_nodes=False))
+        if self.located:
+            chunks = [self._text] if self._text is not None else _text_chunks(self.path, self._data)
+            quads = ox.parse(marked_stream(chunks), format=ox.RdfFormat.TRIG, base_iri=self.base, rename_blank_nodes=False)
+            try:
+                marked.extend(quads)
+            except SyntaxError:  # text the marks cannot follow (N3 beyond Turtle): no lines, not a failure
+                marked = ox.Store()
         return LineIndex(marked, self.store)
 
     def close(self) -> None:
@@ -71,7 +101,7 @@ class KB:
         self.store = ox.Store()
         self._lines = None
         if self._folder is not None:
-            shutil.rmtree(self._folder, ignore_errors=True)
+            _remove_folder(self._folder)
             self._folder = None
 
     def __enter__(self) -> KB:
@@ -81,111 +111,337 @@ class KB:
         self.close()
 
 
-def load_kb(path: str | os.PathLike, progress: Progress | None = None) -> KB:
+@dataclass(frozen=True)
+class Limits:
+    """How much a file may hold once gunzipped. By default a .gz file that has grown past
+    ``bomb_after`` bytes to more than ``bomb_ratio`` times the compressed bytes read is refused as
+    a decompression bomb (AIF compresses about 19 to 1); a ``max_size`` the user gives replaces
+    that test with a plain limit on the size of any file, gunzipped or not."""
+
+    max_size: int | None = None
+    bomb_ratio: int = 64
+    bomb_after: int = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class HeldFile:
+    """A file's content read on another machine (a cluster worker receives it so), and the IRI the
+    file has there, which its relative IRIs resolve against."""
+
+    data: bytes
+    base: str
+
+
+_HELD: ContextVar[Mapping[str, HeldFile]] = ContextVar("aifcheck_held_files", default={})
+
+
+@contextmanager
+def holding(files: Mapping[str, HeldFile]) -> Iterator[None]:
+    """Within this block (in this thread), load_kb(name) parses the content held for ``name`` as it
+    would parse the file itself: same messages, same lines. So any per-file function runs unchanged
+    on a machine that does not see the files (aifcheck.cluster)."""
+    token = _HELD.set(files)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def load_kb(path: str | os.PathLike, progress: Progress | None = None, limits: Limits = Limits()) -> KB:
     """Parse one file into a KB. Raises InputError (located, for syntax errors) when it cannot."""
     path = str(path)
-    try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
-    base = Path(path).resolve().as_uri()
-    text = read_text(path) if size <= STREAM_BYTES else None
-    folder = tempfile.mkdtemp(prefix="aifcheck-store-") if size > DISK_BYTES else None
-    store = ox.Store(folder) if folder else ox.Store()
-    kb = KB(path, store, base=base, _text=text, _folder=folder)
-    try:
-        source = _source(path, text, size, progress)
-        parser = ox.parse(source, format=ox.RdfFormat.TURTLE, base_iri=base, rename_blank_nodes=False)
-        if folder is None:
-            store.extend(parser)
-        else:
-            store.bulk_extend(parser)
-            # the bulk loader leaves many small sorted files; compacting them makes the rule queries
-            # faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
-            store.optimize()
-        kb.prefixes = dict(parser.prefixes)
-        if len(store) == 0:
-            raise InputError(path, "no RDF triples in file")
-    except SyntaxError as exc:
-        kb.close()
-        raise InputError(path, f"syntax error: {_reason(exc)}", exc.lineno, exc.offset) from None
-    except (InputError, OSError, EOFError, zlib.error) as exc:
-        kb.close()
-        raise exc if isinstance(exc, InputError) else InputError(path, f"cannot read: {exc}") from None
+    held = _HELD.get().get(path)
+    rdf_format = format_of(path)
+    with _Content(path, limits, progress, held.data if held else None) as content:
+        head = content.read_up_to(STREAM_BYTES + 1)
+        text = _decode(path, head) if len(head) <= STREAM_BYTES else None
+        if text is None:
+            _check_start(path, head)
+        folder = _disk_folder() if content.expanded_size() > DISK_BYTES else None
+        base = held.base if held else Path(path).resolve().as_uri()
+        # standard input cannot be read again for lines: only while its text is kept
+        located = rdf_format in _LOCATED and (text is not None or path != STDIN)
+        store = ox.Store(folder) if folder else ox.Store()
+        kb = KB(path, store, base=base, located=located, _text=text, _folder=folder, _data=held.data if held else None)
+        try:
+            source = text if text is not None and progress is None else _Prefixed(head, content)
+            parser = ox.parse(
+                source, format=rdf_format, base_iri=base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS
+            )
+            if folder is None:
+                kb.store.extend(parser)
+            else:
+                kb.store.bulk_extend(parser)
+                # the bulk loader leaves many small sorted files; compacting them makes the rule
+                # queries faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
+                kb.store.optimize()
+            kb.prefixes = dict(parser.prefixes)
+            if len(kb.store) == 0:
+                raise InputError(path, "no RDF triples in file")
+        except SyntaxError as exc:
+            kb.close()
+            raise InputError(path, _syntax_message(exc, text, rdf_format), exc.lineno, exc.offset) from None
+        except MemoryError:  # pyoxigraph's "Reached the buffer maximal size"
+            kb.close()
+            raise InputError(path, "a literal or IRI longer than 16 MiB, more than the parser can hold", _long_line(text)) from None
+        except BaseException:
+            kb.close()
+            raise
     return kb
 
 
-def _source(path: str, text: str | None, size: int, progress: Progress | None) -> str | io.RawIOBase:
-    """What the parser reads: the text, or the file as a stream; counted when progress is asked for."""
-    if text is not None and progress is None:
-        return text
-    raw = io.BytesIO(text.encode("utf-8")) if text is not None else _open(path)
-    return _Counting(raw, size, progress) if progress is not None else raw
+def format_of(path: str) -> ox.RdfFormat:
+    """The parser for a file, by its name."""
+    name = path.lower().removesuffix(".gz")
+    return next((f for suffix, f in FORMATS.items() if name.endswith(suffix)), ox.RdfFormat.TURTLE)
 
 
-def _open(path: str):
-    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+def read_text(path: str, limits: Limits = Limits()) -> str:
+    """A file's text, gunzipped and checked as a KB's text is (for baselines that parse it themselves)."""
+    with _Content(str(path), limits, None) as content:
+        return _decode(str(path), content.read())
 
 
-def _text_chunks(path: str) -> Iterator[str]:
-    """A large file's text, block by block, each ending on a whole UTF-8 character."""
-    with _open(path) as raw:
-        while data := raw.read(BLOCK_CHARS):
-            while data[-1] & 0xC0 == 0x80 and (more := raw.read(1)):
-                data += more
-            yield data.decode("utf-8", errors="replace")
-
-
-class _Counting(io.RawIOBase):
-    """A binary stream that tells how much of the file has been read."""
-
-    def __init__(self, raw, size: int, progress: Progress) -> None:
-        self._raw, self._size, self._progress = raw, size, progress
-        self._read = self._told = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        count = self._raw.readinto(buffer)
-        self._read += count
-        if self._read - self._told >= _PROGRESS_STEP or count == 0:
-            self._told = self._read
-            self._progress(min(self._read, self._size), self._size)
-        return count
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
-
-
-def read_text(path: str) -> str:
-    """The file's text: gunzipped when it ends in .gz, decoded as UTF-8 (Turtle's only encoding)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
-    if path.lower().endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(path, f"not a valid gzip file: {exc}") from None
-    if not data.strip():
-        raise InputError(path, "empty file: no RDF triples")
-    if b"\x00" in data[:8192]:
-        raise InputError(path, "binary file, not Turtle or N-Triples")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            path, f"not UTF-8 (byte 0x{data[exc.start]:02x}); Turtle files must be UTF-8", line, column
-        ) from None
-    return text.removeprefix("\ufeff")
+def _syntax_message(exc: SyntaxError, text: str | None, rdf_format: ox.RdfFormat) -> str:
+    message = f"syntax error: {_printable(_reason(exc))}"
+    if rdf_format == ox.RdfFormat.N_TRIPLES and text is not None and _parses(text, ox.RdfFormat.TURTLE):
+        message += " (the file is Turtle, not N-Triples: name it .ttl)"
+    elif rdf_format in _QUADS and "named graph" in message.lower():
+        message += " (an AIF file is one graph: give its triples in the default graph)"
+    return message
 
 
 def _reason(exc: SyntaxError) -> str:
     # pyoxigraph starts its message with the position, which InputError prints already
     message = exc.msg or str(exc)
     return message.split(": ", 1)[1] if message.startswith("Parser error") and ": " in message else message
+
+
+def _parses(text: str, rdf_format: ox.RdfFormat) -> bool:
+    try:
+        for _ in ox.parse(text, format=rdf_format, base_iri="file:///"):
+            pass
+    except SyntaxError:
+        return False
+    return True
+
+
+def _long_line(text: str | None) -> int | None:
+    """The first line long enough to hold a token the parser cannot (None when not known)."""
+    if text is None:
+        return None
+    return next((number for number, line in enumerate(text.split("\n"), 1) if len(line) > _MAX_TOKEN), None)
+
+
+class _Content(io.RawIOBase):
+    """A file's content as the parser reads it: gunzipped, counted for progress, and refused
+    past the limits."""
+
+    def __init__(self, path: str, limits: Limits, progress: Progress | None, data: bytes | None = None) -> None:
+        self.path, self._limits, self._progress, self._data = path, limits, progress, data
+        try:
+            if data is not None:
+                self.size, self._file = len(data), io.BytesIO(data)
+            elif path == STDIN:
+                self.size, self._file = 0, os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+            else:
+                self.size = os.path.getsize(path)  # on disk (compressed, for .gz)
+                self._file = open(path, "rb")
+        except OSError as exc:
+            raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+        self._gzip = gzip.GzipFile(fileobj=self._file) if path.lower().endswith(".gz") else None
+        self.read_bytes = self._told = 0
+        if limits.max_size is not None and self._gzip is None and self.size > limits.max_size:
+            self.close()
+            raise InputError(path, f"{_size(self.size)}, more than --max-size {_size(limits.max_size)}")
+
+    def readable(self) -> bool:
+        return True
+
+    def read_up_to(self, size: int) -> bytes:
+        """The next ``size`` bytes, fewer only at the end of the file (read in pieces, so that a
+        small file costs no large buffer)."""
+        pieces, count = [], 0
+        piece = min(size, self.size + 1) if self._gzip is None and self.size else 1024 * 1024
+        while count < size and (data := self.read(min(piece, size - count))):
+            pieces.append(data)
+            count += len(data)
+            piece = min(piece * 2, 16 * 1024 * 1024)
+        return b"".join(pieces)
+
+    def expanded_size(self) -> int:
+        """The file's size once gunzipped: for a .gz file, what its trailer says (modulo 4 GiB)."""
+        if self._gzip is None or self.size < 4:
+            return self.size or self.read_bytes
+        if self._data is not None:
+            return int.from_bytes(self._data[-4:], "little")
+        with open(self.path, "rb") as raw:
+            raw.seek(-4, os.SEEK_END)
+            return int.from_bytes(raw.read(4), "little")
+
+    def readinto(self, buffer) -> int:
+        try:
+            count = (self._gzip or self._file).readinto(buffer)
+        except (OSError, EOFError, zlib.error) as exc:
+            message = f"not a valid gzip file: {exc}" if self._gzip is not None else f"cannot read: {exc}"
+            raise InputError(self.path, _printable(message)) from None
+        self.read_bytes += count
+        if self._gzip is not None:
+            self._check_growth()
+        if self._progress is not None and (self.read_bytes - self._told >= _PROGRESS_STEP or count == 0):
+            self._told = self.read_bytes
+            self._progress(min(self._file.tell(), self.size), self.size)
+        return count
+
+    def _check_growth(self) -> None:
+        limits = self._limits
+        if limits.max_size is not None:
+            if self.read_bytes > limits.max_size:
+                raise InputError(self.path, f"expands to more than --max-size {_size(limits.max_size)}")
+        elif self.read_bytes > limits.bomb_after and self.read_bytes > limits.bomb_ratio * self._file.tell():
+            raise InputError(
+                self.path,
+                f"expands more than {limits.bomb_ratio} times (a decompression bomb?): "
+                "give --max-size to read it up to that size",
+            )
+
+    def close(self) -> None:
+        if self._gzip is not None:
+            self._gzip.close()
+        self._file.close()
+        super().close()
+
+
+class _Prefixed(io.RawIOBase):
+    """What was read to look at the file, then the rest of it."""
+
+    def __init__(self, head: bytes, rest: io.RawIOBase) -> None:
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._head:
+            size = min(len(buffer), len(self._head))
+            buffer[:size] = self._head[:size]
+            self._head = self._head[size:]
+            return size
+        return self._rest.readinto(buffer)
+
+
+def _text_chunks(path: str, held: bytes | None = None) -> Iterator[str]:
+    """A large file's text (its content ``held`` in memory, if given), block by block, each ending
+    on a whole UTF-8 character."""
+    with open(path, "rb") if held is None else io.BytesIO(held) as stored:
+        with gzip.GzipFile(fileobj=stored) if path.lower().endswith(".gz") else stored as raw:
+            while data := raw.read(BLOCK_CHARS):
+                while data[-1] & 0xC0 == 0x80 and (more := raw.read(1)):
+                    data += more
+                yield data.decode("utf-8", errors="replace")
+
+
+# Byte-order marks of encodings that are not UTF-8, which RDF text formats require.
+_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+
+
+def _check_start(path: str, data: bytes) -> None:
+    """What the start of a file tells: UTF-16 or UTF-32 text (RDF text is mostly ASCII, which those
+    encodings write with NUL bytes), or not text at all."""
+    start = data[:4096]
+    if start.count(b"\x00") * 4 <= len(start):
+        return  # a stray NUL is located when the text is decoded
+    encoding = next((name for bom, name in _BOMS.items() if start.startswith(bom)), None)
+    if encoding is None and _is_utf16(start):
+        encoding = "UTF-16"
+    if encoding is not None:
+        raise InputError(path, f"{encoding} text: RDF files must be UTF-8 (convert it, e.g. with iconv)")
+    raise InputError(path, "binary file, not RDF text")
+
+
+def _is_utf16(data: bytes) -> bool:
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            sample = data[: len(data) // 2 * 2].decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if sum(ch.isprintable() or ch in "\n\r\t" for ch in sample) > 0.95 * len(sample):
+            return True
+    return False
+
+
+def _decode(path: str, data: bytes) -> str:
+    """A whole file's text: not empty, UTF-8 (the only encoding of RDF text formats), no NUL."""
+    if not data.strip():
+        raise InputError(path, "empty file: no RDF triples")
+    _check_start(path, data)
+    nul = data.find(b"\x00")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if nul >= 0:
+            raise InputError(path, "binary file, not RDF text") from None
+        message = f"not UTF-8 (byte 0x{data[exc.start]:02x}); RDF files must be UTF-8"
+        raise InputError(path, message, *_position(data, exc.start)) from None
+    if nul >= 0:
+        raise InputError(path, "a NUL character (byte 0x00), which RDF text cannot hold", *_position(data, nul))
+    return text.removeprefix("\ufeff")
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _printable(text: str) -> str:
+    """Control characters shown as escapes, so that a message stays one clean line."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)
+
+
+def _size(count: float) -> str:
+    for unit in ("bytes", "KiB", "MiB"):
+        if count < 1024:
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.1f} GiB"
+
+
+# On-disk stores live in temporary folders named with the process that made them: removed when
+# the KB is closed or the process exits, and, after a process killed outright, by the next run.
+_DISK_PREFIX = "aifcheck-store-"
+_live_folders: set[str] = set()
+
+
+def _disk_folder() -> str:
+    _sweep_stale_folders()
+    folder = tempfile.mkdtemp(prefix=f"{_DISK_PREFIX}{os.getpid()}-")
+    _live_folders.add(folder)
+    return folder
+
+
+def _remove_folder(folder: str) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    _live_folders.discard(folder)
+
+
+def _sweep_stale_folders() -> None:
+    for folder in Path(tempfile.gettempdir()).glob(f"{_DISK_PREFIX}*"):
+        pid = folder.name.removeprefix(_DISK_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+@atexit.register
+def _remove_live_folders() -> None:
+    for folder in list(_live_folders):
+        _remove_folder(folder)

@@ -7,7 +7,12 @@ from pathlib import Path
 
 from .errors import InputError
 
-RDF_SUFFIXES = (".ttl", ".nt", ".ttl.gz", ".nt.gz")
+# what a folder is searched for (aifcheck.kb.FORMATS parses each); a file named on the command
+# line is read whatever its name
+RDF_SUFFIXES = tuple(
+    f"{name}{gz}" for name in (".ttl", ".nt", ".n3", ".trig", ".nq", ".jsonld", ".rdf", ".owl") for gz in ("", ".gz")
+)
+STDIN = "-"  # the argument that names standard input
 
 
 def is_rdf_file(path: Path) -> bool:
@@ -23,7 +28,9 @@ def discover(args: list[str]) -> tuple[list[str], list[InputError]]:
     files: list[str] = []
     problems: list[InputError] = []
     for arg in args:
-        if glob.has_magic(arg) and not os.path.exists(arg):
+        if arg == STDIN:
+            files.append(arg)
+        elif glob.has_magic(arg) and not os.path.exists(arg):
             matches = sorted(glob.glob(arg, recursive=True))
             if not matches:
                 problems.append(InputError(arg, "no file matches this pattern"))
@@ -40,7 +47,7 @@ def _add_path(path: Path, files: list[str], problems: list[InputError], explicit
     if path.is_dir():
         found = sorted(str(p) for p in path.rglob("*") if p.is_file() and is_rdf_file(p))
         if not found:
-            problems.append(InputError(str(path), "directory holds no .ttl or .nt files (.gz allowed)"))
+            problems.append(InputError(str(path), "folder holds no RDF file (.ttl, .nt, .n3, .trig, .nq, .jsonld, .rdf, .owl; .gz allowed)"))
         files.extend(found)
     elif path.is_file():
         if explicit or is_rdf_file(path):

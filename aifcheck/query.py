@@ -1,12 +1,19 @@
-"""NIST's evaluation tables, reproduced with the SPARQL files of ``queries/`` on pyoxigraph.
+r"""NIST's evaluation tables, reproduced with the SPARQL files of ``queries/`` on pyoxigraph.
 
 Each ``queries/<NAME>.rq`` is one table; NIST writes it as ``<NAME>.rq.tsv``. Values print as
-NIST's pipeline (GraphDB's SPARQL TSV, with the quotes of plain strings dropped) prints them:
+NIST's SPARQL tool prints them: SPARQL's TSV form of each term, where a plain string drops its
+quotes whenever its text alone reads back as that string:
 
-- an IRI as ``<iri>``; an unbound variable as an empty cell;
-- an xsd:double, xsd:decimal or xsd:integer in its canonical form, unquoted (``1.0E0``);
-- any other literal as its text, unquoted, unless the text reads as a number: then it keeps its
-  quotes so that it stays a string (``"1.0"``, ``"01"``, ``"9999"``).
+- an IRI as ``<iri>``, a blank node as ``_:id``; an unbound variable as an empty cell;
+- a valid xsd:double, xsd:decimal or xsd:integer in its canonical form, unquoted (``1.0E0``);
+- a plain string (xsd:string) as its bare text (``Q215627``), unless the text reads as a number
+  (``"1.0"``, ``"01"``, ``"9999"``) or holds a character that TSV escapes: a double quote, a
+  backslash, a tab, a newline or a carriage return. Then it is quoted, with those characters
+  escaped as ``\"``, ``\\``, ``\t``, ``\n``, ``\r``
+  (``"Romanoff claims Covid-19 was \"Chinese-specific\" ..."``);
+- a language-tagged string quoted with its tag (``"Москва"@ru``), and a literal of any other
+  datatype quoted with it (``"2020"^^<http://www.w3.org/2001/XMLSchema#gYear>``), both escaped
+  the same way.
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from pathlib import Path
 
 import pyoxigraph
 
+from .choices import did_you_mean
 from .errors import InputError, UsageError
 from .kb import KB, load_kb
 
@@ -32,6 +40,8 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _PARAMETER = re.compile(r"^#\s*Parameter:\s*\?(\w+)\s+(\w+)", re.MULTILINE)
 # SERVICE as a keyword: not part of a prefixed name, a variable or a longer word.
 _SERVICE = re.compile(r"(?<![\w:?$])SERVICE(?![\w:])", re.IGNORECASE)
+# The keywords of SPARQL Update, which a SELECT query never holds.
+_UPDATE = re.compile(r"(?<![\w:?$])(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD)(?![\w:])", re.IGNORECASE)
 # Comments, IRIs and string literals: blanked out before looking for the keyword.
 _NOT_KEYWORDS = re.compile(
     r'#[^\n]*|<[^<>"{}|^`\\\s]*>'
@@ -103,10 +113,21 @@ def table_names(task: str | None = None) -> list[str]:
 
 
 def query_text(name: str) -> str:
+    """The query of a table (or of one of aifcheck's own queries), named in any case."""
     files = _query_files()
-    if name.removesuffix(".rq") not in files:
-        raise UsageError(f"unknown table {name!r}; known tables: {', '.join(table_names())}")
-    return files[name.removesuffix(".rq")]
+    return files[table_name(name)]
+
+
+def table_name(name: str) -> str:
+    """The table a user means (case aside, with or without .rq); UsageError with the nearest names."""
+    files = _query_files()
+    stem = name.removesuffix(".rq")
+    if stem in files:
+        return stem
+    by_fold = {n.casefold(): n for n in files}
+    if stem.casefold() in by_fold:
+        return by_fold[stem.casefold()]
+    raise UsageError(f"unknown table '{name}'{did_you_mean(stem, table_names())}; known tables: {', '.join(table_names())}")
 
 
 def parameters(name: str) -> dict[str, str]:
@@ -120,7 +141,7 @@ def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     Values are bound as RDF string literals through pyoxigraph's substitutions, never pasted
     into the query text.
     """
-    name = name.removesuffix(".rq")
+    name = table_name(name)
     text = query_text(name)
     needed = parameters(name)
     unknown = set(params) - set(needed)
@@ -129,24 +150,58 @@ def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     missing = [var for var in needed if not params.get(var)]
     if missing:
         raise UsageError(f"table {name} needs a value for {', '.join('?' + m for m in missing)}")
-    rows: list[tuple[str, ...]] = []
+    solutions: list[tuple] = []
     for binding in _bindings(params):
         columns, found = _select(kb, text, binding, name)
-        rows.extend(found)
-    return Table(name, columns, tuple(sorted(rows)))
+        solutions.extend(found)
+    return _table(kb, name, text, columns, solutions)
+
+
+# A table's rows come in NIST's order: sorted, unless its query says otherwise in a header line
+#   # Order: ?var line(?other) ...
+# (by ?var's printed value, then by the line where ?other is written, as GraphDB returns rows in
+# the order the file gave their statements when NIST's query sorts on fewer columns than it
+# prints; rows that tie on every key stay sorted). "# Hidden: ?other" keeps a variable the order
+# needs out of the printed columns.
+_ORDER = re.compile(r"^#\s*Order:\s*(.+)$", re.MULTILINE)
+_HIDDEN = re.compile(r"^#\s*Hidden:\s*(.+)$", re.MULTILINE)
+_ORDER_KEY = re.compile(r"line\(\?(\w+)\)|\?(\w+)")
+
+
+def _table(kb: KB, name: str, text: str, columns: tuple[str, ...], solutions: list[tuple]) -> Table:
+    hidden = {m[2] for line in _HIDDEN.findall(text) for m in _ORDER_KEY.finditer(line)}
+    shown = [i for i, c in enumerate(columns) if c not in hidden]
+    keys = [(m[1] or m[2], bool(m[1])) for line in _ORDER.findall(text) for m in _ORDER_KEY.finditer(line)]
+    position = {c: i for i, c in enumerate(columns)}
+
+    def printed(solution: tuple) -> tuple[str, ...]:
+        return tuple(format_term(solution[i]) for i in shown)
+
+    def order(solution: tuple) -> tuple:
+        return tuple(
+            (kb.line_of(solution[position[var]]) or 0) if by_line else format_term(solution[position[var]])
+            for var, by_line in keys
+        ) + printed(solution)
+
+    rows = dict.fromkeys(printed(s) for s in sorted(solutions, key=order))  # (distinct, in order)
+    return Table(name, tuple(columns[i] for i in shown), tuple(rows))
 
 
 def check_user_query(text: str, name: str = "query") -> None:
-    """Refuse SERVICE (a federated query): aifcheck queries only the files it is given."""
-    if _SERVICE.search(_NOT_KEYWORDS.sub(" ", text)):
+    """Refuse SERVICE (a federated query) and updates: aifcheck only reads the files it is given."""
+    keywords = _NOT_KEYWORDS.sub(" ", text)
+    if _SERVICE.search(keywords):
         raise UsageError(f"{name}: SERVICE is not allowed: aifcheck queries only the given files")
+    update = _UPDATE.search(keywords)
+    if update:
+        raise UsageError(f"{name}: SPARQL updates ({update[0].upper()}) are not allowed: aifcheck only reads the given files")
 
 
 def run_sparql(kb: KB, text: str, name: str = "query") -> Table:
     """Run a user's SELECT query; SERVICE is refused (see check_user_query)."""
     check_user_query(text, name)
-    columns, rows = _select(kb, text, {}, name)
-    return Table(name, columns, tuple(sorted(rows)))
+    columns, solutions = _select(kb, text, {}, name)
+    return Table(name, columns, tuple(sorted(tuple(format_term(term) for term in s) for s in solutions)))
 
 
 def format_term(term: object) -> str:
@@ -159,11 +214,18 @@ def format_term(term: object) -> str:
         return f"_:{term.value}"
     if not isinstance(term, pyoxigraph.Literal):
         return str(term)
-    canonical = _canonical_number(term.value, term.datatype.value.removeprefix(_XSD))
+    datatype = term.datatype.value
+    canonical = _canonical_number(term.value, datatype.removeprefix(_XSD))
     if canonical is not None:
         return canonical
-    text = term.value.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{text}"' if _NUMBER.fullmatch(term.value) else text
+    # as SPARQL's TSV writes a string: backslash first, so that the other escapes stay readable
+    quoted = term.value.replace("\\", "\\\\").replace('"', '\\"')
+    quoted = quoted.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    if term.language:
+        return f'"{quoted}"@{term.language}'
+    if datatype != _XSD + "string":
+        return f'"{quoted}"^^<{datatype}>'
+    return f'"{quoted}"' if quoted != term.value or _NUMBER.fullmatch(term.value) else term.value
 
 
 def write_nist_layout(
@@ -172,23 +234,38 @@ def write_nist_layout(
     outdir: str | os.PathLike,
     entry_points: EntryPoints | None = None,
     jobs: int = 1,
+    scheduler: str | None = None,
+    ship_files: bool = False,
+    file_timeout: float | None = None,
 ) -> LayoutResult:
     """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``.
 
-    When two inputs share a file name (the same claim frame ID under two conditions), each
-    input's folder path, taken relative to the folder that holds all inputs, is mirrored under
-    DIR for every input, e.g. ``DIR/Condition5/<query>/<frame>.ttl/`` and
-    ``DIR/Condition6/<topic>/<frame>.ttl/``, as NIST lays out its TA3 results.
-    TA2 tables run once per entry point of their kind; a table with no entry point is skipped.
+    A claim frame in a TA3 run laid out as NIST's (``.../ConditionN/<query>/<frame>.ttl``) goes
+    where NIST puts its tables, ``DIR/ConditionN/<query>/<frame>.ttl/``. When two other inputs
+    share a file name, each input's folder path, taken relative to the folder that holds all
+    inputs, is mirrored under DIR. TA2 tables run once per entry point of their kind, and need one.
     An unreadable input is reported in the result and the others are still written.
-    ``jobs`` > 1 spreads the inputs over that many processes.
+    ``jobs`` > 1 spreads the inputs over that many processes; a ``scheduler`` address, over the
+    workers of that Dask cluster (see aifcheck.cluster for ``ship_files`` and ``file_timeout``).
     """
     names = tuple(table_names(task))
     entry_points = entry_points or EntryPoints()
-    folders = _output_folders(inputs, Path(outdir))
+    if task == "ta2" and not (entry_points.kb_id or entry_points.name):
+        raise UsageError("the TA2 tables need entry points: give --kb-id, --name or --entry-points")
+    folders = _output_folders(inputs, Path(outdir), nested=task == "ta3")
     result = LayoutResult()
     count = len(folders)
-    if jobs > 1 and count > 1:
+    if scheduler is not None or ship_files or file_timeout is not None:
+        from . import cluster
+
+        cluster.check_options(scheduler, ship_files, file_timeout, jobs)
+        # the workers may not see DIR: they send the tables back, written here as each comes
+        paths = [str(p) for p in inputs]
+        found = cluster.map_files(
+            _tables_text, paths, [(names, entry_points)] * count, _unreadable, scheduler, ship_files, file_timeout
+        )
+        outcomes = map(_write_texts, paths, folders, found)
+    elif jobs > 1 and count > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             outcomes = list(pool.map(_write_tables, map(str, inputs), folders, [names] * count, [entry_points] * count, chunksize=8))
     else:
@@ -219,12 +296,57 @@ def _write_tables(path: str, folder: Path, names: tuple[str, ...], entry_points:
     return written
 
 
-def _output_folders(inputs: Sequence[str | os.PathLike], outdir: Path) -> list[Path]:
+# An input error as it travels from a cluster worker: message, line, column (an InputError itself
+# does not survive pickling).
+_Unread = tuple[str, int | None, int | None]
+
+
+def _tables_text(path: str, names: tuple[str, ...], entry_points: EntryPoints) -> dict[str, str] | _Unread:
+    """_write_tables on a cluster worker, into a folder of its own: the tables' text by file name."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="aifcheck-tables-") as folder:
+        outcome = _write_tables(path, Path(folder), names, entry_points)
+        if isinstance(outcome, InputError):
+            return outcome.message, outcome.line, outcome.column
+        return {target.name: target.read_text(encoding="utf-8") for target in outcome}
+
+
+def _unreadable(path: str, reason: str) -> _Unread:
+    return reason, None, None
+
+
+def _write_texts(path: str, folder: Path, found: dict[str, str] | _Unread) -> list[Path] | InputError:
+    if isinstance(found, tuple):
+        return InputError(path, *found)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in found.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return [folder / name for name in found]
+
+
+def _output_folders(inputs: Sequence[str | os.PathLike], outdir: Path, nested: bool = False) -> list[Path]:
     paths = [Path(p).resolve() for p in inputs]
-    if len({p.name for p in paths}) == len(paths):
-        return [outdir / p.name for p in paths]
-    root = Path(os.path.commonpath([p.parent for p in paths]))
-    return [outdir / p.parent.relative_to(root) / p.name for p in paths]
+    folders = [outdir / _from_condition(p) if nested and _from_condition(p) else None for p in paths]
+    rest = [p for p, folder in zip(paths, folders) if folder is None]
+    if len({p.name for p in rest}) == len(rest):
+        flat = iter(outdir / p.name for p in rest)
+    else:
+        root = Path(os.path.commonpath([p.parent for p in rest]))
+        flat = iter(outdir / p.parent.relative_to(root) / p.name for p in rest)
+    return [folder if folder is not None else next(flat) for folder in folders]
+
+
+_CONDITION = re.compile(r"^Condition[567]$", re.IGNORECASE)
+
+
+def _from_condition(path: Path) -> Path | None:
+    """ConditionN/<query>/<frame>.ttl, the end of a claim frame's path in a TA3 run (None when not in one)."""
+    parts = path.parts
+    for i in range(len(parts) - 3, -1, -1):
+        if _CONDITION.match(parts[i]):
+            return Path(*parts[i:])
+    return None
 
 
 def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, str]]:
@@ -236,9 +358,8 @@ def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, s
     return combos
 
 
-def _select(
-    kb: KB, text: str, binding: Mapping[str, str], name: str = "query"
-) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query") -> tuple[tuple[str, ...], list[tuple]]:
+    """The query's columns and its solutions, as terms (None where a variable is unbound)."""
     substitutions = {pyoxigraph.Variable(k): pyoxigraph.Literal(v) for k, v in binding.items()}
     try:
         solutions = kb.store.query(text, substitutions=substitutions)
@@ -247,8 +368,7 @@ def _select(
     if not isinstance(solutions, pyoxigraph.QuerySolutions):
         raise UsageError(f"{name}: only SELECT queries make a table")
     columns = tuple(v.value for v in solutions.variables)
-    rows = [tuple(format_term(solution[c]) for c in columns) for solution in solutions]
-    return columns, rows
+    return columns, [tuple(solution[c] for c in columns) for solution in solutions]
 
 
 def _canonical_number(lexical: str, datatype: str) -> str | None:

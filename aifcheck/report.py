@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from .catalog import Severity
+from .severity import Severity
 
 
 class ExitStatus(enum.IntEnum):
@@ -18,7 +18,8 @@ class ExitStatus(enum.IntEnum):
 
 @dataclass(frozen=True, order=True)
 class Violation:
-    """One finding, located by file, line and node; ordered by (file, line, rule, node, message)."""
+    """One finding, located by file, line and node; ordered by (file, line, rule, node, message),
+    so that the order never depends on the run."""
 
     file: str
     line: int  # 0 when the node does not appear in the file
@@ -27,7 +28,7 @@ class Violation:
     severity: Severity = field(compare=False)
     message: str = ""
     plan_ref: str = field(compare=False, default="")
-    value: str | None = field(compare=False, default=None)
+    value: str | None = field(compare=False, default=None)  # the value concerned, when not the focus node
 
 
 @dataclass(frozen=True)
@@ -41,15 +42,16 @@ class FileError:
 
 @dataclass
 class FileReport:
-    file: str
+    file: str  # a file, or (for a submission's findings about its layout) a folder
     triples: int = 0
     violations: list[Violation] = field(default_factory=list)
     error: FileError | None = None  # the file could not be read
     rule_errors: list[FileError] = field(default_factory=list)
     truncated_after: int | None = None  # --max-violations cut the list to this many findings
-    # the file's own, to shorten IRIs in its findings (empty for a small file without findings)
+    # the file's own, to shorten IRIs in its findings
     prefixes: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    is_file: bool = True  # False for a folder's findings, which the summary does not count as a file
 
     @property
     def readable(self) -> bool:
@@ -81,25 +83,36 @@ class Report:
         return bool(report.rule_errors) or any(v.severity >= worst for v in report.violations)
 
     @property
+    def failed(self) -> bool:
+        """Some readable file has a finding that fails the run (or a rule that could not run)."""
+        return any(self.file_failed(f) for f in self.files if f.readable)
+
+    @property
+    def unreadable(self) -> bool:
+        return bool(self.input_errors) or any(not f.readable for f in self.files)
+
+    @property
     def conforms(self) -> bool:
-        return not any(self.file_failed(f) for f in self.files if f.readable)
+        """Every input was read, and nothing in it fails the run."""
+        return not self.failed and not self.unreadable
 
     @property
     def exit_status(self) -> ExitStatus:
-        if not self.conforms:
+        if self.failed:
             return ExitStatus.VIOLATIONS
-        if self.input_errors or any(not f.readable for f in self.files):
+        if self.unreadable:
             return ExitStatus.UNREADABLE
         return ExitStatus.VALID
 
     def summary(self) -> dict[str, float | int]:
-        readable = [f for f in self.files if f.readable]
+        files = [f for f in self.files if f.is_file]
+        readable = [f for f in files if f.readable]
         invalid = sum(1 for f in readable if self.file_failed(f))
         return {
-            "files": len(self.files) + len(self.input_errors),
+            "files": len(files) + len(self.input_errors),
             "valid": len(readable) - invalid,
             "invalid": invalid,
-            "unreadable": len(self.files) - len(readable) + len(self.input_errors),
+            "unreadable": len(files) - len(readable) + len(self.input_errors),
             "errors": self.count(Severity.ERROR),
             "warnings": self.count(Severity.WARNING),
             "infos": self.count(Severity.INFO),

@@ -46,7 +46,7 @@ from .errors import InputError, UsageError
 from .kb import KB, load_kb
 from .paths import is_rdf_file
 from .report import FileError, FileReport, Report, Violation
-from .validate import CONDITIONS, Options, check_kb
+from .validation import CONDITIONS, Options, check_kb
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
@@ -121,19 +121,74 @@ class Submission:
 
 def lint(
     directory: str | os.PathLike,
-    condition: int,
+    condition: int | None = None,
     topics: str | os.PathLike | None = None,
     queries: str | os.PathLike | None = None,
     complete: bool = False,
+    user_queries: str | os.PathLike | None = None,
 ) -> Report:
     """Check a submission directory: the S rules, and the ta3 profile on every claim frame.
 
-    ``topics`` (Conditions 6, 7) or ``queries`` (Condition 5, the query claim frames folder)
-    give the IDs the folders must be named with (S8). Bad options raise UsageError.
+    ``directory`` is one condition's submission (one folder per query), or a whole TA3 run laid
+    out as NIST's, whose ConditionN folders are each checked as that condition. ``condition``
+    is inferred from the ConditionN name when not given. ``topics`` (Conditions 6, 7) or
+    ``queries`` (Condition 5, the query claim frames folder) give the IDs the folders must be
+    named with (S8); for a whole run, ``user_queries`` is NIST's user-queries folder, which holds
+    them for every condition (ConditionN/topics.tsv, Condition5/<query claim frames>).
+    Bad options raise UsageError; inputs that cannot be read, InputError.
     """
     started = time.perf_counter()
     root = Path(directory)
-    _check_options(root, condition, topics, queries)
+    if not root.is_dir():
+        raise InputError(str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)")
+    parts = _conditions(root, condition)
+    if len(parts) > 1 and (topics is not None or queries is not None):
+        raise UsageError("a whole TA3 run takes NIST's user-queries folder (--user-queries), not --topics or --queries")
+    report = Report("submission")
+    for folder, part_condition in parts:
+        if user_queries is not None:
+            topics, queries = _user_queries(Path(user_queries), part_condition)
+        one = _lint_condition(folder, part_condition, topics, queries, complete)
+        report.files += one.files
+        report.input_errors += one.input_errors
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _conditions(root: Path, condition: int | None) -> list[tuple[Path, int]]:
+    """The submissions in a folder, with their conditions: the folder itself, or its ConditionN folders."""
+    if condition is not None:
+        return [(root, condition)]
+    named = _CONDITION_FOLDER.match(root.name)
+    if named:
+        return [(root, int(named[1]))]
+    parts = [(p, int(m[1])) for p in sorted(root.iterdir()) if p.is_dir() and (m := _CONDITION_FOLDER.match(p.name))]
+    if not parts:
+        raise UsageError(f"{root}: give --condition (the folder is neither a ConditionN folder nor holds one)")
+    return parts
+
+
+_CONDITION_FOLDER = re.compile(r"^Condition([567])$", re.IGNORECASE)
+
+
+def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | None]:
+    """(topics file, query claim frames folder) of a condition in NIST's user-queries folder."""
+    part = folder / f"Condition{condition}"
+    if not part.is_dir():
+        raise InputError(str(part), "no such folder: NIST's user-queries folder holds one per condition")
+    if condition == 5:
+        frames = sorted(p for p in part.rglob("*.ttl"))
+        return None, frames[0].parent if frames else part
+    tables = sorted(part.glob("*.tsv"))
+    if len(tables) != 1:
+        raise InputError(str(part), f"expected one topics file (*.tsv), found {len(tables)}")
+    return tables[0], None
+
+
+def _lint_condition(
+    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool
+) -> Report:
+    _check_options(condition, topics, queries)
     report = Report("submission")
     known, known_from = None, ""
     if queries is not None:
@@ -147,11 +202,10 @@ def lint(
     submission = Submission(root, condition, folders, strays, claim_ids, known, known_from, complete)
     files = {**frames, **{str(f.ranking.path): FileReport(str(f.ranking.path)) for f in folders if f.ranking}}
     for violation in check(submission):
-        files.setdefault(violation.file, FileReport(violation.file)).violations.append(violation)
+        files.setdefault(violation.file, FileReport(violation.file, is_file=not Path(violation.file).is_dir())).violations.append(violation)
     for file_report in files.values():
         file_report.violations.sort()
     report.files = list(files.values())
-    report.seconds = time.perf_counter() - started
     return report
 
 
@@ -194,11 +248,9 @@ def check(submission: Submission) -> list[Violation]:
 # ------------------------------------------------------------------------------------------
 
 
-def _check_options(root: Path, condition: int, topics: object, queries: object) -> None:
+def _check_options(condition: int, topics: object, queries: object) -> None:
     if condition not in CONDITIONS:
         raise UsageError(f"unknown condition '{condition}' (choose 5, 6 or 7)")
-    if not root.is_dir():
-        raise UsageError(f"{root}: not a directory (give the folder that holds one folder per query)")
     if condition == 5 and topics is not None:
         raise UsageError("Condition 5 queries are claim frames: give their folder with --queries, not --topics")
     if condition != 5 and queries is not None:
@@ -255,17 +307,17 @@ def _claim_ids(kb: KB) -> tuple[tuple[str, int], ...]:
 def _query_ids(folder: Path) -> dict[str, str]:
     """Condition 5: the query claim frame IDs, from the file names <QueryClaimFrameID>.ttl (plan §6.2.1)."""
     if not folder.is_dir():
-        raise UsageError(f"{folder}: not a directory (give the folder of query claim frames, <ID>.ttl)")
+        raise InputError(str(folder), "not a folder (give the folder of query claim frames, <ID>.ttl)")
     found = {p.name.removesuffix(".ttl"): str(p) for p in sorted(folder.glob("*.ttl"))}
     if not found:
-        raise UsageError(f"{folder}: holds no query claim frame (<QueryClaimFrameID>.ttl)")
+        raise InputError(str(folder), "holds no query claim frame (<QueryClaimFrameID>.ttl)")
     return found
 
 
 def _topic_ids(path: Path, condition: int) -> tuple[dict[str, str] | None, list[FileError]]:
     """Conditions 6, 7: the topic IDs of column 1 of the topics file; unusable lines are errors."""
     if not path.is_file():
-        raise UsageError(f"{path}: no such topics file")
+        raise InputError(str(path), "no such topics file")
     widths = TOPIC_COLUMNS[condition]
     try:
         lines = _read_text(path).splitlines()

@@ -35,13 +35,18 @@ REFERENCE_LIMIT = 100_000
 SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000, "10M": 10_000_000}
 
 
-def run(command: list[str], timeout: float | None = None) -> tuple[float | None, float]:
-    """(seconds or None on timeout, peak RSS in MB) of one child process (via /usr/bin/time -f %M)."""
+def run(command: list[str], timeout: float | None = None, cwd: Path | None = None) -> tuple[float | None, float]:
+    """(seconds or None on timeout, peak RSS in MB) of one child process (via /usr/bin/time -f %M).
+
+    ``cwd`` should hold no Python package: ``python -m aifcheck`` imports from the current folder
+    first, so run from this repository it would time this checkout whatever interpreter runs it."""
     rss_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"aifcheck-bench-rss-{os.getpid()}"
     timed = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *command] if Path("/usr/bin/time").exists() else command
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
-    child = subprocess.Popen(timed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    child = subprocess.Popen(
+        timed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd
+    )
     try:
         _, stderr = child.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -50,7 +55,7 @@ def run(command: list[str], timeout: float | None = None) -> tuple[float | None,
         return None, 0.0
     proc = subprocess.CompletedProcess(timed, child.returncode, "", stderr)
     seconds = time.perf_counter() - started
-    if proc.returncode not in (0, 1):
+    if proc.returncode not in (0, 1) or "Traceback" in stderr:
         raise SystemExit(f"{' '.join(command[:4])} ... failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
     if timed is not command:
         kb = int(rss_file.read_text().split()[-1])
@@ -106,13 +111,15 @@ def main() -> None:
         folder = [str(paths[0].parent)] if len(paths) > 1 else names
         validate = [py, "-m", "aifcheck", "validate", *folder, "--profile", "nist", "--format", "json"]
         measured = {}
-        measured["floor: pyoxigraph load"] = run([py, "-c", FLOOR, *names])
+        measured["floor: pyoxigraph load"] = run([py, "-c", FLOOR, *names], cwd=args.work)
         jobs = ["--jobs", str(args.jobs)] if len(paths) > 1 else []
-        measured["aifcheck validate (fast)"] = run(validate + jobs)
+        measured["aifcheck validate (fast)"] = run(validate + jobs, cwd=args.work)
         if args.baseline_python:
-            measured["baseline aifcheck validate (fast)"] = run([args.baseline_python, *validate[1:], *jobs])
+            measured["baseline aifcheck validate (fast)"] = run([args.baseline_python, *validate[1:], *jobs], cwd=args.work)
         if triples <= REFERENCE_LIMIT and len(paths) == 1:
-            measured["pySHACL (aifcheck --engine reference)"] = run(validate + ["--engine", "reference"], args.reference_timeout)
+            measured["pySHACL (aifcheck --engine reference)"] = run(
+                validate + ["--engine", "reference"], args.reference_timeout, cwd=args.work
+            )
         else:
             measured["pySHACL (aifcheck --engine reference)"] = ("skipped", 0.0)
         rows.append((label, triples, measured))

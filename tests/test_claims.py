@@ -126,7 +126,7 @@ def test_claim_with_every_field() -> None:
     assert claim.x_variable is not None and claim.claimer is not None
     x = claim.x_variable
     assert (x.name, x.identity, x.types) == ("pets", "Q39201", ("Q39201", "Q729"))
-    assert claim.x_variable.ke == "http://aifcheck.test/fixture/DOCA0001#pets"
+    assert claim.x_variable.ke == "http://aifcheck.test/fixture/DOCA0001#pets-p"  # a prototype: AIF's componentKE is an ERE
     assert claim.claimer.provenance == "the veterinarian Dr. Vega"
     assert [a.name for a in claim.affiliations] == ["City Animal Clinic"]
     assert claim.location is not None and claim.location.identity == "Q597"

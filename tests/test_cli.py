@@ -75,16 +75,11 @@ def test_select_family_and_ignore() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--profile", "nope"], "unknown profile 'nope'"),
         (["--select", "N99"], "unknown rule ID 'N99'"),
         (["--ignore", "X1"], "unknown rule ID 'X1'"),
-        (["--severity", "loud"], "unknown severity 'loud'"),
-        (["--format", "xml"], "unknown format 'xml'"),
-        (["--engine", "turbo"], "unknown engine 'turbo'"),
         (["--max-violations", "0"], "--max-violations must be at least 1"),
         (["--task", "ta9"], "unknown task 'ta9'"),
         # options that would check nothing
-        (["--profile", "submission"], "profile 'submission' has no rules for RDF files"),
         (["--select", "T2a"], "--select T2a: rule T2a belongs to profile 'ta3', not to 'nist' (use --profile ta3)"),
         (["--profile", "aif", "--select", "N15"], "--select N15: rule N15 belongs to profile 'nist', not to 'aif'"),
         (["--select", "N8"], "--select N8: rule N8 is not checked"),
@@ -101,6 +96,28 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> Non
     result = run("validate", GOOD, *args)
     assert result.exit_code == 2
     assert result.output.startswith(f"aifcheck: error: {message}") and result.output.count("\n") == 1, result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "choices"),
+    [
+        ("--profile", "nope", "'aif', 'nist', 'ta3'"),
+        ("--profile", "submission", "'aif', 'nist', 'ta3'"),  # its rules check folders: lint-submission
+        ("--severity", "loud", "'error', 'warning', 'info'"),
+        ("--format", "xml", "'text', 'json', 'sarif', 'github'"),
+        ("--engine", "turbo", "'fast', 'reference'"),
+    ],
+)
+def test_a_choice_is_refused_with_the_list_in_one_line(option: str, value: str, choices: str) -> None:
+    proc = run_installed("validate", GOOD, option, value)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"aifcheck: error: Invalid value for '{option}': '{value}' is not one of {choices}.\n"
+
+
+def test_the_help_lists_each_options_choices() -> None:
+    text = runner.invoke(app, ["validate", "--help"], env={"COLUMNS": "200"}).output
+    for choices in ("aif|nist|ta3", "text|json|sarif|github", "error|warning|info", "fast|reference"):
+        assert choices in text, choices
 
 
 def test_an_output_folder_that_is_a_file_or_cannot_be_written(tmp_path: Path) -> None:

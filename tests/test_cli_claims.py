@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import FIXTURES, ROOT
 from typer.testing import CliRunner, Result
 
 from aifcheck.claim_frames import TSV_COLUMNS
@@ -120,7 +120,6 @@ def test_lint_submission_formats(tmp_path: Path, fmt: str) -> None:
     [
         pytest.param(["--condition", "4"], id="condition"),
         pytest.param(["--condition", "6", "--queries", QUERIES], id="queries-for-6"),
-        pytest.param(["--condition", "5", "--format", "xml"], id="format"),
     ],
 )
 def test_lint_submission_usage_errors_exit_2(args: list) -> None:
@@ -128,6 +127,11 @@ def test_lint_submission_usage_errors_exit_2(args: list) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("aifcheck: error: ")
     assert "Traceback" not in result.output
+
+
+def test_lint_submission_format_is_a_choice() -> None:
+    result = CliRunner().invoke(app, ["lint-submission", str(RUN), "--condition", "5", "--format", "xml"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "'xml' is not one of 'text', 'json', 'sarif', 'github'" in result.output
 
 
 def test_lint_submission_bad_input_is_reported_not_raised(tmp_path: Path) -> None:
@@ -140,8 +144,8 @@ def test_lint_submission_bad_input_is_reported_not_raised(tmp_path: Path) -> Non
     result = _run("lint-submission", run, "--condition", "5")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert f"{frame}:1:1: not UTF-8 (byte 0xff); Turtle files must be UTF-8" in lines
-    assert any(line.startswith(f"{ranking}:0: S2 error") and "empty file" in line for line in lines)
+    assert f"{frame}:1:1: not UTF-8 (byte 0xff); RDF files must be UTF-8" in lines
+    assert any(line.startswith(f"{ranking}: S2 error") and "empty file" in line for line in lines)  # no line: no ":0"
     assert "Traceback" not in result.output
 
 
@@ -151,3 +155,23 @@ def test_lint_submission_nist_example(shared_data: Path) -> None:
     result = _run("lint-submission", run, "--condition", "6", "--topics", topics)
     assert result.exit_code == 0, result.output
     assert not re.search(r":\d+: S\d ", result.stdout), result.stdout
+
+
+def test_claims_of_several_folders_are_one_row_per_claim_and_can_name_their_files(tmp_path: Path) -> None:
+    # the same claim frame submitted in two condition folders is one claim
+    for condition in ("Condition5", "Condition6"):
+        shutil.copytree(RUN / "CLQRYA0001.000001", tmp_path / condition / "Q1")
+    once = _run("claims", tmp_path / "Condition5", "--format", "crux").stdout.splitlines()
+    both = _run("claims", tmp_path, "--format", "crux").stdout.splitlines()
+    assert both == once and len(once) == len(list((tmp_path / "Condition5" / "Q1").glob("*.ttl")))
+    named = _run("claims", tmp_path, "--format", "crux", "--with-source").stdout.splitlines()
+    assert [row.split("\t")[:-1] for row in named] == [row.split("\t") for row in once]
+    for row in named:
+        files = row.split("\t")[-1].split(";")
+        assert [Path(f).parent.parent.name for f in files] == ["Condition5", "Condition6"]
+
+
+def test_claims_says_when_a_path_holds_no_claim() -> None:
+    result = _run("claims", RUN, ROOT / "examples" / "valid")
+    assert result.exit_code == 0 and result.stdout.count("\n") > 1
+    assert result.stderr == f"aifcheck: warning: {ROOT / 'examples' / 'valid'}: holds no claim (no aida:Claim with the fields NIST's tables read)\n"

@@ -65,7 +65,7 @@ def test_not_a_gzip_file(tmp_path: Path) -> None:
     ("make", "message"),
     [
         (lambda d: d / "missing.ttl", "no such file or directory"),
-        (lambda d: (d / "empty").mkdir() or d / "empty", "directory holds no .ttl or .nt files"),
+        (lambda d: (d / "empty").mkdir() or d / "empty", "folder holds no RDF file"),
         (lambda d: f"{d}/*.nothing", "no file matches this pattern"),
     ],
     ids=["missing", "empty-dir", "glob"],

@@ -65,6 +65,7 @@ def test_table_equals_nist_output(kb: Path, expected: Path, params: dict) -> Non
     extra = Counter(got[1:]) - Counter(want[1:])
     report = [f"missing: {row}" for row in missing.elements()] + [f"extra:   {row}" for row in extra.elements()]
     assert not report, f"{len(missing)} rows missing, {len(extra)} extra:\n" + "\n".join(report[:20])
+    assert got == want, "same rows, in another order than NIST's"
 
 
 def test_every_nist_table_has_an_expected_output_in_the_data(shared_data: Path) -> None:
@@ -94,7 +95,14 @@ def test_tables_by_task() -> None:
         (pyoxigraph.Literal("01"), '"01"'),
         (pyoxigraph.Literal("Q215627"), "Q215627"),
         (pyoxigraph.Literal("NotNegated"), "NotNegated"),
-        (pyoxigraph.Literal("a\tb\nc"), "a\\tb\\nc"),
+        # a string TSV must escape is quoted, as NIST printed a description with quotes
+        (pyoxigraph.Literal('was "Chinese-specific" and'), '"was \\"Chinese-specific\\" and"'),
+        (pyoxigraph.Literal("a\tb\nc\rd"), '"a\\tb\\nc\\rd"'),
+        (pyoxigraph.Literal("C:\\path"), '"C:\\\\path"'),
+        (pyoxigraph.Literal("Москва", language="ru"), '"Москва"@ru'),
+        (pyoxigraph.Literal("2020", datatype=pyoxigraph.NamedNode(XSD + "gYear")), f'"2020"^^<{XSD}gYear>'),
+        (pyoxigraph.Literal("abc", datatype=pyoxigraph.NamedNode(XSD + "integer")), f'"abc"^^<{XSD}integer>'),
+        (pyoxigraph.BlankNode("b0"), "_:b0"),
     ],
 )
 def test_values_print_as_nist_prints_them(term: object, printed: str) -> None:
@@ -143,7 +151,7 @@ def test_table_parameters_are_checked(kb_store: KB) -> None:
 
 def test_user_query_runs_and_service_is_refused(kb_store: KB) -> None:
     table = run_sparql(kb_store, f"PREFIX aida: <{AIDA}> SELECT ?n WHERE {{ ?m aida:hasName ?n }}")
-    assert table.columns == ("n",) and table.rows == (('Acme "Corp" }',),)
+    assert table.columns == ("n",) and table.rows == (('"Acme \\"Corp\\" }"',),)
     with pytest.raises(UsageError, match="SERVICE"):
         run_sparql(kb_store, "SELECT * WHERE { service <http://example.org/sparql> { ?s ?p ?o } }")
     # the word inside a string, an IRI or a comment is no federated query
@@ -202,3 +210,100 @@ def test_layout_goes_on_past_an_unreadable_input_and_skips_ta2_tables_without_en
     result = write_nist_layout([tmp_path / "missing.ttl", good], "ta2", tmp_path / "out", EntryPoints(name=("x",)))
     assert [e.path for e in result.errors] == [str(tmp_path / "missing.ttl")]
     assert [p.name for p in result.written] == ["AIDA_P3_TA2_P0002.rq.tsv"]
+
+
+# Literals that NIST's tool must quote, one in some column of every NIST table. Each expected
+# cell is the literal's text with " \ tab newline written \" \\ \t \n, in double quotes (a string
+# with none of those, and no number-like text, prints bare); a language tag or a datatype other
+# than xsd:string follows the closing quote, as in SPARQL's TSV.
+TA1_TA2_KB = PREFIXES + """
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
+ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 ;
+      aida:link [ a aida:LinkAssertion ; aida:linkTarget "REFKB:\\\\m.01" ] .
+ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\"" .
+[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 .
+[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ; aida:justifiedBy ex:j1 .
+[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q6"@en ; aida:justifiedBy ex:j1 .
+ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 .
+ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
+ex:p2 a aida:Event ; aida:ldcTime [ a aida:LDCTime ;
+      aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "20\\t20"^^xsd:gYear ] ,
+                 [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+[] a aida:ClusterMembership ; aida:cluster ex:c2 ; aida:clusterMember ex:p2 .
+[] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q7"^^ex:qnode ; aida:justifiedBy ex:j1 .
+[] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A0_pag_\\"agent\\"" ; rdf:object ex:p1 ;
+   aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ] .
+"""
+
+TA3_KB = PREFIXES + """
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+ex:claim a aida:Claim ; aida:sourceDocument "D1" ; aida:claimId "CLAIM1" ;
+    aida:topic "Covid-19\\torigin" ; aida:subtopic "line 1\\nline 2" ; aida:claimTemplate "X said \\\\o/" ;
+    aida:naturalLanguageDescription "Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds" ;
+    aida:epistemic aida:EpistemicTrueCertain ; aida:sentiment aida:SentimentNegative ;
+    aida:claimer [ a aida:ClaimComponent ; aida:componentName "Romanoff, \\"the\\" expert" ;
+                   aida:componentIdentity "Q1" ; aida:componentType "Q5" ; aida:componentProvenance "said:\\t\\"yes\\"" ] ;
+    aida:claimDateTime [ a aida:LDCTime ;
+        aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "2\\"020"^^xsd:gYear ] ,
+                   [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
+        aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] ;
+    aida:associatedKEs ex:c2 ; aida:claimSemantics ex:c2 .
+ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
+ex:p1 a aida:Entity ; aida:handle "the \\"lab\\"" ; aida:informativeJustification ex:j1 .
+[] a rdf:Statement ; rdf:subject ex:p1 ; rdf:predicate rdf:type ; rdf:object "Q3\\\\1" .
+ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
+ex:p2 a aida:Event ; aida:informativeJustification ex:j1 ; aida:ldcTime [ a aida:LDCTime ;
+      aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:month "--0\\n3"^^xsd:gMonth ] ,
+                 [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+[] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q4"@en .
+ex:c3 a aida:SameAsCluster ; aida:prototype ex:p3 .
+ex:p3 a aida:Event ; aida:handle "fever\\tand cough" ; aida:informativeJustification ex:j1 .
+[] a rdf:Statement ; rdf:subject ex:p3 ; rdf:predicate rdf:type ; rdf:object "Q8" .
+[] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A1_ppt_\\"theme\\"" ; rdf:object ex:p1 ;
+   aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ; aida:confidence ex:cv ] .
+[] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A2_ppt\\\\cause" ; rdf:object ex:p3 ;
+   aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ; aida:confidence ex:cv ] .
+ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
+ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
+"""
+
+# table -> (column, printed cell) pairs that must be among its rows, and the entry point it takes
+QUOTED_CELLS = {
+    "AIDA_P3_TA1_CM_A0001": ({"type": ['"Q5 \\"company\\""', '"Q6"@en', '"Q7"^^<http://example.org/qnode>']}, None),
+    "AIDA_P3_TA1_AM_A0001": ({"predicate": ['"A0_pag_\\"agent\\""']}, None),
+    "AIDA_P3_TA1_TM_A0001": ({"sa_year": ['"20\\t20"']}, None),
+    "AIDA_P3_TA2_P0001": ({"query_link_target": ['"REFKB:\\\\m.01"'], "link_target": ['"REFKB:\\\\m.01"']}, "REFKB:\\m.01"),
+    "AIDA_P3_TA2_P0002": ({"query_link_target": ['"Acme \\"Corp\\""'], "link_target": ['"Acme \\"Corp\\""']}, 'Acme "Corp"'),
+    "AIDA_P3_TA3_OC_0001": ({
+        "topic": ['"Covid-19\\torigin"'], "subtopic": ['"line 1\\nline 2"'], "claim_template": ['"X said \\\\o/"'],
+        "description": ['"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds"'],
+    }, None),
+    "AIDA_P3_TA3_CC_0001": ({"name": ['"Romanoff, \\"the\\" expert"'], "provenance": ['"said:\\t\\"yes\\""']}, None),
+    "AIDA_P3_TA3_CT_0001": ({"sa_year": ['"2\\"020"']}, None),
+    "AIDA_P3_TA3_TM_0001": ({"sa_month": ['"0\\n3"']}, None),
+    "AIDA_P3_TA3_GR_0001A": ({"edge_type": ['"A1_ppt_\\"theme\\""'], "objectc_handle": ['"the \\"lab\\""'],
+                              "object_type": ['"Q3\\\\1"'], "subject_type": ['"Q4"@en']}, None),
+    "AIDA_P3_TA3_GR_0001B": ({"edge_type": ['"A2_ppt\\\\cause"'], "objectc_handle": ['"fever\\tand cough"']}, None),
+}
+
+
+@pytest.mark.parametrize("table", sorted(QUOTED_CELLS))
+def test_literals_to_quote_print_quoted_in_every_nist_table(table: str, tmp_path: Path) -> None:
+    path = tmp_path / "kb.ttl"
+    path.write_text(TA3_KB if "_TA3_" in table else TA1_TA2_KB, encoding="utf-8")
+    cells, entry_point = QUOTED_CELLS[table]
+    params = {"query_link_target": entry_point} if entry_point is not None else {}
+    records = run_table(load_kb(path), table, **params).records()
+    for column, printed in cells.items():
+        assert set(printed) <= {r[column] for r in records}, (column, sorted({r[column] for r in records}))
+
+
+def test_every_nist_table_prints_a_literal_to_quote() -> None:
+    assert set(QUOTED_CELLS) == set(table_names("ta1") + table_names("ta2") + table_names("ta3"))

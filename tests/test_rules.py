@@ -7,7 +7,6 @@ test_catalog.py. The reference executor is held to the same findings in test_dif
 """
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -19,10 +18,10 @@ import rdflib
 from helpers import FIXTURES
 
 import aifcheck
+from aifcheck import validation
 from aifcheck.catalog import Severity, load_catalog
 from aifcheck.fixture import Fixture, fixtures_for
 
-validation = importlib.import_module("aifcheck.validate")  # (aifcheck.validate is also the function)
 
 CATALOG = load_catalog()
 FIXTURES_OF_RULES = [fixture for rule in CATALOG.rules.values() if rule.kind == "shape" for fixture in fixtures_for(rule.id)]

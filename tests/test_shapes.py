@@ -12,7 +12,7 @@ from aifcheck.catalog import load_catalog
 from aifcheck.engine import RawResult, get_executor
 from aifcheck.fixture import fixtures_for
 from aifcheck.kb import load_kb
-from aifcheck.validate import Options
+from aifcheck.validation import Options
 
 CATALOG = load_catalog()
 SHAPE_RULES = [rule for rule in CATALOG.rules.values() if rule.kind == "shape"]

@@ -12,7 +12,7 @@ import pytest
 from helpers import FIXTURES, SHARED_DATA
 
 from aifcheck.catalog import Severity, load_catalog
-from aifcheck.errors import UsageError
+from aifcheck.errors import InputError, UsageError
 from aifcheck.report import ExitStatus, Report
 from aifcheck.submission import CHECKS, lint
 
@@ -403,8 +403,6 @@ def test_nist_example_run_has_no_s_error(shared_data: Path, condition: int) -> N
                      id="topics-for-5"),
         pytest.param({"condition": 6, "queries": FIXTURE / "queries"}, "give the topics file with --topics",
                      id="queries-for-6"),
-        pytest.param({"condition": 6, "topics": FIXTURE / "nope.tsv"}, "no such topics file", id="missing-topics"),
-        pytest.param({"condition": 5, "queries": FIXTURE / "run"}, "holds no query claim frame", id="empty-queries"),
     ],
 )
 def test_usage_errors(args: dict, message: str) -> None:
@@ -412,6 +410,31 @@ def test_usage_errors(args: dict, message: str) -> None:
         lint(FIXTURE / "run", **args)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param({"condition": 6, "topics": FIXTURE / "nope.tsv"}, "no such topics file", id="missing-topics"),
+        pytest.param({"condition": 5, "queries": FIXTURE / "run"}, "holds no query claim frame", id="empty-queries"),
+    ],
+)
+def test_inputs_that_cannot_be_read(args: dict, message: str) -> None:
+    # a file or folder the user names that cannot be read is an input error (exit 3), as in every command
+    with pytest.raises(InputError, match=message):
+        lint(FIXTURE / "run", **args)
+
+
 def test_a_file_is_not_a_submission() -> None:
-    with pytest.raises(UsageError, match="not a directory"):
+    with pytest.raises(InputError, match="not a folder"):
         lint(FIXTURE / "topics.tsv", 5)
+
+
+def test_a_whole_run_is_checked_condition_by_condition(shared_data: Path) -> None:
+    run = shared_data / "task3-run"
+    report = lint(run, user_queries=shared_data / "user-queries")
+    for condition in (5, 6, 7):
+        alone = lint(run / f"Condition{condition}", condition, user_queries=shared_data / "user-queries")
+        assert {v for f in alone.files for v in f.violations} <= set(report.violations)
+        assert {f.file for f in alone.files} <= {f.file for f in report.files}
+    assert report.exit_status is ExitStatus.VALID and not _s_rules(report)
+    with pytest.raises(UsageError, match="give --condition"):
+        lint(FIXTURE)  # neither a ConditionN folder nor one that holds them

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from aifcheck.catalog import Severity
-from aifcheck.validate import validate
+from aifcheck.validation import validate
 
 M54 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "m54"
 

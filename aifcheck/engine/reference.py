@@ -7,12 +7,14 @@ from functools import lru_cache
 
 import pyshacl
 import rdflib
+from pyshacl.helper.sparql_query_helper import SPARQLQueryHelper
 from rdflib import RDF
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor
 
-from ..catalog import SH, Catalog, Rule
+from ..catalog import Catalog, Rule
+from ..catalog_build import SH
 from ..kb import KB
 from ..terms import RdflibView, quiet_rdflib
 from .base import RawResult, RuleFailure
@@ -35,6 +37,28 @@ class _PreparingSPARQLProcessor(SPARQLProcessor):
 
 # rdflib looks its processor up by name on every Graph.query, and pySHACL asks for "sparql".
 rdflib.plugin.register("sparql", rdflib.query.Processor, __name__, "_PreparingSPARQLProcessor")
+
+
+_check_text = SPARQLQueryHelper.check_invalid_sparql
+_checked: dict[tuple, Exception | None] = {}
+
+
+def _check_text_once(self, sparql_text, valuenode=None, extravars=None):
+    """pySHACL runs its regexes over a constraint's whole text once per focus node (a rule with a
+    long vocabulary list doubled a KB's run), though the verdict depends on the text alone."""
+    key = (sparql_text, valuenode is None, frozenset(extravars or ()))
+    if key not in _checked:
+        try:
+            _check_text(self, sparql_text, valuenode, extravars)
+            _checked[key] = None
+        except Exception as exc:  # noqa: BLE001 - pySHACL's verdict on the text, given again at each call
+            _checked[key] = exc
+    if _checked[key] is not None:
+        raise _checked[key]
+    return True
+
+
+SPARQLQueryHelper.check_invalid_sparql = _check_text_once
 
 
 class ReferenceExecutor:
@@ -62,7 +86,7 @@ class ReferenceExecutor:
     def _validate(view: RdflibView, rules: list[Rule], catalog: Catalog) -> list[RawResult]:
         shapes = rdflib.Graph()
         shapes += catalog.shapes
-        active = {rule.shape: rule.id for rule in rules if rule.shape is not None}
+        active = {rdflib.URIRef(rule.shape): rule.id for rule in rules if rule.shape is not None}
         for shape in set(catalog.shapes.subjects(SH.sparql, None)) - set(active):
             shapes.add((shape, SH.deactivated, rdflib.Literal(True)))
         _, report, _ = pyshacl.validate(

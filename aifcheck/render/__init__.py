@@ -1,4 +1,9 @@
-"""Report renderers, one small module per output format, looked up by name."""
+"""Report renderers, one small module per output format, looked up by name.
+
+The line formats (text, github) give each line of a report its syntax, so that a file's findings
+can be printed as soon as the file is done; the document formats (json, sarif) write the whole
+report at the end.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -6,22 +11,42 @@ from typing import TextIO
 
 from ..catalog import Catalog
 from ..errors import UsageError
-from ..report import Report
+from ..report import FileError, FileReport, Report
 from . import github, json, sarif, text
+from .lines import Line, file_lines, report_lines
 
-Renderer = Callable[[Report, Catalog, TextIO], None]
-
-RENDERERS: dict[str, Renderer] = {
-    "text": text.render,
-    "json": json.render,
-    "sarif": sarif.render,
-    "github": github.render,
-}
+LINE_FORMATS: dict[str, Callable[[Line, bool], str]] = {"text": text.line_text, "github": github.line_text}
+DOCUMENT_FORMATS: dict[str, Callable[[Report, Catalog, TextIO], None]] = {"json": json.render, "sarif": sarif.render}
+FORMATS = (*LINE_FORMATS, *DOCUMENT_FORMATS)
 EXTENSIONS = {"text": ".txt", "json": ".json", "sarif": ".sarif", "github": ".txt"}
 
 
-def get_renderer(name: str) -> Renderer:
-    try:
-        return RENDERERS[name]
-    except KeyError:
-        raise UsageError(f"unknown format '{name}' (choose {', '.join(RENDERERS)})") from None
+def check_format(name: str) -> str:
+    if name not in FORMATS:
+        raise UsageError(f"unknown format '{name}' (choose {', '.join(FORMATS)})")
+    return name
+
+
+def render(report: Report, catalog: Catalog, out: TextIO, fmt: str, colour: bool = False) -> None:
+    """The whole report in a format (a line format ends with the summary line)."""
+    if fmt in DOCUMENT_FORMATS:
+        DOCUMENT_FORMATS[fmt](report, catalog, out)
+        return
+    _write(report_lines(report, catalog), out, fmt, colour)
+    out.write(text.summary_line(report) + "\n")
+
+
+def render_input_errors(errors: list[FileError], out: TextIO, fmt: str, colour: bool = False) -> None:
+    """The inputs that could not be found, before the files of a streamed run."""
+    _write(errors, out, fmt, colour)
+
+
+def render_file(file_report: FileReport, catalog: Catalog, out: TextIO, fmt: str, colour: bool = False) -> None:
+    """One file's lines in a line format, as soon as the file is done."""
+    _write(file_lines(file_report, catalog), out, fmt, colour)
+
+
+def _write(lines, out: TextIO, fmt: str, colour: bool) -> None:
+    line_text = LINE_FORMATS[check_format(fmt)]
+    for line in lines:
+        out.write(line_text(line, colour) + "\n")

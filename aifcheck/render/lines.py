@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..catalog import Catalog
-from ..report import FileError, Report, Violation
+from ..report import FileError, FileReport, Report, Violation
 from .names import compact
 
 
@@ -26,16 +26,24 @@ class Truncated:
         return f"checking stopped at {self.after} finding{'s' if self.after != 1 else ''} (--max-violations)"
 
 
-def report_lines(report: Report, catalog: Catalog) -> Iterator[FileError | Finding | Truncated]:
-    """Unreadable inputs, then file by file: its findings, its rules' internal errors, a truncation."""
+Line = FileError | Finding | Truncated
+
+
+def report_lines(report: Report, catalog: Catalog) -> Iterator[Line]:
+    """Unreadable inputs, then file by file (see file_lines)."""
     yield from report.input_errors
     for file_report in sorted(report.files, key=lambda f: f.file):
-        if file_report.error is not None:
-            yield file_report.error
-            continue
-        prefixes = {**catalog.prefixes, **file_report.prefixes}
-        for v in file_report.violations:
-            yield Finding(v, compact(v.focus, prefixes), compact(v.message, prefixes))
-        yield from file_report.rule_errors
-        if file_report.truncated_after is not None:
-            yield Truncated(file_report.file, file_report.truncated_after)
+        yield from file_lines(file_report, catalog)
+
+
+def file_lines(file_report: FileReport, catalog: Catalog) -> Iterator[Line]:
+    """One file: why it could not be read, or its findings, its rules' internal errors, a truncation."""
+    if file_report.error is not None:
+        yield file_report.error
+        return
+    prefixes = {**catalog.prefixes, **file_report.prefixes}
+    for v in file_report.violations:
+        yield Finding(v, compact(v.focus, prefixes), compact(v.message, prefixes))
+    yield from file_report.rule_errors
+    if file_report.truncated_after is not None:
+        yield Truncated(file_report.file, file_report.truncated_after)

@@ -1,25 +1,46 @@
-"""Plain text: one line per finding, FILE:LINE: ID severity node: message (plan reference)."""
+"""Plain text: one line per finding, FILE:LINE: ID severity node: message (plan reference).
+
+A finding that has no line (one about a folder or a whole file) prints FILE: without a line.
+On a terminal, severities and rule IDs are coloured (see aifcheck.cli_common.color_enabled).
+"""
 from __future__ import annotations
 
+from collections import Counter
 from typing import TextIO
 
-from ..catalog import Catalog
-from ..report import Report
-from .lines import Finding, Truncated, report_lines
+from ..catalog import Catalog, Severity
+from ..report import FileError, Report
+from .lines import Finding, Line, Truncated
+
+_COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_BOLD, _RESET = "\033[1m", "\033[0m"
 
 
-def render(report: Report, catalog: Catalog, out: TextIO) -> None:
-    for line in report_lines(report, catalog):
-        if isinstance(line, Finding):
-            v = line.violation
-            out.write(f"{v.file}:{v.line}: {v.rule_id} {v.severity.label} {line.node}: {line.message} ({v.plan_ref})\n")
-        elif isinstance(line, Truncated):
-            out.write(f"{line.file}: {line.stopped}\n")
-        elif line.rule_id is not None:
-            out.write(f"{line.message} [internal error in rule {line.rule_id}]\n")
-        else:
-            out.write(f"{line.message}\n")
-    out.write(summary_line(report) + "\n")
+def line_text(line: Line, colour: bool = False) -> str:
+    if isinstance(line, Finding):
+        v = line.violation
+        where = f"{v.file}:{v.line}:" if v.line else f"{v.file}:"
+        rule, severity = v.rule_id, v.severity.label
+        if colour:
+            rule, severity = f"{_BOLD}{rule}{_RESET}", f"{_COLOURS[v.severity]}{severity}{_RESET}"
+        return f"{where} {rule} {severity} {line.node}: {line.message} ({v.plan_ref})"
+    if isinstance(line, Truncated):
+        return f"{line.file}: {line.stopped}"
+    assert isinstance(line, FileError)
+    if line.rule_id is not None:
+        return f"{line.message} [internal error in rule {line.rule_id}]"
+    return line.message
+
+
+def statistics(report: Report, catalog: Catalog, out: TextIO, colour: bool = False) -> None:
+    """Findings counted per rule, most first (as ruff --statistics prints them)."""
+    counts = Counter(v.rule_id for v in report.violations)
+    for rule_id, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        rule = catalog.rules[rule_id]
+        severity = rule.severity.label
+        if colour:
+            severity = f"{_COLOURS[rule.severity]}{severity:<8}{_RESET}"
+        out.write(f"{count:>6}  {rule_id:<6} {severity:<8} {rule.title}\n")
 
 
 def summary_line(report: Report) -> str:

@@ -1,0 +1,97 @@
+"""The events NIST's TA1 stages log, and the log files that hold them.
+
+NIST logs every event once per distinct message (the same message from a later row is dropped),
+counts ERROR events, and the driver's ``results.json`` counts the lines of ``logs/`` that hold
+"ERROR". This module keeps those rules so that aifcheck counts what NIST counts.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# code -> (level, message), as in NIST's log specifications; only the events of the TA1 pipeline
+SPECS: dict[str, tuple[str, str]] = {
+    "CLUSTER_NOT_ANNOTATED": ("INFO", "Response line skipped because all mentions of cluster '{}' were outside annotated regions"),
+    "DEFAULT_INFO": ("INFO", "{}"),
+    "INVALID_CONFIDENCE": ("WARNING", "Invalid confidence value '{}' (using 1.0)"),
+    "INVALID_DATE": ("ERROR", "Cluster {} has invalid {} {}"),
+    "INVALID_DATE_RANGE": ("ERROR", "{} {} has invalid date range: {} > {}"),
+    "INVALID_METATYPE": ("ERROR", "Invalid metatype (expected one from '{}', provided '{}')"),
+    "INVALID_PROVENANCE_FORMAT": ("ERROR", "Invalid provenance '{}'"),
+    "KB_STATS": ("INFO", "Input directory contains {} KBs in total. (valid {}, invalid {})"),
+    "MENTION_NOT_ANNOTATED": ("INFO", "Response skipped because mention '{}' is outside the annotated regions"),
+    "MISSING_DATE_FIELD": ("INFO", "Missing {} {}; using '{}' as the {} date"),
+    "MISSING_ITEM_WITH_KEY": ("ERROR", "{} '{}' not found"),
+    "MULTIPLE_DOCUMENTS": ("ERROR", "Multiple documents in response: '{}', '{}'"),
+    "MULTIPLE_METATYPES": ("ERROR", "Multiple metatypes '{}' and '{} for '{}'"),
+    "NEGATIVE_NUMBER": ("ERROR", "'{}' is negative, expecting non-negative"),
+    "NO_TEMPORAL_CONSTRAINT": ("INFO", "Gold cluster {} in document {} has no temporal constraint"),
+    "NOTHING_TO_SCORE": ("ERROR", "Nothing to score."),
+    "PARENT_CHILD_RELATION_FAILURE": ("ERROR", "'{}' is not a child of '{}'"),
+    "SPAN_OFF_BOUNDARY_CORRECTED": ("WARNING", "Correcting span '{}' to '{}' because it is outside the boundary '{}' of document element '{}'"),
+    "SPAN_OFF_BOUNDARY_ERROR": ("ERROR", "Cannot correct therefore removing span '{}' because it is outside the boundary '{}' of document element '{}'"),
+    "START_BIGGER_THAN_END": ("ERROR", "'{}' is bigger than '{}' in '{}'"),
+    "UNKNOWN_ITEM": ("ERROR", "Unknown {} '{}' in response"),
+    "UNKNOWN_MODALITY": ("ERROR", "Unknown modality for document element '{}'"),
+    "UNKNOWN_VALUE": ("ERROR", "Unknown {} '{}' (expected one from {{{}}})"),
+    "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    level: str  # INFO, WARNING or ERROR
+    code: str
+    message: str  # "<class> - <code> - <message>", what NIST logs each distinct one of once
+    where: str | None
+    when: str
+
+    @property
+    def text(self) -> str:
+        return self.message if self.where is None else f"{self.message} at {self.where}"
+
+
+@dataclass(frozen=True)
+class Where:
+    """A row of an input file, as NIST names it in its log ("at FILE:LINE")."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+class EventLog:
+    """The events of one NIST stage (one log file), each distinct message once."""
+
+    def __init__(self, program: str) -> None:
+        self.program = program
+        self.events: list[Event] = []
+        self._seen: set[str] = set()
+
+    def record(self, code: str, *args: object, where: Where | None = None, source: str = "NO_CLASS_NAME") -> None:
+        level, template = SPECS[code]
+        message = f"{source} - {code} - {template.format(*args)}"
+        if message in self._seen:
+            return
+        self._seen.add(message)
+        self.events.append(Event(level, code, message, None if where is None else str(where), time.strftime("%m/%d/%Y %I:%M:%S %p")))
+
+    def extend(self, other: EventLog) -> None:
+        """Log another stage's events again here (NIST re-reads the same files in a later stage)."""
+        for event in other.events:
+            if event.message not in self._seen:
+                self._seen.add(event.message)
+                self.events.append(event)
+
+    def count(self, level: str) -> int:
+        return sum(event.level == level for event in self.events)
+
+    def text(self) -> str:
+        return "".join(f"{e.when} - {self.program} - {e.level} - {e.text}\n" for e in self.events)
+
+    def write(self, path: Path) -> None:
+        path.write_text(self.text(), encoding="utf-8")
+

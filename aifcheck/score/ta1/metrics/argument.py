@@ -1,0 +1,90 @@
+"""ArgumentMetricV3 A1/A2/B1/B2/C1/C2 (NIST's ``argument_metric_v3*_scorer.py``; plan §4.6).
+
+A TRF is a (subject, filler) pair of a frame, its roles the union of the pair's assertion roles.
+TRFscore = TypeSim(subjects) x RolesPrecision x ClusterSim(fillers), 0 across metatypes; TypeSim
+comes from ``similarities/`` (so both subjects must be aligned, not necessarily to each other).
+Gold and system TRFs are matched by munkres (ties change which pairs score above 0, so its step
+order is kept); the score per document and metatype is the sum over matched pairs scoring above 0
+divided by (those pairs + the other gold and system TRFs). B keeps TRFs with a Negated assertion,
+C those with a NotNegated one. Variant 1 ("justified") is the same code as variant 2 in NIST's
+scorer; under ``plan`` it requires one of the system's two most confident assertions to overlap a
+gold justification (IoU > 0).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....render.score_table import Column
+from ...matching import munkres_assign
+from ..iou import iou_matrix
+from ..responses import mention
+from .common import ID_COLUMNS, Edge, Inputs, MetricScores, ScoreRow, by_document_metatype, cluster_sim, frame_edges, roles_precision, summarise
+
+COLUMNS = (*ID_COLUMNS, Column("trf_score", "TRFscore", "6.4f", "R", "6.4f"))
+GROUPS = {"ALL": ("Event", "Relation"), "Event": ("Event",), "Relation": ("Relation",)}
+VARIANTS = {"A": None, "B": "Negated", "C": "NotNegated"}  # which assertions a TRF must have
+
+
+def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
+    """Variant ``A``, ``B`` or ``C``; ``justified`` for variant 1 (checked only under plan)."""
+    wanted = VARIANTS[variant]
+    rows = []
+    for document, language in inputs.documents():
+        gold = [t for t in frame_edges(inputs.gold.get(document)).values() if wanted is None or wanted in t.negation]
+        system = [t for t in frame_edges(inputs.system.get(document)).values() if wanted is None or wanted in t.negation]
+        matched = _match(inputs, document, gold, system, justified and inputs.plan)
+        system_score = {j: value for _, j, value in matched}
+        gold_matched = {i for i, _, _ in matched}
+        for key, metatypes in GROUPS.items():
+            if not any(t.metatype in metatypes for t in gold):
+                continue
+            total = 0
+            count = 0
+            for j, trf in enumerate(system):
+                if j in system_score and trf.metatype in metatypes:
+                    total += system_score[j]
+                    count += 1
+            count += sum(1 for i, t in enumerate(gold) if i not in gold_matched and t.metatype in metatypes)
+            count += sum(1 for j, t in enumerate(system) if j not in system_score and t.metatype in metatypes)
+            rows.append(ScoreRow(document, language, key, (("trf_score", total / count if count else 0),)))
+    name = f"ArgumentMetricV3{variant}{1 if justified else 2}"
+    return summarise(name, COLUMNS, rows, ("trf_score",), by_document_metatype)
+
+
+def _match(inputs: Inputs, document: str, gold: list[Edge], system: list[Edge], check_justification: bool) -> list[tuple[int, int, float]]:
+    """(gold index, system index, TRFscore) for the pairs of munkres' matching scoring above 0."""
+    if not gold or not system:
+        return []
+    alignment = inputs.alignments.get(document)
+    gold_responses, system_responses = inputs.gold[document], inputs.system[document]
+    scores = np.zeros((len(gold), len(system)))
+    if alignment is not None:
+        by_filler: dict[str, list[int]] = {}
+        for i, g in enumerate(gold):
+            by_filler.setdefault(g.filler, []).append(i)
+        for j, s in enumerate(system):
+            # ClusterSim(fillers) is 0 unless the system filler is aligned to the gold filler
+            gold_filler, similarity = alignment.system_to_gold.get(s.filler, (None, 0))
+            for i in by_filler.get(gold_filler, ()):
+                g = gold[i]
+                if g.metatype != s.metatype:
+                    continue
+                filler = cluster_sim(similarity, system_responses.clusters[s.filler], gold_responses.clusters[g.filler])
+                value = alignment.type_similarity(s.subject, g.subject) * roles_precision(g.roles, s.roles) * filler
+                if check_justification and value > 0 and not _justified(inputs, g, s):
+                    value = 0.0
+                scores[i, j] = value
+    best = scores.max()
+    if best <= 0:
+        return []
+    return [(i, j, float(scores[i, j])) for i, j in munkres_assign(best - scores) if scores[i, j] > 0]
+
+
+def _justified(inputs: Inputs, gold: Edge, system: Edge) -> bool:
+    """Plan §4.6 variant 1: one of the system's two most confident assertions has a justification
+    overlapping a gold justification of the TRF."""
+    ranked = sorted(system.assertions, key=lambda a: float(a.justification_confidence.strip('"')), reverse=True)[:2]
+    spans = [a.justification for a in ranked] + [a.justification for a in gold.assertions]
+    mentions = [mention(span, "", inputs.aux) for span in spans]
+    overlap = iou_matrix(mentions, threshold=0.0)
+    return bool((overlap[: len(ranked), len(ranked):] > 0).any())

@@ -1,0 +1,60 @@
+"""CoreferenceMetric (NIST's ``coreference_metric_scorer.py``; plan §4.4.1).
+
+Per document and metatype (ALL = entities and events): precision = sum of Sim(G,S) over aligned
+pairs / sum of the system clusters' self-similarity, recall the same over the gold clusters'. NIST
+reads self-similarities from ``similarities/``, which lists aligned clusters only, so unaligned
+clusters count in neither denominator; under ``plan`` every evaluable cluster counts. A core
+document the system did not submit scores 0.
+"""
+from __future__ import annotations
+
+from ....render.score_table import Column
+from ..align import type_similarity
+from ..responses import DocumentResponses
+from ..similarity import TypeSimilarity
+from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
+
+NAME = "CoreferenceMetric"
+COLUMNS = (*ID_COLUMNS, Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))
+GROUPS = {"ALL": ("Entity", "Event"), "Entity": ("Entity",), "Event": ("Event",)}
+
+
+def score(inputs: Inputs) -> MetricScores:
+    rows = []
+    for document, language in inputs.documents():
+        alignment = inputs.alignments.get(document)
+        gold = inputs.gold.get(document)
+        for key, metatypes in GROUPS.items():
+            aligned = 0
+            gold_total = system_total = 0
+            if alignment is not None:
+                for gold_id, (_, similarity) in alignment.gold_to_system.items():
+                    if gold.clusters[gold_id].metatype in metatypes:
+                        aligned += similarity
+                if inputs.plan:
+                    gold_total = _self_total(gold, metatypes, inputs.types)
+                    system_total = _self_total(inputs.system.get(document), metatypes, inputs.types)
+                else:
+                    for cluster_id, similarity in alignment.self_similarity["gold"].items():
+                        if gold.clusters[cluster_id].metatype in metatypes:
+                            gold_total += similarity
+                    for cluster_id, similarity in alignment.self_similarity["system"].items():
+                        if inputs.system_cluster(document, cluster_id).metatype in metatypes:
+                            system_total += similarity
+            elif inputs.plan:
+                gold_total = _self_total(gold, metatypes, inputs.types)
+            precision = aligned / system_total if system_total else 0
+            recall = aligned / gold_total if gold_total else 0
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+            rows.append(ScoreRow(document, language, key, (("precision", precision), ("recall", recall), ("f1", f1))))
+    return summarise(NAME, COLUMNS, rows, ("precision", "recall", "f1"), by_document_metatype, blank=("precision", "recall"))
+
+
+def _self_total(responses: DocumentResponses | None, metatypes: tuple[str, ...], types: TypeSimilarity) -> float:
+    """The plan's denominator: TypeSim(C,C) x |C| summed over every cluster (each mention of a
+    cluster matches itself)."""
+    total = 0
+    for cluster in (responses.clusters.values() if responses else ()):
+        if cluster.metatype in metatypes and cluster.type_confidences:
+            total += type_similarity(cluster, cluster, types) * len(cluster.mentions)
+    return total

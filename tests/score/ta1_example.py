@@ -1,0 +1,13 @@
+"""NIST's example TA1 run, for the TA1 scorer tests."""
+from __future__ import annotations
+
+from helpers import SHARED_DATA
+
+from aifcheck.score.ta1 import score_ta1
+
+EXAMPLE = SHARED_DATA / "ta1-scoring" / "example-task1-run"
+
+
+def run_example(source, out, **options):
+    """Score ``source`` against NIST's gold and AUX data, as NIST scored its example run."""
+    return score_ta1(source, SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data", run_id="example-task1-run", output=out, **options)

@@ -1,0 +1,243 @@
+"""What a user of ruff or check-jsonschema expects of a linter's command line: version and help,
+choices, configuration from pyproject.toml, quiet and statistics, standard input, findings as each
+file is done, colour on a terminal only, reports under -o, every RDF format by its name."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import typer
+from helpers import FIXTURES, ROOT
+from typer.testing import CliRunner
+
+from aifcheck import __version__
+from aifcheck.cli import app
+from aifcheck.progress import ProgressBar
+
+BAD = FIXTURES / "N4" / "bad.ttl"  # N4 and A5 errors
+GOOD = FIXTURES / "N4" / "good.ttl"
+runner = CliRunner()
+
+
+def installed(*args, cwd: Path | None = None, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd, **kwargs
+    )
+
+
+def test_version_and_short_help() -> None:
+    for flag in ("--version", "-V"):
+        proc = installed(flag)
+        assert proc.returncode == 0 and proc.stdout == f"aifcheck {__version__}\n"
+    assert runner.invoke(app, ["-h"]).output == runner.invoke(app, ["--help"]).output
+    assert "--install-completion" in runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    found = []
+    for name, command in group.commands.items():
+        found.append(((*prefix, name), command))
+        if isinstance(command, click.Group):
+            found += _commands(command, (*prefix, name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "command"),
+    [(p, c) for p, c in _commands(typer.main.get_command(app)) if not isinstance(c, click.Group)],
+    ids=lambda value: " ".join(value) if isinstance(value, tuple) else "",
+)
+def test_every_command_shows_an_example_of_itself(path: tuple[str, ...], command: click.Command) -> None:
+    text = runner.invoke(app, [*path, "-h"], env={"COLUMNS": "200"}).output
+    assert "Example" in text and f"aifcheck {' '.join(path)} " in text, text
+
+
+def test_settings_come_from_the_nearest_pyproject_and_flags_win(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.aifcheck]\nselect = ["A5"]\nseverity = "info"\n', encoding="utf-8")
+    from_config = installed("validate", BAD, cwd=project / "sub")  # found upward from the current folder
+    assert {line.split()[1] for line in from_config.stdout.splitlines()[:-1]} == {"A5"}
+    flag_wins = installed("validate", BAD, "--select", "N4", cwd=project / "sub")
+    assert {line.split()[1] for line in flag_wins.stdout.splitlines()[:-1]} == {"N4"}
+    ignored = installed("validate", BAD, "--no-config", cwd=project)
+    assert {line.split()[1] for line in ignored.stdout.splitlines()[:-1]} == {"A5", "N4"}
+    elsewhere = installed("validate", BAD, "--config", project / "pyproject.toml", cwd=tmp_path)
+    assert {line.split()[1] for line in elsewhere.stdout.splitlines()[:-1]} == {"A5"}
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ('selct = ["A5"]', "[tool.aifcheck] has no setting 'selct' (did you mean select?)"),
+        ('jobs = "two"', "[tool.aifcheck] jobs must be a whole number"),
+        ('profile = "nope"', "Invalid value for '--profile': 'nope' is not one of 'aif', 'nist', 'ta3'."),
+    ],
+)
+def test_a_wrong_setting_is_refused(tmp_path: Path, setting: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.aifcheck]\n{setting}\n", encoding="utf-8")
+    proc = installed("validate", GOOD, cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_config_and_no_config_together_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.aifcheck]\nstrict = true\n", encoding="utf-8")
+    proc = installed("validate", GOOD, "--config", tmp_path / "pyproject.toml", "--no-config")
+    assert proc.returncode == 2 and "give --config or --no-config, not both" in proc.stderr
+
+
+def test_quiet_prints_the_summary_only_and_statistics_count_per_rule() -> None:
+    quiet = installed("validate", BAD, GOOD, "--quiet")
+    assert quiet.returncode == 1 and quiet.stdout.splitlines()[0].startswith("2 files: 1 valid, 1 invalid")
+    assert len(quiet.stdout.splitlines()) == 1
+    stats = installed("validate", BAD, BAD.with_name("bad-2.ttl"), "--statistics", "--severity", "info")
+    counts = {line.split()[1]: int(line.split()[0]) for line in stats.stdout.splitlines()[:-1]}
+    shown = installed("validate", BAD, BAD.with_name("bad-2.ttl"), "--severity", "info").stdout.splitlines()[:-1]
+    assert counts == {rule: sum(f" {rule} " in line for line in shown) for rule in counts} and sum(counts.values()) == len(shown)
+
+
+def test_standard_input_is_a_file_named_dash() -> None:
+    proc = installed("validate", "-", input=BAD.read_text(encoding="utf-8"))
+    assert proc.returncode == 1 and all(line.startswith("-:") for line in proc.stdout.splitlines()[:-1])
+    assert {line.split()[1] for line in proc.stdout.splitlines()[:-1]} == {"A5", "N4"}
+
+
+def test_findings_are_printed_as_each_file_is_done() -> None:
+    # the second input, standard input, is not there yet: the first file's findings must be
+    child = subprocess.Popen(
+        [sys.executable, "-m", "aifcheck", "validate", str(BAD), "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        ready, _, _ = select.select([child.stdout], [], [], 60)
+        assert ready, "nothing printed before the last input came"
+        first = child.stdout.readline()
+        assert first.startswith(f"{BAD}:") and " error " in first
+    finally:
+        out, _ = child.communicate(GOOD.read_text(encoding="utf-8"), timeout=60)
+    assert out.rstrip().endswith(")") and "2 files: 1 valid, 1 invalid" in out
+
+
+def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
+    main, side = pty.openpty()
+    proc = subprocess.run(
+        [sys.executable, "-m", "aifcheck", *args], stdout=side, stderr=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, **env},
+    )
+    os.close(side)
+    chunks = []
+    while select.select([main], [], [], 0.5)[0]:
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    assert proc.returncode == 1
+    return b"".join(chunks).decode()
+
+
+def test_colour_on_a_terminal_only() -> None:
+    coloured = _on_a_terminal("validate", str(BAD), env={"TERM": "xterm"})
+    assert "\033[31;1merror\033[0m" in coloured and "\033[1mN4\033[0m" in coloured
+    assert "\033[" not in _on_a_terminal("validate", str(BAD), env={"TERM": "xterm", "NO_COLOR": "1"})
+    assert "\033[" not in installed("validate", BAD).stdout  # piped
+
+
+def test_the_progress_bar_stays_silent_on_a_dumb_terminal(monkeypatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "dumb")
+    assert not ProgressBar.on_terminal(10).active
+    monkeypatch.setenv("TERM", "xterm")
+    assert ProgressBar.on_terminal(10).active
+
+
+def test_reports_go_under_the_folder_relative_to_the_inputs(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder / "kb.ttl").write_text(BAD.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = installed("validate", (tmp_path / "a" / "kb.ttl").resolve(), tmp_path / "b" / "kb.ttl", "-o", out, "--format", "json")
+    assert proc.returncode == 1 and not proc.stderr
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["a/kb.ttl.json", "b/kb.ttl.json"]
+    single = installed("validate", (tmp_path / "a" / "kb.ttl").resolve(), "-o", tmp_path / "one")
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["kb.ttl.txt"]  # not the whole absolute path again
+
+
+def test_a_report_never_replaces_an_input(tmp_path: Path) -> None:
+    kb = tmp_path / "k.ttl"
+    kb.write_text(BAD.read_text(encoding="utf-8"), encoding="utf-8")
+    other = tmp_path / "k.ttl.txt"
+    other.write_text(GOOD.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = installed("validate", "-o", ".", "k.ttl", "k.ttl.txt", cwd=tmp_path)
+    assert proc.returncode == 2 and "the report of k.ttl would replace the input k.ttl.txt" in proc.stderr
+    assert other.read_text(encoding="utf-8") == GOOD.read_text(encoding="utf-8")
+
+
+def test_an_input_given_with_dot_dot_is_reported_inside_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    (tmp_path / "kb.ttl").write_text(GOOD.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = installed("validate", "../kb.ttl", "-o", "reports", cwd=tmp_path / "work")
+    assert proc.returncode == 0
+    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.txt")] == ["work/reports/kb.ttl.txt"]
+    assert not list(tmp_path.rglob(".*.partial"))  # written whole
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("kb.jsonld", '{"@id": "http://example.org/c", "@type": "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#SameAsCluster"}'),
+        ("kb.rdf", '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:aida="https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>'),
+        ("kb.trig", "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n{ <http://example.org/c> a aida:SameAsCluster . }\n"),
+        ("kb.n3", "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n<http://example.org/c> a aida:SameAsCluster .\n"),
+    ],
+)
+def test_every_rdf_format_is_read_by_its_name(tmp_path: Path, name: str, content: str) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    proc = installed("validate", path, "--select", "N4", "--format", "json")
+    (finding,) = [v for f in json.loads(proc.stdout)["files"] for v in f["violations"]]
+    assert (finding["rule_id"], finding["focus"]) == ("N4", "<http://example.org/c>")  # a cluster without prototype
+    gz = tmp_path / f"{name}.gz"
+    gz.write_bytes(gzip.compress(content.encode()))
+    assert installed("validate", gz, "--select", "N4").returncode == 1
+
+
+def test_named_graphs_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "kb.trig"
+    path.write_text("<http://example.org/g> { <http://example.org/a> <http://example.org/b> <http://example.org/c> }\n")
+    proc = installed("validate", path)
+    assert proc.returncode == 3 and proc.stdout.startswith(f"{path}: syntax error: Named graphs are not allowed")
+    assert "give its triples in the default graph" in proc.stdout
+
+
+def test_folders_are_not_counted_as_files(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    (run / "not-a-query").mkdir(parents=True)  # S2: a folder without its ranking file
+    proc = installed("lint-submission", run, "--condition", "5")
+    assert proc.returncode == 1 and f"{run / 'not-a-query'}: S2 error" in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("0 files: ")
+
+
+def test_condition_comes_from_the_folder_names(shared_data: Path) -> None:
+    # Condition 7 claim frames have no subtopic, template or X variable: without the condition
+    # taken from their folder, T2d-f would fire on every one
+    proc = installed("validate", "--profile", "ta3", shared_data / "task3-run")
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    forced = installed("validate", "--profile", "ta3", "--condition", "5", shared_data / "task3-run" / "Condition7")
+    assert forced.returncode == 1 and " T2d error " in forced.stdout
+
+
+def test_readme_examples_of_the_cli_run_from_the_repository() -> None:
+    assert installed("validate", "examples/", cwd=ROOT).returncode == 1
