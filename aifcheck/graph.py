@@ -9,10 +9,11 @@ from pathlib import Path
 import networkx as nx
 
 from .claim_frames import read_claims
-from .errors import UsageError
+from .errors import OutputError, UsageError
 from .extract import build_kg
 from .kb import KB
 from .model import Claim, Cluster
+from .output import write_atomically
 
 # how each kind of node looks: (DOT shape, fill colour)
 STYLE = {
@@ -46,7 +47,8 @@ def _cluster_label(cluster: Cluster) -> str:
     name = cluster.handle or cluster.metatype.value.lower()
     types = [t for t, _ in sorted(cluster.types, key=lambda tc: -tc[1])[:_TYPES_SHOWN]]
     more = len(cluster.types) - len(types)
-    tail = cluster.iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1][-12:]
+    local = cluster.iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+    tail = local if len(local) <= 16 else "…" + local[-15:]  # the end tells alike IRIs apart
     return "\n".join(line for line in (name[:32], ", ".join(types) + (f" +{more}" if more > 0 else ""), tail) if line)
 
 
@@ -76,9 +78,13 @@ def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
     if suffix not in FORMATS:
         raise UsageError(f"-o {target}: name the picture .dot, .svg or .png")
     if suffix == ".dot":
-        target.write_text(to_dot(graph, title), encoding="utf-8")
-    else:
+        write_atomically(target, to_dot(graph, title))
+        return
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         _draw(graph, target, title)
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
 def to_dot(graph: nx.MultiDiGraph, title: str) -> str:
