@@ -1,4 +1,18 @@
-"""python -m aifcheck"""
-from .cli import main
+"""The ``aifcheck`` command and ``python -m aifcheck``. ``--version`` is answered before the
+command line's libraries are imported (scripts and editors ask it often); the rest is aifcheck.cli."""
+import sys
 
-main()
+
+def main() -> None:
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        from . import __version__
+
+        print(f"aifcheck {__version__}")
+        return
+    from .cli import main as run
+
+    run()
+
+
+if __name__ == "__main__":
+    main()

@@ -10,11 +10,18 @@ from pathlib import Path
 
 import click
 import typer
+import typer.core
+import typer.main
 from typer.core import TyperGroup
 
 from .config import find_config, read_config
 from .errors import AifcheckError, OutputError, UsageError
 from .report import ExitStatus
+
+
+# typer's rich help imports rich.markdown and markdown-it: 0.17 s on every --help, more than a
+# whole small run takes; click's own help says the same in plain text
+typer.core.HAS_RICH = typer.main.HAS_RICH = False
 
 
 class AifcheckGroup(TyperGroup):

@@ -11,6 +11,7 @@ import pytest
 from helpers import FIXTURES
 from typer.testing import CliRunner
 
+from aifcheck import __version__
 from aifcheck.cli import app
 
 GOOD = FIXTURES / "N4" / "good.ttl"
@@ -214,3 +215,13 @@ def test_rules_lists_and_shows() -> None:
     assert shown.exit_code == 0
     assert "plan §2.4.1 item 4" in shown.output and "Example that fails (bad.ttl)" in shown.output
     assert run("rules", "Q1").exit_code == 2
+
+
+def test_version_is_answered_without_the_command_line_libraries() -> None:
+    """`aifcheck --version` says what the full command line says, without importing typer or the
+    rules (a script or an editor asks it often: it must be instant)."""
+    code = "import sys; sys.argv = ['aifcheck', '--version']; from aifcheck.__main__ import main; main(); print(sorted({'typer', 'pyoxigraph', 'rdflib'} & set(sys.modules)))"
+    fast = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    full = CliRunner().invoke(app, ["--version"])
+    assert fast == [f"aifcheck {__version__}", "[]"]
+    assert full.stdout.strip() == fast[0]
