@@ -19,6 +19,7 @@ from .cli_common import (
     OutputFormat,
     ProfileName,
     SeverityName,
+    StoreName,
     color_enabled,
     format_name,
     new_app,
@@ -100,6 +101,10 @@ def validate(
     max_size: Annotated[
         Optional[str], typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused.")
     ] = None,
+    store: Annotated[
+        StoreName,
+        typer.Option(help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk."),
+    ] = StoreName.auto,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary line only.")] = False,
     statistics: Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")] = False,
     config: Annotated[Optional[Path], CONFIG] = None,
@@ -112,7 +117,7 @@ def validate(
     from .render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
     from .render.text import statistics as print_statistics
     from .render.text import summary_line
-    from .report import FileError, Report
+    from .report import FileError
     from .severity import Severity
     from .validation import Options, validate_files
 
@@ -129,6 +134,7 @@ def validate(
         engine=engine.value,
         jobs=jobs,
         max_size=parse_size(max_size),
+        store=store.value,
         scheduler=scheduler,
         ship_files=ship_files,
         file_timeout=file_timeout,

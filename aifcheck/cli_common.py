@@ -73,6 +73,12 @@ class EngineName(str, enum.Enum):
     reference = "reference"
 
 
+class StoreName(str, enum.Enum):
+    auto = "auto"
+    memory = "memory"
+    disk = "disk"
+
+
 def format_name(chosen: OutputFormat | None) -> str:
     """The format asked for, or github on GitHub Actions, or text."""
     if chosen is not None:
@@ -156,10 +162,15 @@ def report_paths(files: list[str], folder: Path, extension: str) -> dict[str, Pa
     if "-" in files:
         targets["-"] = folder / f"stdin{extension}"
     inputs = {p: f for f, p in resolved.items()}
+    owners: dict[Path, str] = {}
     for source, target in targets.items():
         clash = inputs.get(target.resolve())
         if clash is not None:
             raise UsageError(f"-o {folder}: the report of {source} would replace the input {clash}")
+        if target in owners:  # standard input beside a file named stdin: one report would be lost
+            names = " and ".join("standard input" if name == "-" else name for name in (owners[target], source))
+            raise UsageError(f"-o {folder}: {names} would both report to {target}: give them in two runs")
+        owners[target] = source
     return targets
 
 

@@ -32,6 +32,7 @@ KEYS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
     "format": ("output_format", lambda v: isinstance(v, str), "a string"),
     "max-violations": ("max_violations", lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
     "max-size": ("max_size", lambda v: isinstance(v, (str, int)) and not isinstance(v, bool), "a size such as \"4G\""),
+    "store": ("store", lambda v: isinstance(v, str), "auto, memory or disk"),
     "task": ("task", lambda v: isinstance(v, str), "a string"),
     "condition": ("condition", lambda v: isinstance(v, int) and not isinstance(v, bool), "5, 6 or 7"),
     "quiet": ("quiet", lambda v: isinstance(v, bool), "true or false"),

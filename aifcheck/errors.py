@@ -17,7 +17,8 @@ class OutputError(AifcheckError):
 class InputError(AifcheckError):
     """A file that cannot be read as RDF (exit 3).
 
-    Rendered as ``FILE:LINE:COL: message`` with the position parts left out when unknown.
+    Rendered as ``FILE:LINE:COL: message`` with the position parts left out when unknown, and
+    control characters escaped: the message often quotes the file, which must not forge lines.
     """
 
     def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None):
@@ -33,4 +34,10 @@ class InputError(AifcheckError):
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return f"{where}: {self.message}"
+        return printable(f"{where}: {self.message}")
+
+
+def printable(text: str) -> str:
+    """Control and line-break characters (ESC, CR, LF, U+2028...) shown as escapes, so that text
+    taken from a file stays one clean line and cannot drive a terminal."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)

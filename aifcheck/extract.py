@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
-from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
+import pyoxigraph as ox
+
+from .errors import InputError
 from .kb import KB, load_kb
+from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
 from .query import run_table
 
 CLUSTERS = "AIDA_P3_TA1_CM_A0001"
@@ -27,7 +31,27 @@ def load_kg(path: str | os.PathLike) -> KnowledgeGraph:
 
 
 def build_kg(kb: KB) -> KnowledgeGraph:
+    """A KB read as NIST's tables read it; InputError (at the line of the node concerned) for a value
+    the tables print but the model cannot hold: a span that is not one, a part of a date or a
+    confidence that is not a number."""
     return KnowledgeGraph(kb.path, _clusters(kb), _edges(kb), _times(kb))
+
+
+@contextmanager
+def _reading(kb: KB, what: str, node_cell: str) -> Iterator[None]:
+    """Turn the model's ValueError on one row into an InputError naming the row's node and line."""
+    try:
+        yield
+    except ValueError as exc:
+        raise InputError(kb.path, f"{what} {node_cell}: {exc}", _line(kb, node_cell)) from None
+
+
+def _line(kb: KB, cell: str) -> int | None:
+    try:
+        node = ox.BlankNode(cell[2:]) if cell.startswith("_:") else ox.NamedNode(cell_iri(cell))
+    except ValueError:
+        return None
+    return kb.line_of(node)
 
 
 def _clusters(kb: KB) -> tuple[Cluster, ...]:
@@ -43,19 +67,21 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
         names[cell_iri(row["cluster"])].add(cell_text(row["name"]))
     links: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for row in run_table(kb, "aifcheck_links").records():
-        links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
+        with _reading(kb, "the link of cluster", row["cluster"]):
+            links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for row in run_table(kb, CLUSTERS).records():
-        mentions[cell_iri(row["cluster"])].append(
-            Mention(
-                span=Span.parse(row["mention_span"]),
-                type=_value(row["type"]),
-                negated=row["is_negated"] == "Negated",
-                type_confidence=_number(row["type_statement_confidence"]),
-                membership_confidence=_number(row["cluster_membership_confidence"]),
-                justification_confidence=_number(row["mention_type_justification_confidence"]),
+        with _reading(kb, "a mention of cluster", row["cluster"]):
+            mentions[cell_iri(row["cluster"])].append(
+                Mention(
+                    span=Span.parse(row["mention_span"]),
+                    type=_value(row["type"]),
+                    negated=row["is_negated"] == "Negated",
+                    type_confidence=_number(row["type_statement_confidence"]),
+                    membership_confidence=_number(row["cluster_membership_confidence"]),
+                    justification_confidence=_number(row["mention_type_justification_confidence"]),
+                )
             )
-        )
     return tuple(
         Cluster(
             iri=iri,
@@ -75,14 +101,15 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
 def _edges(kb: KB) -> tuple[Edge, ...]:
     spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
     for row in run_table(kb, EDGES).records():
-        key = (
-            cell_iri(row["subject"]),
-            cell_iri(row["object"]),
-            _value(row["predicate"]),
-            row["is_assertion_negated"] == "Negated",
-            _number(row["argument_assertion_confidence"]),
-        )
-        spans[key].append(Span.parse(row["predicate_justification"]))
+        with _reading(kb, "an argument of", row["subject"]):
+            key = (
+                cell_iri(row["subject"]),
+                cell_iri(row["object"]),
+                _value(row["predicate"]),
+                row["is_assertion_negated"] == "Negated",
+                _number(row["argument_assertion_confidence"]),
+            )
+            spans[key].append(Span.parse(row["predicate_justification"]))
     return tuple(
         Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))))
         for (subject, obj, role, negated, confidence), found in sorted(spans.items())
@@ -92,14 +119,15 @@ def _edges(kb: KB) -> tuple[Edge, ...]:
 def _times(kb: KB) -> tuple[LDCTime, ...]:
     times = []
     for row in run_table(kb, TIMES).records():
-        times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
+        with _reading(kb, "the time of cluster", row["cluster"]):
+            times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
     return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
 
 
 def ldc_time(row: dict[str, str], cluster: str | None = None) -> LDCTime:
     """The 4-tuple of a TM or CT row (columns sa_year ... eb_day); ValueError if a part is not a number."""
     return LDCTime(
-        *(LDCDate(*(int(cell_text(row[f"{b}_{part}"])) for part in ("year", "month", "day"))) for b in _BOUNDS),
+        *(LDCDate(*(_whole(row[f"{b}_{part}"]) for part in ("year", "month", "day"))) for b in _BOUNDS),
         cluster=cluster,
     )
 
@@ -130,4 +158,16 @@ def _value(cell: str) -> str:
 
 
 def _number(cell: str) -> float:
-    return float(cell_text(cell)) if cell else 1.0
+    """A confidence (1.0 when absent); ValueError in plain words when it is not a number."""
+    try:
+        return float(cell_text(cell)) if cell else 1.0
+    except ValueError:
+        raise ValueError(f"the confidence {cell} is not a number") from None
+
+
+def _whole(cell: str) -> int:
+    """A part of an LDC date; ValueError in plain words when it is not a whole number."""
+    try:
+        return int(cell_text(cell))
+    except ValueError:
+        raise ValueError(f"the date part {cell} is not a whole number") from None

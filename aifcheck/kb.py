@@ -6,12 +6,16 @@ submission checks. A file is parsed once, by pyoxigraph, with the parser its nam
 refuses is a syntax error, located at line and column). Blank node labels are kept as written,
 so that a node is the same in the store and in a second parse of the text (aifcheck.lines).
 
+The store is in memory when the file's estimated peak fits comfortably in the memory the machine
+has available, on disk otherwise (see choose_store); a caller may force either.
+
 A KB answers ``line_of(node)`` for any node, as aifcheck.lines defines it: lazily, since most
 files have no finding. Small files keep their text for that; larger ones are read again.
 
 Hostile input is bounded: a file is streamed (never held whole) past ``STREAM_BYTES``, a .gz file
-that expands like a decompression bomb is refused (see Limits), and a token too long for the
-parser is one clear error.
+that expands like a decompression bomb is refused (see Limits), a token too long for the parser is
+one clear error, and what would crash the parser or hold it too long (RDF 1.2 triple terms, XML
+entities, deeply nested XML) is refused before parsing.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import atexit
 import gzip
 import io
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -28,10 +33,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.parsers import expat
 
 import pyoxigraph as ox
 
-from .errors import InputError
+from .errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, marked_stream
 from .paths import STDIN
@@ -39,10 +45,20 @@ from .paths import STDIN
 Progress = Callable[[int, int], None]  # (bytes read, file size)
 
 STREAM_BYTES = 64 * 1024 * 1024  # larger files are streamed, not read whole (nor kept for their lines)
-# larger files (about 4M triples and up) get an on-disk store: in memory, 1M triples take 0.8 GB
-DISK_BYTES = 160 * 1024 * 1024
+
+# Where a file's triples go. In memory, 1M triples take about 0.8 GB at the peak of loading and
+# checking; AIF text takes about 40 bytes a triple (NIST's TA1 KBs: 44). A file goes in memory when
+# that estimate fits in half the memory available, so that the rest of the run (and other
+# processes, or --jobs) keep room; on disk otherwise. Where the available memory cannot be read,
+# files over FALLBACK_DISK_BYTES (about 4M triples) go on disk.
+STORES = ("auto", "memory", "disk")
+MEMORY_PER_TRIPLE = 800
+TEXT_BYTES_PER_TRIPLE = 40
+MEMORY_SHARE = 0.5
+FALLBACK_DISK_BYTES = 160 * 1024 * 1024
 _PROGRESS_STEP = 4 * 1024 * 1024  # bytes between two progress reports
 _MAX_TOKEN = 16 * 1024 * 1024  # pyoxigraph's parser holds no longer literal or IRI
+_GZIP_MAGIC = b"\x1f\x8b"
 
 # The parser of each file name ending (after .gz); any other ending is read as Turtle. Only the
 # Turtle family can be marked for lines (aifcheck.marking): findings in other formats have none.
@@ -76,6 +92,11 @@ class KB:
 
     def __len__(self) -> int:
         return len(self.store)
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether its store is on disk (in a temporary folder) rather than in memory."""
+        return self._folder is not None
 
     def line_of(self, node: Term | None) -> int | None:
         """The line where ``node`` is written (see aifcheck.lines), or None when it is not."""
@@ -147,17 +168,33 @@ def holding(files: Mapping[str, HeldFile]) -> Iterator[None]:
         _HELD.reset(token)
 
 
-def load_kb(path: str | os.PathLike, progress: Progress | None = None, limits: Limits = Limits()) -> KB:
-    """Parse one file into a KB. Raises InputError (located, for syntax errors) when it cannot."""
+def load_kb(
+    path: str | os.PathLike,
+    progress: Progress | None = None,
+    limits: Limits = Limits(),
+    store: str = "auto",
+    on_store: Callable[[str], None] | None = None,
+) -> KB:
+    """Parse one file into a KB. Raises InputError (located, for syntax errors) when it cannot.
+    ``store`` is auto, memory or disk (see choose_store); ``on_store`` hears the one chosen
+    ("memory" or "disk") before the file is parsed."""
     path = str(path)
+    if store not in STORES:
+        raise UsageError(f"unknown store '{store}' (choose {', '.join(STORES)})")
     held = _HELD.get().get(path)
     rdf_format = format_of(path)
     with _Content(path, limits, progress, held.data if held else None) as content:
+        # chosen before reading, so that progress reports name the store (standard input, of
+        # unknown size, counts as empty: in memory unless a store is forced)
+        chosen = choose_store(content.expanded_size(), store)
+        if on_store is not None:
+            on_store(chosen)
         head = content.read_up_to(STREAM_BYTES + 1)
         text = _decode(path, head) if len(head) <= STREAM_BYTES else None
         if text is None:
             _check_start(path, head)
-        folder = _disk_folder() if content.expanded_size() > DISK_BYTES else None
+        _refuse_hostile(path, rdf_format, text, head)
+        folder = _disk_folder() if chosen == "disk" else None
         base = held.base if held else Path(path).resolve().as_uri()
         # standard input cannot be read again for lines: only while its text is kept
         located = rdf_format in _LOCATED and (text is not None or path != STDIN)
@@ -178,6 +215,8 @@ def load_kb(path: str | os.PathLike, progress: Progress | None = None, limits: L
             kb.prefixes = dict(parser.prefixes)
             if len(kb.store) == 0:
                 raise InputError(path, "no RDF triples in file")
+            if (text is None or rdf_format not in _SCANNED) and kb.store.query(_ANY_TRIPLE_TERM):
+                raise InputError(path, _TRIPLE_TERMS)
         except SyntaxError as exc:
             kb.close()
             raise InputError(path, _syntax_message(exc, text, rdf_format), exc.lineno, exc.offset) from None
@@ -188,6 +227,89 @@ def load_kb(path: str | os.PathLike, progress: Progress | None = None, limits: L
             kb.close()
             raise
     return kb
+
+
+# AIF is RDF 1.1: an RDF 1.2 triple term (``<<( s p o )>>``, or ``<< s p o >>`` which reifies
+# one) is refused before parsing, since 20,000 nested ones overflow the parser's stack. In the text
+# formats that is a scan for ``<<`` outside strings, IRIs and comments; in the other formats, and
+# in files too large to hold, a query of the parsed store.
+_SCANNED = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3, ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)
+_TRIPLE_TERMS = "RDF 1.2 triple terms (<< ... >>) are not AIF, which is RDF 1.1"
+_ANY_TRIPLE_TERM = "ASK { ?s ?p ?o FILTER(isTRIPLE(?o)) }"
+_TOKENS = re.compile(
+    r'''"""(?:[^"\\]++|\\.|"(?!""))*+"""|'\'\'(?:[^'\\]++|\\.|'(?!''))*+'\'\''''
+    r'''|"(?:[^"\\\n\r]++|\\.)*+"|'(?:[^'\\\n\r]++|\\.)*+'|<[^<>\s]*+>|\#[^\n\r]*+|(<<)''',
+    re.S,
+)
+# RDF/XML: internal entities expand without limit (733 bytes can make 3 GB), and the parser takes
+# time quadratic in the nesting depth (20,000 levels: 7 s); AIF needs neither.
+MAX_XML_DEPTH = 1000
+
+
+def _refuse_hostile(path: str, rdf_format: ox.RdfFormat, text: str | None, head: bytes) -> None:
+    """Refuse, before parsing, what would crash the parser or take it too long (see above)."""
+    if rdf_format in _SCANNED and text is not None and "<<" in text:
+        found = next((m for m in _TOKENS.finditer(text) if m[1]), None)
+        if found is not None:
+            raise InputError(path, _TRIPLE_TERMS, *_position(text, found.start()))
+    elif rdf_format == ox.RdfFormat.RDF_XML:
+        # declarations come before the root element: the start of the file tells
+        entity = head.find(b"<!ENTITY")
+        if entity >= 0:
+            message = "XML entity declarations (<!ENTITY) are not accepted in RDF/XML"
+            raise InputError(path, message, *_position(head, entity))
+        if text is not None:
+            _check_xml_depth(path, text)
+
+
+def _check_xml_depth(path: str, text: str) -> None:
+    depth = 0
+
+    def start(*_args: object) -> None:
+        nonlocal depth
+        depth += 1
+        if depth > MAX_XML_DEPTH:
+            line, column = parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+            raise InputError(path, f"XML elements nested more than {MAX_XML_DEPTH} deep: not AIF", line, column)
+
+    def end(*_args: object) -> None:
+        nonlocal depth
+        depth -= 1
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError:
+        pass  # not well-formed: the RDF/XML parser says where, in its words
+
+
+def choose_store(expanded_size: int, store: str = "auto") -> str:
+    """"memory" or "disk" for a file of ``expanded_size`` bytes (gunzipped): the one forced, or by
+    the estimate above against the memory available now."""
+    if store != "auto":
+        return store
+    available = available_memory()
+    if available is None:
+        return "disk" if expanded_size > FALLBACK_DISK_BYTES else "memory"
+    peak = expanded_size / TEXT_BYTES_PER_TRIPLE * MEMORY_PER_TRIPLE
+    return "memory" if peak <= MEMORY_SHARE * available else "disk"
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to new processes: MemAvailable on Linux (which counts the page
+    cache that can be dropped), free pages where the system tells them, else None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def format_of(path: str) -> ox.RdfFormat:
@@ -203,7 +325,7 @@ def read_text(path: str, limits: Limits = Limits()) -> str:
 
 
 def _syntax_message(exc: SyntaxError, text: str | None, rdf_format: ox.RdfFormat) -> str:
-    message = f"syntax error: {_printable(_reason(exc))}"
+    message = f"syntax error: {printable(_reason(exc))}"
     if rdf_format == ox.RdfFormat.N_TRIPLES and text is not None and _parses(text, ox.RdfFormat.TURTLE):
         message += " (the file is Turtle, not N-Triples: name it .ttl)"
     elif rdf_format in _QUADS and "named graph" in message.lower():
@@ -283,8 +405,7 @@ class _Content(io.RawIOBase):
         try:
             count = (self._gzip or self._file).readinto(buffer)
         except (OSError, EOFError, zlib.error) as exc:
-            message = f"not a valid gzip file: {exc}" if self._gzip is not None else f"cannot read: {exc}"
-            raise InputError(self.path, _printable(message)) from None
+            raise InputError(self.path, self._read_failure(exc)) from None
         self.read_bytes += count
         if self._gzip is not None:
             self._check_growth()
@@ -292,6 +413,26 @@ class _Content(io.RawIOBase):
             self._told = self.read_bytes
             self._progress(min(self._file.tell(), self.size), self.size)
         return count
+
+    def _read_failure(self, exc: Exception) -> str:
+        """Why reading failed, in plain words (Python's gzip and zlib wording means little to a user)."""
+        if self._gzip is None:
+            return f"cannot read: {getattr(exc, 'strerror', None) or exc}"
+        if not self._starts_as_gzip():
+            return "named .gz but not gzip data"
+        if isinstance(exc, EOFError):
+            return "truncated gzip data (it ends before its end marker)"
+        if isinstance(exc, gzip.BadGzipFile) and "gzipped" in str(exc):
+            return "corrupt gzip data: something that is not gzip follows it"
+        if isinstance(exc, zlib.error):
+            return "corrupt gzip data: it cannot be decompressed"
+        return "corrupt gzip data: its checksum or length does not match its content"
+
+    def _starts_as_gzip(self) -> bool:
+        if self._data is not None:
+            return self._data.startswith(_GZIP_MAGIC)
+        with open(self.path, "rb") as raw:
+            return raw.read(2) == _GZIP_MAGIC
 
     def _check_growth(self) -> None:
         limits = self._limits
@@ -389,13 +530,10 @@ def _decode(path: str, data: bytes) -> str:
     return text.removeprefix("\ufeff")
 
 
-def _position(data: bytes, offset: int) -> tuple[int, int]:
-    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-
-
-def _printable(text: str) -> str:
-    """Control characters shown as escapes, so that a message stays one clean line."""
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)
+def _position(data: bytes | str, offset: int) -> tuple[int, int]:
+    """(line, column) of an offset in a file's bytes or text."""
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    return data.count(newline, 0, offset) + 1, offset - (data.rfind(newline, 0, offset) + 1) + 1
 
 
 def _size(count: float) -> str:

@@ -51,10 +51,11 @@ class ProgressBar:
         self._show(description, description, done, total)
 
     def within(self, path: str, phase: str, done: int, total: int) -> None:
-        """Reading (bytes) and checking (queries) inside one file, when it is large."""
+        """Reading (bytes) and checking (queries) inside one file, when it is large. The reading
+        phase names the store the file goes into (in memory, or on disk: see aifcheck.kb)."""
         if self._progress is None or (path != "-" and os.path.getsize(path) < LARGE_FILE):
             return
-        self._show((path, phase), f"{phase} {Path(path).name[:30]}", done, total)
+        self._show((path, phase), f"{Path(path).name[:30]}: {phase}", done, total)
 
     def _show(self, key: object, description: str, done: int, total: int) -> None:
         if self._inside is None or self._inside[0] != key:

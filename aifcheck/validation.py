@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
@@ -16,8 +17,8 @@ import pyoxigraph as ox
 from .catalog import Catalog, Rule, Severity, load_catalog
 from .choices import choose, did_you_mean
 from .engine import RawResult, RuleFailure, get_executor
-from .errors import InputError, UsageError
-from .kb import KB, Limits, load_kb
+from .errors import InputError, UsageError, printable
+from .kb import KB, STORES, Limits, load_kb
 from .lines import Term
 from .paths import discover
 from .report import FileError, FileReport, Report, Violation
@@ -42,6 +43,7 @@ class Options:
     engine: str = "fast"
     jobs: int = 1
     max_size: int | None = None  # bytes a file may hold (gunzipped); None: refuse only decompression bombs
+    store: str = "auto"  # where each file's triples go: auto (by the memory available), memory or disk
     scheduler: str | None = None  # a Dask distributed scheduler's address: files go to its workers
     ship_files: bool = False  # with a scheduler: send the files' bytes instead of their paths
     file_timeout: float | None = None  # with a scheduler: seconds a file may take on a worker (None: cluster.FILE_TIMEOUT)
@@ -89,6 +91,8 @@ class Options:
             raise UsageError("--jobs must be at least 1")
         if self.max_size is not None and self.max_size < 1:
             raise UsageError("--max-size must be at least 1 byte")
+        if self.store not in STORES:
+            raise UsageError(f"unknown store '{self.store}' (choose {', '.join(STORES)})")
 
     def _applies(self, rule: Rule) -> bool:
         """Whether the rule runs with this task, condition and lowest severity."""
@@ -150,7 +154,7 @@ def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: s
     """Validate files, directories, globs or an rdflib Graph against a profile.
 
     ``options`` are the fields of :class:`Options` (select, ignore, min_severity, strict,
-    max_violations, task, condition, engine, jobs). Bad options raise UsageError.
+    max_violations, task, condition, engine, jobs, max_size, store). Bad options raise UsageError.
     """
     opts = Options(profile=profile, **options)
     rdflib = sys.modules.get("rdflib")  # only a caller who has rdflib can hand over a Graph
@@ -173,7 +177,9 @@ def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: s
     return validate_paths([str(p) for p in paths], opts)
 
 
-FileProgress = Callable[[str, str, int, int], None]  # (path, "reading" or "checking", done, total)
+# (path, phase, done, total): the phase is "checking", or reading into the store chosen (READING)
+FileProgress = Callable[[str, str, int, int], None]
+READING = {"memory": "reading into memory", "disk": "reading into an on-disk store"}
 
 
 def validate_paths(
@@ -221,12 +227,28 @@ def _map_files(files: list[str], opts: Options, file_progress: FileProgress | No
         yield from cluster.map_files(check, files, [(opts,)] * len(files), lost, opts.scheduler, opts.ship_files, opts.file_timeout)
     elif opts.jobs > 1 and len(files) > 1:
         # the processes share the cores: each runs its file's queries on its share of them
-        threads = max(1, (os.cpu_count() or 1) // opts.jobs)
+        check = partial(validate_file, opts=opts, threads=max(1, (os.cpu_count() or 1) // opts.jobs))
         with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-            yield from pool.map(partial(validate_file, threads=threads), files, [opts] * len(files), chunksize=1)
+            futures = [pool.submit(check, path) for path in files]
+            for path, future in zip(files, futures):
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    # a process died (a crash in a parser): every file it left unfinished is
+                    # checked again in a process of its own, so that only the culprit is lost
+                    yield _alone(check, path)
     else:
         for path in files:
             yield validate_file(path, opts, file_progress)
+
+
+def _alone(check: Callable[[str], FileReport], path: str) -> FileReport:
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(check, path).result()
+        except BrokenProcessPool:
+            error = InputError(path, "the process checking this file crashed: the file cannot be read")
+            return FileReport(path, error=FileError(path, str(error)))
 
 
 def validate_file(path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None) -> FileReport:
@@ -236,8 +258,19 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
     started = time.perf_counter()
     if opts.profile == "ta3" and opts.condition is None:
         opts = replace(opts, condition=condition_of(path))
+    reading, on_store = None, None
+    if progress is not None:
+        phase = "reading"
+
+        def on_store(store: str) -> None:
+            nonlocal phase
+            phase = READING[store]
+
+        def reading(done: int, total: int) -> None:
+            progress(path, phase, done, total)
+
     try:
-        kb = load_kb(path, partial(progress, path, "reading") if progress else None, Limits(max_size=opts.max_size))
+        kb = load_kb(path, reading, Limits(max_size=opts.max_size), opts.store, on_store)
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     with kb:
@@ -300,15 +333,16 @@ def _violation(kb: KB, rule: Rule, result: RawResult) -> Violation:
     message = _locate_blank_nodes(kb, result.message)
     if rule.vocabulary and isinstance(result.value, ox.Literal):
         message += _suggestion(result.value.value, rule.vocabulary)
+    # messages and nodes quote the file's values: escaped, so that a finding stays one clean line
     return Violation(
         file=kb.path,
         line=kb.line_of(result.focus) or 0,
         rule_id=rule.id,
-        focus=node_text(kb, result.focus),
+        focus=printable(node_text(kb, result.focus)),
         severity=rule.severity,
-        message=message,
+        message=printable(message),
         plan_ref=rule.plan_ref,
-        value=node_text(kb, result.value) if result.value is not None and result.value != result.focus else None,
+        value=printable(node_text(kb, result.value)) if result.value is not None and result.value != result.focus else None,
     )
 
 

@@ -8,6 +8,7 @@ import gzip
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,6 @@ import pytest
 from helpers import FIXTURES
 
 import aifcheck
-from aifcheck import kb as kb_module
 from aifcheck.errors import InputError
 from aifcheck.kb import load_kb
 
@@ -109,12 +109,11 @@ def test_max_size_limits_plain_files_too(tmp_path: Path) -> None:
 
 def test_on_disk_stores_are_removed_even_after_a_killed_run(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(kb_module, "DISK_BYTES", 0)
     dead = tmp_path / "aifcheck-store-999999999-left"  # no such process: a run killed outright
     dead.mkdir()
     alive = tmp_path / f"aifcheck-store-{os.getppid()}-busy"  # another run, still going
     alive.mkdir()
-    with load_kb(GOOD) as kb:
+    with load_kb(GOOD, store="disk") as kb:
         assert Path(kb._folder).is_dir() and not dead.exists() and alive.exists()
     assert not list(tmp_path.glob(f"aifcheck-store-{os.getpid()}-*"))
 
@@ -124,8 +123,7 @@ def test_a_run_ended_by_sigterm_removes_its_store(tmp_path: Path) -> None:
         "import os, signal, sys, tempfile\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
         "import aifcheck.kb as kb\n"
-        "kb.DISK_BYTES = 0\n"
-        f"store = kb.load_kb({str(GOOD)!r})\n"
+        f"store = kb.load_kb({str(GOOD)!r}, store='disk')\n"
         "signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as aifcheck's command line does\n"
         "os.kill(os.getpid(), signal.SIGTERM)\n"
     )
@@ -173,3 +171,27 @@ def test_an_update_is_refused_by_name(tmp_path: Path) -> None:
     query.write_text("DELETE WHERE { ?s ?p ?o }", encoding="utf-8")
     proc = run("query", GOOD, "--sparql", query)
     assert proc.returncode == 2 and "SPARQL updates (DELETE) are not allowed" in proc.stderr
+
+
+def test_a_crashed_worker_costs_only_its_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 2: a process that dies (a parser's crash, faked here: the pool's processes are forked,
+    so they inherit the patch) loses its file only, reported unreadable; the others are checked."""
+    from aifcheck import validation
+
+    crash = tmp_path / "crash.ttl"
+    crash.write_text(GOOD.read_text(encoding="utf-8"), encoding="utf-8")
+    real_load = validation.load_kb
+
+    def load(path, *args, **kwargs):
+        if path == str(crash):
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return real_load(path, *args, **kwargs)
+
+    monkeypatch.setattr(validation, "load_kb", load)
+    other = tmp_path / "other.ttl"
+    other.write_text(GOOD.read_text(encoding="utf-8"), encoding="utf-8")
+    files = [str(GOOD), str(crash), str(other)]
+    report = aifcheck.validate(files, jobs=2)
+    assert [f.file for f in report.files] == files and report.exit_status == 3
+    assert [f.error is None for f in report.files] == [True, False, True]
+    assert report.files[1].error.message == f"{crash}: the process checking this file crashed: the file cannot be read"

@@ -101,12 +101,12 @@ def test_a_large_file_is_streamed_with_progress(tmp_path: Path, monkeypatch) -> 
     assert len(seen) > 10 and seen == sorted(seen) and seen[-1] == path.stat().st_size
 
 
-def test_a_very_large_file_gets_an_on_disk_store_that_is_removed(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(kb_module, "DISK_BYTES", 0)
+def test_an_on_disk_store_holds_the_file_and_is_removed(tmp_path: Path) -> None:
     path = tmp_path / "kb.ttl"
     path.write_text(_kb_text(50), encoding="utf-8")
-    kb = load_kb(path)
+    kb = load_kb(path, store="disk")
     folder = Path(kb._folder)
+    assert kb.on_disk
     assert folder.is_dir() and len(kb) == 50 * 3 + 2
     assert isomorphic(as_rdflib(kb.store), rdflib.Graph().parse(path, format="turtle"))
     kb.close()
@@ -114,10 +114,9 @@ def test_a_very_large_file_gets_an_on_disk_store_that_is_removed(tmp_path: Path,
 
 
 def test_an_on_disk_store_is_removed_when_the_file_does_not_parse(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(kb_module, "DISK_BYTES", 0)
     monkeypatch.setattr(kb_module.tempfile, "tempdir", str(tmp_path))
     path = tmp_path / "bad.ttl"
     path.write_text(_kb_text(20) + "ex:a ex:b .\n", encoding="utf-8")
     with pytest.raises(InputError, match="syntax error"):
-        load_kb(path)
+        load_kb(path, store="disk")
     assert not list(tmp_path.glob("aifcheck-store-*"))

@@ -1,0 +1,11 @@
+"""aifcheck's fuzzing harness (issue 21): no file can crash a run, exhaust memory or lose a report.
+
+- corpus.py: the real files the mutations start from (fixtures, examples, NIST's m54 files);
+- mutate.py: a seeded mutator of those files (case N of seed S is always the same bytes);
+- hostile.py: the hand-made hostile inputs of the issue, and the large ones (17 MB literal, bomb);
+- oracle.py: what a run must do with any file (no traceback, the README's exit codes, every
+  file reported once, an unreadable file never valid, no internal exception text);
+- fuzz.py: the command-line mode, ``python tests/fuzz/fuzz.py --cases 10000 --seed 7 --jobs 2``;
+- test_*.py: the same checks in CI with a fixed seed, Hypothesis properties, memory limits and
+  the regression cases of what the harness found.
+"""
