@@ -14,7 +14,11 @@ from . import __version__
 from .cli_claims import register as register_claims
 from .cli_common import (
     CONFIG,
+    FILE_TIMEOUT,
+    JOBS,
     NO_CONFIG,
+    SCHEDULER,
+    SHIP_FILES,
     EngineName,
     OutputFormat,
     ProfileName,
@@ -79,16 +83,10 @@ def validate(
     max_violations: Annotated[
         Optional[int], typer.Option(help="Show at most N findings per file; stop checking it after N errors.")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Files checked in parallel processes.")] = 1,
-    scheduler: Annotated[
-        Optional[str], typer.Option(help="Check the files on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
-    ] = None,
-    ship_files: Annotated[
-        bool, typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
-    ] = False,
-    file_timeout: Annotated[
-        Optional[float], typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried again once (default 3600).")
-    ] = None,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[Optional[str], SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[Optional[float], FILE_TIMEOUT] = None,
     select: Annotated[Optional[list[str]], typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")] = None,
     ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these rule IDs.")] = None,
     severity: Annotated[SeverityName, typer.Option(help="Lowest severity shown.")] = SeverityName.warning,

@@ -18,7 +18,7 @@ from typing import Annotated
 import click
 import typer
 
-from .cli_common import OutputFormat, color_enabled, format_name
+from .cli_common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, OutputFormat, color_enabled, format_name
 from .paths import discover
 from .report import ExitStatus
 
@@ -106,13 +106,18 @@ def lint_submission(
     output_format: Annotated[
         OutputFormat | None, typer.Option("--format", help="Output format (github when GITHUB_ACTIONS is set, else text).")
     ] = None,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
     from .catalog import load_catalog  # imported here, as collect above
+    from .parallel import Spread
     from .render import render
     from .submission import lint
 
     fmt = format_name(output_format)
-    report = lint(directory, condition, topics, queries, complete, user_queries)
+    report = lint(directory, condition, topics, queries, complete, user_queries, Spread(jobs, scheduler, ship_files, file_timeout))
     render(report, load_catalog(), sys.stdout, fmt, color_enabled(sys.stdout))
     raise typer.Exit(int(report.exit_status))

@@ -138,6 +138,13 @@ NO_CONFIG = typer.Option(
 )
 
 
+# --jobs and the Dask options: the same on every command that reads many files (aifcheck.parallel)
+JOBS = typer.Option("--jobs", "-j", help="Files checked in N parallel processes.")
+SCHEDULER = typer.Option(help="Files checked on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
+SHIP_FILES = typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
+FILE_TIMEOUT = typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried once more (default 3600).")
+
+
 def color_enabled(stream) -> bool:
     """Colour on a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb."""
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"

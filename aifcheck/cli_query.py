@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .cli_common import prepare_folder
+from .cli_common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
 from .errors import InputError, OutputError, UsageError
 from .paths import discover
 from .report import ExitStatus
@@ -63,16 +63,10 @@ def query(
     entry_points: Annotated[
         Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="With --nist-layout: inputs in N processes.")] = 1,
-    scheduler: Annotated[
-        str | None, typer.Option(help="With --nist-layout: inputs on the workers of this Dask scheduler (tcp://HOST:8786).")
-    ] = None,
-    ship_files: Annotated[
-        bool, typer.Option("--ship-files", help="With --scheduler: send the inputs' bytes to the workers, which need not see them.")
-    ] = False,
-    file_timeout: Annotated[
-        float | None, typer.Option(help="With --scheduler: seconds an input may take on a worker, then it is tried again once (default 3600).")
-    ] = None,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
     if jobs < 1:

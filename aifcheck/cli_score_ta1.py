@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .cli_common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES
 from .progress import ProgressBar
 from .report import ExitStatus
 
@@ -41,12 +42,18 @@ def ta1(
     taggable_types: Annotated[Path | None, typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list).")] = None,
     run_id: Annotated[str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")] = None,
     plan: Annotated[bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")] = False,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
+    from .parallel import Spread
     from .score.ta1 import score_ta1
 
+    spread = Spread(jobs, scheduler, ship_files, file_timeout)
     with ProgressBar.on_terminal(0) as bar:
-        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, output, plan, progress=bar.stage)
+        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, output, plan, progress=bar.stage, spread=spread)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
     typer.echo(headline_table(scores), nl=False)

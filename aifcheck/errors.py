@@ -28,6 +28,9 @@ class InputError(AifcheckError):
         self.line = line
         self.column = column
 
+    def __reduce__(self):  # as it travels back from a worker process, whole
+        return (type(self), (self.path, self.message, self.line, self.column))
+
     def __str__(self) -> str:
         where = self.path
         if self.line is not None:

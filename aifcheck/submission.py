@@ -36,6 +36,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from decimal import Decimal
 from pathlib import Path
 
@@ -45,6 +46,7 @@ from .catalog import AIDA, load_catalog
 from .errors import InputError, UsageError
 from .kb import KB, load_kb
 from .paths import is_rdf_file
+from .parallel import Spread, map_files
 from .report import FileError, FileReport, Report, Violation
 from .validation import CONDITIONS, Options, check_kb
 
@@ -126,6 +128,7 @@ def lint(
     queries: str | os.PathLike | None = None,
     complete: bool = False,
     user_queries: str | os.PathLike | None = None,
+    spread: Spread = Spread(),
 ) -> Report:
     """Check a submission directory: the S rules, and the ta3 profile on every claim frame.
 
@@ -135,9 +138,11 @@ def lint(
     ``queries`` (Condition 5, the query claim frames folder) give the IDs the folders must be
     named with (S8); for a whole run, ``user_queries`` is NIST's user-queries folder, which holds
     them for every condition (ConditionN/topics.tsv, Condition5/<query claim frames>).
+    ``spread`` runs the claim frames' checks in processes or on a Dask cluster.
     Bad options raise UsageError; inputs that cannot be read, InputError.
     """
     started = time.perf_counter()
+    spread.check()
     root = Path(directory)
     if not root.is_dir():
         raise InputError(str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)")
@@ -148,7 +153,7 @@ def lint(
     for folder, part_condition in parts:
         if user_queries is not None:
             topics, queries = _user_queries(Path(user_queries), part_condition)
-        one = _lint_condition(folder, part_condition, topics, queries, complete)
+        one = _lint_condition(folder, part_condition, topics, queries, complete, spread)
         report.files += one.files
         report.input_errors += one.input_errors
     report.seconds = time.perf_counter() - started
@@ -186,7 +191,7 @@ def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | Non
 
 
 def _lint_condition(
-    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool
+    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool, spread: Spread
 ) -> Report:
     _check_options(condition, topics, queries)
     report = Report("submission")
@@ -198,7 +203,7 @@ def _lint_condition(
         known_from = f"the topics file {topics}"
         report.input_errors.extend(problems)
     folders, strays = _scan(root)
-    frames, claim_ids = _validate_frames(folders, condition)
+    frames, claim_ids = _validate_frames(folders, condition, spread)
     submission = Submission(root, condition, folders, strays, claim_ids, known, known_from, complete)
     files = {**frames, **{str(f.ranking.path): FileReport(str(f.ranking.path)) for f in folders if f.ranking}}
     for violation in check(submission):
@@ -210,24 +215,36 @@ def _lint_condition(
 
 
 def _validate_frames(
-    folders: tuple[Folder, ...], condition: int
+    folders: tuple[Folder, ...], condition: int, spread: Spread
 ) -> tuple[dict[str, FileReport], dict[Path, tuple[tuple[str, int], ...]]]:
     """The ta3 report of every RDF file in the query folders, and the claim IDs of the readable ones."""
-    options = Options(profile="ta3", condition=condition)
+    check = partial(_validate_frame, options=Options(profile="ta3", condition=condition), threads=spread.threads())
+    paths = [str(p) for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)]
     reports: dict[str, FileReport] = {}
     claim_ids: dict[Path, tuple[tuple[str, int], ...]] = {}
-    for path in (p for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)):
-        started = time.perf_counter()
-        try:
-            kb = load_kb(path)
-        except InputError as exc:
-            reports[str(path)] = FileReport(str(path), error=_input_error(exc))
-            continue
-        with kb:
-            reports[str(path)] = check_kb(kb, options)
-            claim_ids[path] = _claim_ids(kb)
-        reports[str(path)].seconds = time.perf_counter() - started
+    for path, (file_report, ids) in zip(paths, map_files(check, paths, _lost_frame, spread)):
+        reports[path] = file_report
+        if ids is not None:
+            claim_ids[Path(path)] = ids
     return reports, claim_ids
+
+
+def _validate_frame(path: str, options: Options, threads: int) -> tuple[FileReport, tuple[tuple[str, int], ...] | None]:
+    """One claim frame's ta3 report, and its claim IDs (None when it cannot be read)."""
+    started = time.perf_counter()
+    try:
+        kb = load_kb(path)
+    except InputError as exc:
+        return FileReport(path, error=_input_error(exc)), None
+    with kb:
+        file_report = check_kb(kb, options, threads=threads)
+        ids = _claim_ids(kb)
+    file_report.seconds = time.perf_counter() - started
+    return file_report, ids
+
+
+def _lost_frame(path: str, reason: str) -> tuple[FileReport, None]:
+    return FileReport(path, error=_input_error(InputError(path, reason))), None
 
 
 def check(submission: Submission) -> list[Violation]:

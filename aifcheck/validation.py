@@ -6,8 +6,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
@@ -20,6 +18,7 @@ from .engine import RawResult, RuleFailure, get_executor
 from .errors import InputError, UsageError, printable
 from .kb import KB, STORES, Limits, load_kb
 from .lines import Term
+from .parallel import Spread, map_files
 from .paths import discover
 from .report import FileError, FileReport, Report, Violation
 
@@ -87,8 +86,6 @@ class Options:
             raise UsageError(f"unknown engine '{self.engine}' (choose {' or '.join(ENGINES)})")
         if self.max_violations is not None and self.max_violations < 1:
             raise UsageError("--max-violations must be at least 1")
-        if self.jobs < 1:
-            raise UsageError("--jobs must be at least 1")
         if self.max_size is not None and self.max_size < 1:
             raise UsageError("--max-size must be at least 1 byte")
         if self.store not in STORES:
@@ -215,40 +212,17 @@ def validate_files(
 
 
 def _map_files(files: list[str], opts: Options, file_progress: FileProgress | None) -> Iterable[FileReport]:
-    if opts.scheduler is not None or opts.ship_files or opts.file_timeout is not None:
-        from . import cluster
-
-        def lost(path: str, reason: str) -> FileReport:
-            return FileReport(path, error=FileError(path, str(InputError(path, reason))))
-
-        cluster.check_options(opts.scheduler, opts.ship_files, opts.file_timeout, opts.jobs)
-        # one query thread per file: a Dask worker runs as many files at once as it has threads
-        check = partial(validate_file, threads=1)
-        yield from cluster.map_files(check, files, [(opts,)] * len(files), lost, opts.scheduler, opts.ship_files, opts.file_timeout)
-    elif opts.jobs > 1 and len(files) > 1:
-        # the processes share the cores: each runs its file's queries on its share of them
-        check = partial(validate_file, opts=opts, threads=max(1, (os.cpu_count() or 1) // opts.jobs))
-        with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-            futures = [pool.submit(check, path) for path in files]
-            for path, future in zip(files, futures):
-                try:
-                    yield future.result()
-                except BrokenProcessPool:
-                    # a process died (a crash in a parser): every file it left unfinished is
-                    # checked again in a process of its own, so that only the culprit is lost
-                    yield _alone(check, path)
-    else:
+    spread = Spread(opts.jobs, opts.scheduler, opts.ship_files, opts.file_timeout)
+    if not spread.in_processes(len(files)):  # here, where a file's own progress can be shown
+        spread.check()
         for path in files:
             yield validate_file(path, opts, file_progress)
+        return
+    yield from map_files(partial(validate_file, opts=opts, threads=spread.threads()), files, _lost, spread)
 
 
-def _alone(check: Callable[[str], FileReport], path: str) -> FileReport:
-    with ProcessPoolExecutor(max_workers=1) as pool:
-        try:
-            return pool.submit(check, path).result()
-        except BrokenProcessPool:
-            error = InputError(path, "the process checking this file crashed: the file cannot be read")
-            return FileReport(path, error=FileError(path, str(error)))
+def _lost(path: str, reason: str) -> FileReport:
+    return FileReport(path, error=FileError(path, str(InputError(path, reason))))
 
 
 def validate_file(path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None) -> FileReport:

@@ -133,6 +133,27 @@ def test_the_query_tables_are_the_ones_of_jobs_1(scheduler, inputs: Path, tmp_pa
         assert all((out / t).read_bytes() == (tmp_path / "alone" / t).read_bytes() for t in tables)
 
 
+@pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"]], ids=["jobs 2", "cluster"])
+def test_a_submission_is_linted_as_with_jobs_1(scheduler, spread: list[str]) -> None:
+    submission = FIXTURES / "_submission"
+    args = ["lint-submission", submission / "run", "--condition", "5", "--queries", submission / "queries"]
+    alone = installed(*args, cwd=ROOT)
+    spread_args = spread + [scheduler] if spread == ["--scheduler"] else spread
+    spread_run = installed(*args, *spread_args, cwd=ROOT)
+    assert findings(spread_run) == findings(alone) and alone.returncode == 0 and "5 files" in alone.stdout
+
+
+@pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"]], ids=["jobs 2", "cluster"])
+def test_a_ta1_run_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path: Path, spread: list[str]) -> None:
+    args = ["score", "ta1", shared_data / "task1-run", "--gold", shared_data / "ta1-gold-tsv", "--aux", shared_data / "ta1-scoring" / "AUX-data"]
+    alone = installed(*args, "-o", tmp_path / "alone", cwd=ROOT)
+    spread_args = spread + [scheduler] if spread == ["--scheduler"] else spread
+    spread_run = installed(*args, "-o", tmp_path / "spread", *spread_args, cwd=ROOT)
+    assert (spread_run.returncode, spread_run.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout
+    scores = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone" / "scores").rglob("*"))
+    assert len(scores) == 24 and all((tmp_path / "spread" / s).read_bytes() == (tmp_path / "alone" / s).read_bytes() for s in scores)
+
+
 def test_a_worker_killed_mid_run_changes_nothing(scheduler, watcher, inputs: Path, tmp_path: Path) -> None:
     slow = tmp_path / "slow" / "a-slow.ttl"  # the first file: it starts at once, and runs for seconds
     slow.parent.mkdir()

@@ -6,11 +6,13 @@ results.json. Each stage's output is also written in NIST's layout when an outpu
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
-from ...errors import UsageError
+from ...errors import InputError, UsageError
+from ...parallel import Spread, map_files
 from .align import DocumentAlignment, Parameters, align_document
 from .aux import Aux, load_aux
 from .clean import clean_text
@@ -20,7 +22,7 @@ from .metrics import argument, coreference, frame, negation, temporal, type_metr
 from .metrics.common import Inputs, MetricScores
 from .responses import DocumentResponses, build
 from .results import results, results_json
-from .select import Selection, raw_tables, select
+from .select import TURTLE, Selection, kb_tables, raw_tables, select
 from .similarity import TypeSimilarity, load_similarity
 from .tables import Document, FILE_NAMES, parse_table, read_document, read_layout, write_document
 from .validate import validate_documents
@@ -60,16 +62,19 @@ def score_ta1(
     output: str | os.PathLike | None = None,
     plan: bool = False,
     progress: Progress | None = None,
+    spread: Spread = Spread(),
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
     ``run``: a folder of document KBs or in NIST's SPARQL-output layout; ``gold``: NIST's gold
     tables (``<doc>.ttl/<table>.rq.tsv``); ``aux``: NIST's AUX-data folder; the two type tables
     default to the ones aifcheck ships. ``output``, when given, receives NIST's output layout.
+    ``spread`` runs the KBs' queries in processes or on a Dask cluster.
     Raises UsageError (bad options) or InputError (a file that cannot be read or that stops
     NIST's pipeline), each one located line.
     """
     run, gold = Path(run), Path(gold)
+    spread.check()
     if not gold.is_dir():
         raise UsageError(f"--gold: {gold} is not a folder")
     out = Path(output) if output is not None else None
@@ -90,7 +95,7 @@ def score_ta1(
         logs["run"].record("NOTHING_TO_SCORE")
         return _finish(run_id, (), {}, logs, notices, out, plan)
 
-    system_documents = _clean(selection, out, progress)
+    system_documents = _clean(selection, out, progress, spread)
     validate_documents(system_documents, aux_data, logs["validate-responses"])
     gold_documents = _gold(gold, aux_data, scored)
     gold_log = EventLog("validate_responses.py")
@@ -122,13 +127,18 @@ def score_ta1(
     return _finish(run_id, tuple(scored), metrics, logs, notices, out, plan)
 
 
-def _clean(selection: Selection, out: Path | None, progress: Progress | None) -> list[Document]:
+def _clean(selection: Selection, out: Path | None, progress: Progress | None, spread: Spread) -> list[Document]:
+    if selection.kind == TURTLE:  # the KBs' queries, the costly part, spread as asked
+        paths = [str(selection.sources[d]) for d in selection.documents]
+        found: Iterable[dict[str, tuple[str, str]]] = map_files(kb_tables, paths, _unscorable, spread)
+    else:
+        found = (raw_tables(selection, d) for d in selection.documents)
     documents = []
-    for number, document in enumerate(selection.documents, 1):
+    for number, (document, raw) in enumerate(zip(selection.documents, found), 1):
         if progress:
             progress("read", number, len(selection.documents))
         tables = {}
-        for kind, (path, text) in raw_tables(selection, document).items():
+        for kind, (path, text) in raw.items():
             clean = clean_text(text)
             where = path
             if out is not None:
@@ -139,6 +149,10 @@ def _clean(selection: Selection, out: Path | None, progress: Progress | None) ->
             tables[kind] = parse_table(kind, document, where, clean)
         documents.append(Document(document, tables))
     return documents
+
+
+def _unscorable(path: str, reason: str) -> NoReturn:
+    raise InputError(path, reason)
 
 
 def _gold(gold: Path, aux: Aux, documents: list[str]) -> list[Document]:

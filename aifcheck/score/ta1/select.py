@@ -58,5 +58,10 @@ def raw_tables(selection: Selection, document: str) -> dict[str, tuple[str, str]
     if selection.kind == SPARQL:
         files = read_layout(source.parent, [document])[document]
         return {kind: (str(path), read_text(path)) for kind, path in files.items()}
-    with load_kb(source) as kb:
-        return {kind: (f"{source}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS}
+    return kb_tables(str(source))
+
+
+def kb_tables(path: str) -> dict[str, tuple[str, str]]:
+    """kind -> (path to name in messages, text) of the tables NIST's SPARQL stage makes of a KB."""
+    with load_kb(path) as kb:
+        return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS}
