@@ -89,6 +89,8 @@ class KB:
     _folder: str | None = field(default=None, repr=False)  # an on-disk store's temporary folder
     _lines: LineIndex | None = field(default=None, repr=False)
     _data: bytes | None = field(default=None, repr=False)  # its content, when held in memory (see holding)
+    # a finding asks for its focus's line several times (its line, its message, its node's text)
+    _found: dict[Term, int | None] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.store)
@@ -102,9 +104,11 @@ class KB:
         """The line where ``node`` is written (see aifcheck.lines), or None when it is not."""
         if node is None:
             return None
-        if self._lines is None:
-            self._lines = self._index()
-        return self._lines.line_of(node)
+        if node not in self._found:
+            if self._lines is None:
+                self._lines = self._index()
+            self._found[node] = self._lines.line_of(node)
+        return self._found[node]
 
     def _index(self) -> LineIndex:
         marked = ox.Store()
@@ -121,6 +125,7 @@ class KB:
         """Drop the store (and delete it, when it is on disk)."""
         self.store = ox.Store()
         self._lines = None
+        self._found.clear()
         if self._folder is not None:
             _remove_folder(self._folder)
             self._folder = None

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -61,6 +59,10 @@ def map_files(function: Callable[[str], T], files: Sequence[str], lost: Callable
 
         yield from cluster.map_files(function, files, [()] * len(files), lost, spread.scheduler, spread.ship_files, spread.file_timeout)
     elif spread.in_processes(len(files)):
+        # imported here: a run of one file, the commonest, has no use for them
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         with ProcessPoolExecutor(max_workers=spread.jobs) as pool:
             futures = [pool.submit(function, path) for path in files]
             for path, future in zip(files, futures):
@@ -76,6 +78,9 @@ def map_files(function: Callable[[str], T], files: Sequence[str], lost: Callable
 
 
 def _alone(function: Callable[[str], T], path: str, lost: Callable[[str, str], T]) -> T:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     with ProcessPoolExecutor(max_workers=1) as pool:
         try:
             return pool.submit(function, path).result()
