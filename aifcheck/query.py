@@ -173,17 +173,21 @@ def _table(kb: KB, name: str, text: str, columns: tuple[str, ...], solutions: li
     shown = [i for i, c in enumerate(columns) if c not in hidden]
     keys = [(m[1] or m[2], bool(m[1])) for line in _ORDER.findall(text) for m in _ORDER_KEY.finditer(line)]
     position = {c: i for i, c in enumerate(columns)}
+    # each distinct term printed once: rows repeat their documents, types and clusters, and
+    # printing them again was most of a small table's time
+    cell = cache(format_term)
+    printed = [tuple(cell(solution[i]) for i in shown) for solution in solutions]
+    if not keys:
+        return Table(name, tuple(columns[i] for i in shown), tuple(sorted(set(printed))))
 
-    def printed(solution: tuple) -> tuple[str, ...]:
-        return tuple(format_term(solution[i]) for i in shown)
-
-    def order(solution: tuple) -> tuple:
+    def order(index: int) -> tuple:
+        solution = solutions[index]
         return tuple(
-            (kb.line_of(solution[position[var]]) or 0) if by_line else format_term(solution[position[var]])
+            (kb.line_of(solution[position[var]]) or 0) if by_line else cell(solution[position[var]])
             for var, by_line in keys
-        ) + printed(solution)
+        ) + printed[index]
 
-    rows = dict.fromkeys(printed(s) for s in sorted(solutions, key=order))  # (distinct, in order)
+    rows = dict.fromkeys(printed[i] for i in sorted(range(len(solutions)), key=order))  # (distinct, in order)
     return Table(name, tuple(columns[i] for i in shown), tuple(rows))
 
 
@@ -368,7 +372,7 @@ def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query") 
     if not isinstance(solutions, pyoxigraph.QuerySolutions):
         raise UsageError(f"{name}: only SELECT queries make a table")
     columns = tuple(v.value for v in solutions.variables)
-    return columns, [tuple(solution[c] for c in columns) for solution in solutions]
+    return columns, [tuple(solution) for solution in solutions]  # (None where unbound)
 
 
 def _canonical_number(lexical: str, datatype: str) -> str | None:
