@@ -25,6 +25,7 @@ from .report import ExitStatus
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from .kb import KB
+    from .parallel import Spread
     from .query import EntryPoints, Table
 
 
@@ -69,12 +70,13 @@ def query(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    cluster = {"scheduler": scheduler, "ship_files": ship_files, "file_timeout": file_timeout}
-    if not nist_layout and (scheduler is not None or ship_files or file_timeout is not None):
+    from .parallel import Spread
+
+    spread = Spread(jobs, scheduler, ship_files, file_timeout)
+    spread.check()
+    if not nist_layout and spread.on_cluster:
         raise UsageError("--scheduler, --ship-files and --file-timeout go with --nist-layout")
-    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, jobs, cluster)))
+    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread)))
 
 
 def _run(
@@ -87,8 +89,7 @@ def _run(
     kb_id: list[str],
     name: list[str],
     entry_points: Path | None,
-    jobs: int = 1,
-    cluster: dict | None = None,
+    spread: Spread,
 ) -> ExitStatus:
     from .query import EntryPoints, write_nist_layout
 
@@ -102,7 +103,7 @@ def _run(
     if task is not None:
         prepare_folder(output)
         try:
-            problems += write_nist_layout(files, task.value, output, points, jobs=jobs, **(cluster or {})).errors
+            problems += write_nist_layout(files, task.value, output, points, spread).errors
         except OSError as exc:
             raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:

@@ -21,10 +21,9 @@ import importlib.resources
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pyoxigraph
@@ -32,6 +31,7 @@ import pyoxigraph
 from .choices import did_you_mean
 from .errors import InputError, UsageError
 from .kb import KB, load_kb
+from .parallel import Spread, map_files
 
 TASKS = ("ta1", "ta2", "ta3")
 NIST_PREFIX = "AIDA_P3_"
@@ -237,10 +237,7 @@ def write_nist_layout(
     task: str,
     outdir: str | os.PathLike,
     entry_points: EntryPoints | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    ship_files: bool = False,
-    file_timeout: float | None = None,
+    spread: Spread = Spread(),
 ) -> LayoutResult:
     """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``.
 
@@ -249,84 +246,41 @@ def write_nist_layout(
     share a file name, each input's folder path, taken relative to the folder that holds all
     inputs, is mirrored under DIR. TA2 tables run once per entry point of their kind, and need one.
     An unreadable input is reported in the result and the others are still written.
-    ``jobs`` > 1 spreads the inputs over that many processes; a ``scheduler`` address, over the
-    workers of that Dask cluster (see aifcheck.cluster for ``ship_files`` and ``file_timeout``).
+    ``spread`` runs the inputs in processes or on a Dask cluster (aifcheck.parallel).
     """
     names = tuple(table_names(task))
     entry_points = entry_points or EntryPoints()
     if task == "ta2" and not (entry_points.kb_id or entry_points.name):
         raise UsageError("the TA2 tables need entry points: give --kb-id, --name or --entry-points")
     folders = _output_folders(inputs, Path(outdir), nested=task == "ta3")
+    paths = [str(p) for p in inputs]
     result = LayoutResult()
-    count = len(folders)
-    if scheduler is not None or ship_files or file_timeout is not None:
-        from . import cluster
-
-        cluster.check_options(scheduler, ship_files, file_timeout, jobs)
-        # the workers may not see DIR: they send the tables back, written here as each comes
-        paths = [str(p) for p in inputs]
-        found = cluster.map_files(
-            _tables_text, paths, [(names, entry_points)] * count, _unreadable, scheduler, ship_files, file_timeout
-        )
-        outcomes = map(_write_texts, paths, folders, found)
-    elif jobs > 1 and count > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = list(pool.map(_write_tables, map(str, inputs), folders, [names] * count, [entry_points] * count, chunksize=8))
-    else:
-        outcomes = [_write_tables(str(p), f, names, entry_points) for p, f in zip(inputs, folders)]
-    for outcome in outcomes:
+    # the tables come back as text and are written here: a cluster's workers may not see DIR
+    found = map_files(partial(_tables_text, names=names, entry_points=entry_points), paths, InputError, spread)
+    for folder, outcome in zip(folders, found):
         if isinstance(outcome, InputError):
             result.errors.append(outcome)
-        else:
-            result.written += outcome
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in outcome.items():
+            (folder / name).write_text(text, encoding="utf-8")
+            result.written.append(folder / name)
     return result
 
 
-def _write_tables(path: str, folder: Path, names: tuple[str, ...], entry_points: EntryPoints) -> list[Path] | InputError:
+def _tables_text(path: str, names: tuple[str, ...], entry_points: EntryPoints) -> dict[str, str] | InputError:
+    """The text of every table of ``names`` that its entry points allow, by file name."""
     try:
         kb = load_kb(path)
     except InputError as exc:
         return exc
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    texts = {}
     with kb:
         for name in names:
             params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
-            if any(not values for values in params.values()):
-                continue
-            target = folder / f"{name}.rq.tsv"
-            target.write_text(run_table(kb, name, **params).to_tsv(), encoding="utf-8")
-            written.append(target)
-    return written
-
-
-# An input error as it travels from a cluster worker: message, line, column (an InputError itself
-# does not survive pickling).
-_Unread = tuple[str, int | None, int | None]
-
-
-def _tables_text(path: str, names: tuple[str, ...], entry_points: EntryPoints) -> dict[str, str] | _Unread:
-    """_write_tables on a cluster worker, into a folder of its own: the tables' text by file name."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="aifcheck-tables-") as folder:
-        outcome = _write_tables(path, Path(folder), names, entry_points)
-        if isinstance(outcome, InputError):
-            return outcome.message, outcome.line, outcome.column
-        return {target.name: target.read_text(encoding="utf-8") for target in outcome}
-
-
-def _unreadable(path: str, reason: str) -> _Unread:
-    return reason, None, None
-
-
-def _write_texts(path: str, folder: Path, found: dict[str, str] | _Unread) -> list[Path] | InputError:
-    if isinstance(found, tuple):
-        return InputError(path, *found)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in found.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return [folder / name for name in found]
+            if all(params.values()):
+                texts[f"{name}.rq.tsv"] = run_table(kb, name, **params).to_tsv()
+    return texts
 
 
 def _output_folders(inputs: Sequence[str | os.PathLike], outdir: Path, nested: bool = False) -> list[Path]:

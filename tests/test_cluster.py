@@ -22,6 +22,7 @@ import pytest
 from helpers import FIXTURES, ROOT
 
 from aifcheck import cluster
+from aifcheck.parallel import Spread
 from aifcheck.query import write_nist_layout
 from aifcheck.report import FileError, FileReport
 from aifcheck.validation import Options, validate_file, validate_paths
@@ -285,4 +286,4 @@ def test_the_query_takes_the_cluster_options_with_the_nist_layout_only() -> None
     proc = installed("query", FIXTURES / "N4" / "good.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "--scheduler", "tcp://x:1", cwd=ROOT)
     assert proc.returncode == 2 and "--scheduler, --ship-files and --file-timeout go with --nist-layout" in proc.stderr
     with pytest.raises(Exception, match="--ship-files goes with --scheduler"):
-        write_nist_layout([FIXTURES / "N4" / "good.ttl"], "ta1", ROOT / "never-written", ship_files=True)
+        write_nist_layout([FIXTURES / "N4" / "good.ttl"], "ta1", ROOT / "never-written", spread=Spread(ship_files=True))
