@@ -58,7 +58,7 @@ def test_not_a_gzip_file(tmp_path: Path) -> None:
     path = tmp_path / "kb.ttl.gz"
     path.write_text("plain text")
     proc = aifcheck(path)
-    assert proc.returncode == 3 and "not a valid gzip file" in proc.stdout
+    assert proc.returncode == 3 and "named .gz but not gzip data" in proc.stdout
 
 
 @pytest.mark.parametrize(
