@@ -28,7 +28,7 @@ from .catalog import AIDA
 from .errors import InputError, UsageError
 from .extract import cell_iri, cell_text, ldc_time
 from .model import Claim, ClaimComponent, LDCDate, LDCTime
-from .kb import KB, load_kb
+from .kb import KB, read_each
 from .paths import discover
 from .query import run_table
 
@@ -63,14 +63,9 @@ def collect(paths: Iterable[str | os.PathLike]) -> tuple[list[Claim], list[Input
     Files that cannot be read are returned as errors; the others are still read.
     """
     files, problems = discover([str(p) for p in paths])
-    found: list[Claim] = []
-    for path in files:
-        try:
-            with load_kb(path) as kb:
-                found.extend(read_claims(kb))
-        except InputError as exc:
-            problems.append(exc)
-    return sorted(found, key=lambda c: (c.document, c.claim_id, c.source)), problems
+    per_file, unreadable = read_each(files, read_claims)
+    found = [claim for claims in per_file for claim in claims]
+    return sorted(found, key=lambda c: (c.document, c.claim_id, c.source)), problems + unreadable
 
 
 def read_claims(kb: KB) -> list[Claim]:

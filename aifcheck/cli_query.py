@@ -118,16 +118,10 @@ def _tables(
     files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError]
 ) -> list[Table]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
-    from .kb import load_kb
+    from .kb import read_each
 
-    run = _runner(table, sparql, points)
-    tables = []
-    for path in files:
-        try:
-            with load_kb(path) as kb:
-                tables.append(run(kb))
-        except InputError as exc:
-            problems.append(exc)
+    tables, unreadable = read_each(files, _runner(table, sparql, points))
+    problems += unreadable
     return tables
 
 

@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from .errors import InputError
 from .paths import discover
 from .report import ExitStatus
 
@@ -48,18 +47,13 @@ def summary(
 ) -> None:
     """Count what is inside each KB: clusters by metatype, members, mentions per document and
     modality, edges, types, LDC times and claims (and their total, for several files)."""
-    from .kb import load_kb
+    from .kb import read_each
     from .render.summary import render
     from .summary import summarize, total
 
     files, problems = discover(paths)
-    found = []
-    for path in files:
-        try:
-            with load_kb(path) as kb:
-                found.append(summarize(kb))
-        except InputError as exc:
-            problems.append(exc)
+    found, unreadable = read_each(files, summarize)
+    problems += unreadable
     shown = found + [total(found)] if len(found) > 1 else found
     if output_format is SummaryFormat.json:
         json.dump([asdict(s) for s in shown], sys.stdout, indent=2, ensure_ascii=False)

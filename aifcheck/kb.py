@@ -28,11 +28,12 @@ import shutil
 import sys
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 from xml.parsers import expat
 
 import pyoxigraph as ox
@@ -41,6 +42,8 @@ from .errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, marked_stream
 from .paths import STDIN
+
+T = TypeVar("T")
 
 Progress = Callable[[int, int], None]  # (bytes read, file size)
 
@@ -171,6 +174,19 @@ def holding(files: Mapping[str, HeldFile]) -> Iterator[None]:
         yield
     finally:
         _HELD.reset(token)
+
+
+def read_each(files: Iterable[str], read: Callable[[KB], T]) -> tuple[list[T], list[InputError]]:
+    """``read(kb)`` of every file that can be loaded, in order, and the errors of those that cannot:
+    one bad file costs only itself."""
+    found, problems = [], []
+    for path in files:
+        try:
+            with load_kb(path) as kb:
+                found.append(read(kb))
+        except InputError as exc:
+            problems.append(exc)
+    return found, problems
 
 
 def load_kb(
