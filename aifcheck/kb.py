@@ -1,16 +1,17 @@
 """The one loader: an RDF file into a knowledge base (KB) on pyoxigraph, and where its nodes are.
 
 Every command takes a KB: validation (both executors), the query tables, claim frames and the
-submission checks. A file is parsed once, by pyoxigraph, with the parser its name asks for
-(Turtle when it names none), optionally gzipped; its verdict is the only one (a file pyoxigraph
-refuses is a syntax error, located at line and column). Blank node labels are kept as written,
-so that a node is the same in the store and in a second parse of the text (aifcheck.lines).
+submission checks. A file is parsed by pyoxigraph, optionally gzipped, with line marks (see below)
+or with the parser its name asks for (Turtle when it names none); that parser's verdict is the only
+one (a file it refuses is a syntax error, located at line and column). Blank node labels are kept
+as written, so that findings name the nodes the file names.
 
 The store is in memory when the file's estimated peak fits comfortably in the memory the machine
 has available, on disk otherwise (see choose_store); a caller may force either.
 
-A KB answers ``line_of(node)`` for any node, as aifcheck.lines defines it: lazily, since most
-files have no finding. Small files keep their text for that; larger ones are read again.
+A KB answers ``line_of(node)`` for any node, as aifcheck.lines defines it: a Turtle-family file is
+parsed with line marks (aifcheck.marking), which the store keeps in a named graph of their own
+beside the file's triples (queries read the default graph: they never see them).
 
 Hostile input is bounded: a file is streamed (never held whole) past ``STREAM_BYTES``, a .gz file
 that expands like a decompression bomb is refused (see Limits), a token too long for the parser is
@@ -20,6 +21,7 @@ entities, deeply nested XML) is refused before parsing.
 from __future__ import annotations
 
 import atexit
+import codecs
 import gzip
 import io
 import os
@@ -29,7 +31,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +42,7 @@ import pyoxigraph as ox
 
 from .errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
-from .marking import BLOCK_CHARS, marked_stream
+from .marking import BLOCK_CHARS, LINES_GRAPH, MarkedStream
 from .paths import STDIN
 
 T = TypeVar("T")
@@ -81,22 +83,25 @@ _QUADS = (ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)  # AIF is one graph: named gr
 
 @dataclass(eq=False)
 class KB:
-    """One parsed file: its triples in a pyoxigraph store, and the way back to its text."""
+    """One parsed file: its triples in a pyoxigraph store, and where each node is written."""
 
     path: str
     store: ox.Store
     prefixes: dict[str, str] = field(default_factory=dict)  # as the file declares them
     base: str | None = None  # the IRI relative IRIs were resolved against
-    located: bool = False  # whether its text can tell lines (Turtle family, read from a file)
-    _text: str | None = field(default=None, repr=False)  # kept for small files, for their lines
+    marked: bool = False  # whether the store holds its text's line marks (see aifcheck.lines)
     _folder: str | None = field(default=None, repr=False)  # an on-disk store's temporary folder
     _lines: LineIndex | None = field(default=None, repr=False)
-    _data: bytes | None = field(default=None, repr=False)  # its content, when held in memory (see holding)
+    _triples: int | None = field(default=None, repr=False)
     # a finding asks for its focus's line several times (its line, its message, its node's text)
     _found: dict[Term, int | None] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
-        return len(self.store)
+        """Its triples (the line marks are not the file's)."""
+        if self._triples is None:
+            marks = self.store.query(_COUNT_MARKS) if self.marked else None
+            self._triples = len(self.store) - (int(next(marks)[0].value) if marks else 0)
+        return self._triples
 
     @property
     def on_disk(self) -> bool:
@@ -104,30 +109,19 @@ class KB:
         return self._folder is not None
 
     def line_of(self, node: Term | None) -> int | None:
-        """The line where ``node`` is written (see aifcheck.lines), or None when it is not."""
-        if node is None:
+        """The line where ``node`` is written (see aifcheck.lines), or None when it is not known."""
+        if node is None or not self.marked:
             return None
         if node not in self._found:
             if self._lines is None:
-                self._lines = self._index()
+                self._lines = LineIndex(self.store)
             self._found[node] = self._lines.line_of(node)
         return self._found[node]
-
-    def _index(self) -> LineIndex:
-        marked = ox.Store()
-        if self.located:
-            chunks = [self._text] if self._text is not None else _text_chunks(self.path, self._data)
-            quads = ox.parse(marked_stream(chunks), format=ox.RdfFormat.TRIG, base_iri=self.base, rename_blank_nodes=False)
-            try:
-                marked.extend(quads)
-            except SyntaxError:  # text the marks cannot follow (N3 beyond Turtle): no lines, not a failure
-                marked = ox.Store()
-        return LineIndex(marked, self.store)
 
     def close(self) -> None:
         """Drop the store (and delete it, when it is on disk)."""
         self.store = ox.Store()
-        self._lines = None
+        self._lines, self._triples, self.marked = None, None, False
         self._found.clear()
         if self._folder is not None:
             _remove_folder(self._folder)
@@ -204,7 +198,9 @@ def load_kb(
         raise UsageError(f"unknown store '{store}' (choose {', '.join(STORES)})")
     held = _HELD.get().get(path)
     rdf_format = format_of(path)
-    with _Content(path, limits, progress, held.data if held else None) as content:
+    held_data = held.data if held else None
+    with ExitStack() as opened:
+        content = opened.enter_context(_Content(path, limits, progress, held_data))
         # chosen before reading, so that progress reports name the store (standard input, of
         # unknown size, counts as empty: in memory unless a store is forced)
         chosen = choose_store(content.expanded_size(), store)
@@ -217,24 +213,34 @@ def load_kb(
         _refuse_hostile(path, rdf_format, text, head)
         folder = _disk_folder() if chosen == "disk" else None
         base = held.base if held else Path(path).resolve().as_uri()
-        # standard input cannot be read again for lines: only while its text is kept
-        located = rdf_format in _LOCATED and (text is not None or path != STDIN)
-        store = ox.Store(folder) if folder else ox.Store()
-        kb = KB(path, store, base=base, located=located, _text=text, _folder=folder, _data=held.data if held else None)
+        streams = [_Prefixed(head, content)]
+
+        def stream() -> io.RawIOBase:
+            """The content from its start: what was read already, then the file read again."""
+            return streams.pop() if streams else opened.enter_context(_Content(path, limits, progress, held_data))
+
+        def plain() -> str | io.RawIOBase:
+            return text if text is not None and progress is None else stream()
+
+        def chunks() -> Iterable[str]:
+            return _pieces(text, content.size, progress) if text is not None else _decoded(path, stream())
+
+        # standard input is read once: marked only while its text is kept
+        marking = rdf_format in _LOCATED and (text is not None or path != STDIN)
+        kb = KB(path, ox.Store(folder) if folder else ox.Store(), base=base, _folder=folder)
         try:
-            source = text if text is not None and progress is None else _Prefixed(head, content)
-            parser = ox.parse(
-                source, format=rdf_format, base_iri=base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS
-            )
-            if folder is None:
-                kb.store.extend(parser)
-            else:
-                kb.store.bulk_extend(parser)
-                # the bulk loader leaves many small sorted files; compacting them makes the rule
-                # queries faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
-                kb.store.optimize()
-            kb.prefixes = dict(parser.prefixes)
-            if len(kb.store) == 0:
+            if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
+                # N-Triples is judged by its own parser (TriG, which reads the marks, accepts more);
+                # it has no [ ] nodes, so parsing the marked text after it adds only the marks
+                _fill(kb, plain(), rdf_format)
+            if marking:
+                kb.marked = _fill_marked(kb, chunks())
+                if not kb.marked and rdf_format == ox.RdfFormat.N_TRIPLES:
+                    kb.store.remove_graph(LINES_GRAPH)
+                elif not kb.marked:  # text the marks cannot follow (N3 beyond Turtle, or not RDF): as written
+                    kb.store.clear()
+                    _fill(kb, plain(), rdf_format)
+            if len(kb) == 0:
                 raise InputError(path, "no RDF triples in file")
             if (text is None or rdf_format not in _SCANNED) and kb.store.query(_ANY_TRIPLE_TERM):
                 raise InputError(path, _TRIPLE_TERMS)
@@ -248,6 +254,60 @@ def load_kb(
             kb.close()
             raise
     return kb
+
+
+_COUNT_MARKS = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {LINES_GRAPH} {{ ?s ?p ?o }} }}"
+
+
+def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat, marks: bool = False) -> None:
+    """Parse into the KB's store (named graphs: the marks' only)."""
+    named_graphs = marks or rdf_format not in _QUADS
+    parser = ox.parse(source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=not named_graphs)
+    if kb.on_disk:
+        kb.store.bulk_extend(parser)
+        # the bulk loader leaves many small sorted files; compacting them makes the rule
+        # queries faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
+        kb.store.optimize()
+    else:
+        kb.store.extend(parser)
+    kb.prefixes = dict(parser.prefixes)
+
+
+def _fill_marked(kb: KB, chunks: Iterable[str]) -> bool:
+    """Parse the marked text into the KB; False when its marks cannot be trusted (see aifcheck.marking)."""
+    marked = MarkedStream(chunks)
+    try:
+        _fill(kb, marked, ox.RdfFormat.TRIG, marks=True)
+    except SyntaxError:
+        return False
+    return not marked.braces
+
+
+def _pieces(text: str, size: int, progress: Progress | None) -> Iterator[str]:
+    """A held text, in blocks when progress is to be told between them."""
+    if progress is None:
+        yield text
+        return
+    for start in range(0, len(text), BLOCK_CHARS):
+        yield text[start : start + BLOCK_CHARS]
+        progress(size * min(len(text), start + BLOCK_CHARS) // len(text), size)
+
+
+def _decoded(path: str, stream: io.RawIOBase) -> Iterator[str]:
+    """A streamed file's text, block by block: UTF-8, as RDF text must be (a byte-order mark dropped)."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    lines = 1
+    while True:
+        data = stream.read(_PROGRESS_STEP)  # (progress is told as each piece is read)
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            message = f"not UTF-8 (byte 0x{exc.object[exc.start]:02x}); RDF files must be UTF-8"
+            raise InputError(path, message, lines + exc.object.count(b"\n", 0, exc.start)) from None
+        lines += text.count("\n")
+        yield text
+        if not data:
+            return
 
 
 # AIF is RDF 1.1: an RDF 1.2 triple term (``<<( s p o )>>``, or ``<< s p o >>`` which reifies
@@ -491,17 +551,6 @@ class _Prefixed(io.RawIOBase):
             self._head = self._head[size:]
             return size
         return self._rest.readinto(buffer)
-
-
-def _text_chunks(path: str, held: bytes | None = None) -> Iterator[str]:
-    """A large file's text (its content ``held`` in memory, if given), block by block, each ending
-    on a whole UTF-8 character."""
-    with open(path, "rb") if held is None else io.BytesIO(held) as stored:
-        with gzip.GzipFile(fileobj=stored) if path.lower().endswith(".gz") else stored as raw:
-            while data := raw.read(BLOCK_CHARS):
-                while data[-1] & 0xC0 == 0x80 and (more := raw.read(1)):
-                    data += more
-                yield data.decode("utf-8", errors="replace")
 
 
 # Byte-order marks of encodings that are not UTF-8, which RDF text formats require.

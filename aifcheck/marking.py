@@ -9,6 +9,10 @@ whose properties become a statement of their own (the triples are the same).
 
 The text is marked block by block (each block repeats the prefixes seen before it), so that a
 file of any size streams through the parser.
+
+The marked text is TriG, which accepts more than Turtle: graph blocks in braces. Braces have no
+place in Turtle outside strings, IRIs and comments, so marking stops at the first one and says so
+(MarkedStream.braces); the file is then parsed as written, which judges it.
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ _CUT_MARGIN = 1024 * 1024
 # IRIs and comments (which may hide a "." or a "[") are skipped whole, and a "." ends the
 # statement only when a space, a comment or the end of the text follows it.
 _BODY = re.compile(
-    r"""(?:[^"'<#\[\].]+"""
+    r"""(?:[^"'<#\[\].{}]+"""
     r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
     r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
     r'|"(?:[^"\\\n]|\\.)*"'
@@ -52,6 +56,7 @@ class _MarkState:
     line: int = 1  # the line of the block's first character
     directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
     labels: int = 0  # blank node labels given to "[ ]" lists so far
+    braces: bool = False  # whether a "{" or "}" was met outside strings, IRIs and comments
     # a random part keeps the labels apart from the file's own
     label_prefix: str = field(default_factory=lambda: f"_:aifc{secrets.token_hex(6)}n")
 
@@ -117,7 +122,9 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
             if char == ".":
                 end = scan + 1
                 break
-            if char == "[":
+            if char in "{}":
+                state.braces = True
+            elif char == "[":
                 line += text.count("\n", counted, scan)
                 counted = scan
                 lists = lists or _Lists(text, body)
@@ -201,12 +208,18 @@ def _statement_start(text: str, offset: int) -> int:
 
 
 
-class _BlockReader(io.RawIOBase):
-    """The marked blocks as one binary stream, read as the parser asks for more."""
+class MarkedStream(io.RawIOBase):
+    """The marked text of consecutive chunks as one binary stream, for pyoxigraph's parser. It ends
+    early once a brace is met (``braces``): the marks cannot be trusted then."""
 
-    def __init__(self, blocks: Iterator[bytes]) -> None:
-        self._blocks = blocks
+    def __init__(self, chunks: Iterable[str]) -> None:
+        self._state = _MarkState()
+        self._blocks = (block.encode("utf-8") for block in marked_blocks(chunks, self._state))
         self._data = memoryview(b"")
+
+    @property
+    def braces(self) -> bool:
+        return self._state.braces
 
     def readable(self) -> bool:
         return True
@@ -214,15 +227,10 @@ class _BlockReader(io.RawIOBase):
     def readinto(self, buffer) -> int:
         while not self._data:
             block = next(self._blocks, None)
-            if block is None:
+            if block is None or self._state.braces:
                 return 0
             self._data = memoryview(block)
         size = min(len(buffer), len(self._data))
         buffer[:size] = self._data[:size]
         self._data = self._data[size:]
         return size
-
-
-def marked_stream(chunks: Iterable[str]) -> io.RawIOBase:
-    """The marked text of consecutive chunks as one binary stream, for pyoxigraph's parser."""
-    return _BlockReader(block.encode("utf-8") for block in marked_blocks(chunks))

@@ -28,7 +28,7 @@ class RdflibView:
         self._back: dict[rdflib.Literal, ox.Literal] = {}
         self.graph = rdflib.Graph()
         with quiet_rdflib():
-            for quad in store:
+            for quad in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):  # not the line marks
                 self.graph.add((self._to_rdflib(quad.subject), self._to_rdflib(quad.predicate), self._to_rdflib(quad.object)))
 
     def _to_rdflib(self, term: Term) -> Node:

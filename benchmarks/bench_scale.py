@@ -14,7 +14,9 @@ pySHACL (aifcheck --engine reference) runs only up to 100k triples: above that i
 far longer than the rest of the run together (its per-focus-node SPARQL is quadratic-ish).
 With --baseline-python, each input is also validated by the aifcheck installed for that
 interpreter (an earlier version, say), right after this one: before and after in one run.
---store is given to this aifcheck only (an earlier version may not have the option).
+--store is given to this aifcheck only (an earlier version may not have the option); without it,
+the 10M corpus is validated twice, with --store memory and with --store disk.
+A folder of documents is also queried for NIST's TA1 tables (query --task ta1 --nist-layout).
 --only keeps the inputs whose label contains one of the words (e.g. --only 1M documents).
 """
 from __future__ import annotations
@@ -123,11 +125,15 @@ def main() -> None:
         folder = [str(paths[0].parent)] if len(paths) > 1 else names
         validate = [py, "-m", "aifcheck", "validate", *folder, "--profile", "nist", "--format", "json"]
         jobs = ["--jobs", str(args.jobs)] if len(paths) > 1 else []
-        store = ["--store", args.store] if args.store else []
-        commands: dict[str, tuple[list[str], float | None]] = {
-            "floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None),
-            "aifcheck validate (fast)": (validate + jobs + store, None),
-        }
+        commands: dict[str, tuple[list[str], float | None]] = {"floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None)}
+        stores = [args.store] if args.store else ["memory", "disk"] if label == "10M" else [None]
+        for store in stores:
+            what = f"aifcheck validate --store {store}" if store else "aifcheck validate (fast)"
+            commands[what] = (validate + jobs + (["--store", store] if store else []), None)
+        if len(paths) > 1:
+            tables = args.work / "tables"
+            query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
+            commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
         if args.baseline_python:
             commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
         if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:

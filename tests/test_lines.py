@@ -10,6 +10,7 @@ import pytest
 from helpers import FIXTURES, ROOT, SHARED_DATA
 from test_kb import TRICKY
 
+from aifcheck.errors import InputError
 from aifcheck.kb import KB, load_kb
 from aifcheck.marking import mark_lines
 
@@ -74,10 +75,10 @@ def test_blank_statements_told_apart_by_what_they_hold(tmp_path: Path) -> None:
     assert kb.line_of(blank(kb, EX + "o", ox.Literal("y"))) == 4
 
 
-def test_identical_blank_statements_share_the_first_line(tmp_path: Path) -> None:
-    # no rule can tell them apart, so neither can the lines
+def test_identical_blank_statements_each_have_their_own_line(tmp_path: Path) -> None:
+    # no rule can tell them apart, but the marks read with the file can
     kb = kb_of(tmp_path, f"@prefix ex: <{EX}> .\n[] ex:p ex:o .\n[] ex:p ex:o .\n")
-    assert {kb.line_of(q.subject) for q in kb.store} == {2}
+    assert sorted(kb.line_of(q.subject) for q in kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == [2, 3]
 
 
 def test_a_long_rdf_list_is_located_without_deep_recursion(tmp_path: Path) -> None:
@@ -120,8 +121,33 @@ def test_every_blank_node_is_on_the_line_of_its_own_bracket(path: Path) -> None:
     with load_kb(path) as kb:
         anonymous = {
             term
-            for quad in kb.store
+            for quad in kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())
             for term in (quad.subject, quad.object)
             if isinstance(term, ox.BlankNode) and f"_:{term.value}" not in text
         }
         assert Counter(kb.line_of(node) for node in anonymous) == _bracket_lines(text)
+
+
+# The text is marked as TriG, which reads more than Turtle and N-Triples: each file is still judged
+# by its own format, and read as written where the marks cannot follow it.
+@pytest.mark.parametrize(
+    ("name", "text", "outcome"),
+    [
+        ("graph.ttl", f"@prefix ex: <{EX}> .\nex:a ex:b ex:c .\n{{ ex:a ex:b ex:d . }}\n", "3:1: syntax error"),
+        ("named.ttl", f"@prefix ex: <{EX}> .\nex:g {{ ex:a ex:b ex:d . }}\n", "2:6: syntax error"),
+        ("turtle.nt", f"@prefix ex: <{EX}> .\nex:a ex:b ex:c .\n", "1:1: syntax error"),
+        ("json.ttl", f'@prefix ex: <{EX}> .\nex:a ex:b "{{ \\"k\\": 1 }}" .\n', 2),
+        ("labelled.nt", f"<{EX}z> <{EX}b> <{EX}c> .\n<{EX}a> <{EX}b> _:x .\n", 2),
+        ("formula.n3", f"@prefix ex: <{EX}> .\n{{ ex:a ex:b ex:c }} => {{ ex:a ex:b ex:d }} .\nex:a ex:y ex:z .\n", None),
+    ],
+)
+def test_each_format_is_judged_as_written(tmp_path: Path, name: str, text: str, outcome: str | int | None) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    if isinstance(outcome, str):
+        with pytest.raises(InputError, match=f"^{re.escape(str(path))}:{outcome}"):
+            load_kb(path)
+        return
+    with load_kb(path) as kb:
+        assert kb.marked == (outcome is not None)  # N3 formulas have braces: read without marks
+        assert kb.line_of(ox.NamedNode(EX + "a")) == outcome

@@ -2,7 +2,8 @@
 unreadable):
 - a batch of files gives, for each file, the findings it gives alone;
 - the same input gives the same bytes out: in two runs, with --jobs 1 and --jobs 2;
-- an unreadable file never conforms, alone or among readable files.
+- an unreadable file never conforms, alone or among readable files;
+- a Turtle-family file holds what the format's parser reads in it, or is refused as that parser refuses it.
 
 Cases of a bug still open (test_regressions.KNOWN) are left out of the draws, since a crash would
 end this process, and so are the slowest edits. Example counts are modest, to keep CI fast.
@@ -20,7 +21,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
+import pyoxigraph as ox
+
 import aifcheck
+from aifcheck.errors import InputError
+from aifcheck.kb import load_kb
 
 from .corpus import seeds
 from .mutate import Case, case
@@ -125,3 +130,35 @@ def test_unreadable_file_never_conforms(broken: list, readable: list) -> None:
             assert file_report.error is not None
             single = aifcheck.validate(file_report.file, profile="aif")
             assert not single.conforms and single.exit_status == 3
+
+
+# Turtle-family files are parsed with line marks (aifcheck.marking): what the loader holds must be
+# what the format's own parser reads, and what that parser refuses the loader must refuse.
+_PLAIN_FORMATS = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES, ".n3": ox.RdfFormat.N3}
+
+
+def _canonical(quads) -> set[str]:
+    dataset = ox.Dataset(quads)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.UNSTABLE)
+    return set(map(str, dataset))
+
+
+@settings(FAST, max_examples=60)
+@given(c=cases.filter(lambda c: c.suffix in _PLAIN_FORMATS))
+def test_marked_parse_reads_what_the_format_reads(c: Case) -> None:
+    with TemporaryDirectory() as folder:
+        path = Path(folder) / c.file_name
+        path.write_bytes(c.data)
+        plain = ox.Store()
+        try:
+            plain.extend(ox.parse(c.data, format=_PLAIN_FORMATS[c.suffix], base_iri=path.resolve().as_uri(), rename_blank_nodes=False))
+        except (SyntaxError, ValueError):
+            plain = None
+        try:
+            kb = load_kb(path)
+        except InputError as exc:
+            assert plain is None or "syntax error" not in str(exc), c.describe()
+            return
+        with kb:
+            assert plain is not None, c.describe()
+            assert _canonical(kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == _canonical(plain), c.describe()
