@@ -77,7 +77,7 @@ FORMATS = {
     ".rdf": ox.RdfFormat.RDF_XML,
     ".owl": ox.RdfFormat.RDF_XML,
 }
-_LOCATED = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3)
+_MARKABLE = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3)
 _QUADS = (ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)  # AIF is one graph: named graphs are refused
 
 
@@ -225,8 +225,9 @@ def load_kb(
         def chunks() -> Iterable[str]:
             return _pieces(text, content.size, progress) if text is not None else _decoded(path, stream())
 
-        # standard input is read once: marked only while its text is kept
-        marking = rdf_format in _LOCATED and (text is not None or path != STDIN)
+        # standard input cannot be read twice, as text the marks cannot follow needs: marked only
+        # while its text is kept
+        marking = rdf_format in _MARKABLE and (text is not None or path != STDIN)
         kb = KB(path, ox.Store(folder) if folder else ox.Store(), base=base, _folder=folder)
         try:
             if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:

@@ -1,7 +1,7 @@
 """Line marks written into Turtle text: how aifcheck learns where each node is.
 
-pyoxigraph's parser does not report positions, so when a file's findings need lines the text is
-marked and parsed again (aifcheck.lines): one regular-expression pass finds the statements
+pyoxigraph's parser does not report positions, so a Turtle-family file's text is marked as it is
+parsed (aifcheck.kb, aifcheck.lines): one regular-expression pass finds the statements
 (skipping strings, IRIs and comments) and after each adds a TriG statement giving its subject's
 line in a named graph of its own, ``<urn:aifcheck:lines> { subject <urn:aifcheck:line> N }``. A
 ``[ ]`` blank node has no name to give there, so each one is rewritten as a labelled blank node
