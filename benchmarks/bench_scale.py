@@ -17,11 +17,15 @@ interpreter (an earlier version, say), right after this one: before and after in
 --store is given to this aifcheck only (an earlier version may not have the option); without it,
 the 10M corpus is validated twice, with --store memory and with --store disk.
 A folder of documents is also queried for NIST's TA1 tables (query --task ta1 --nist-layout).
+With --with-cluster (needs aifcheck[cluster]) the documents are also validated and queried on a
+local Dask cluster of --jobs single-threaded worker processes, started before the first round and
+warmed with one file (its peak RSS column is the client's; the workers' is not counted).
 --only keeps the inputs whose label contains one of the words (e.g. --only 1M documents).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import compileall
 import os
 import resource
@@ -108,6 +112,7 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--with-10m", action="store_true")
+    parser.add_argument("--with-cluster", action="store_true", help="documents also on a local Dask cluster")
     parser.add_argument("--reference-timeout", type=float, default=600)
     parser.add_argument("--no-reference", action="store_true", help="skip the pySHACL rows")
     parser.add_argument("--baseline-python", help="also time the aifcheck installed for this interpreter")
@@ -121,6 +126,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     py = sys.executable
     rows = []
+    cluster = contextlib.ExitStack()
     for label, paths in generate(args.work, args):
         if args.only and not any(word in label for word in args.only):
             continue
@@ -138,6 +144,10 @@ def main() -> None:
             tables = args.work / "tables"
             query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
             commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
+            if args.with_cluster:
+                address = _local_cluster(cluster, args.jobs, validate[:4] + [names[0]])
+                commands["aifcheck validate --scheduler (Dask, local)"] = (validate + ["--scheduler", address], None)
+                commands["aifcheck query --scheduler (Dask, local)"] = (query + ["--scheduler", address], None)
         if args.baseline_python:
             commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
         if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:
@@ -147,6 +157,7 @@ def main() -> None:
             for what, (command, timeout) in commands.items():
                 timings[what].append(run(command, timeout, cwd=args.work))
         rows.append((label, triples, {what: _summary(runs) for what, runs in timings.items()}))
+    cluster.close()
     rounds = f"median of {args.repeat} rounds" if args.repeat > 1 else "one round"
     print(f"{'input':<20} {'triples':>10}  {'what (whole process, ' + rounds + ')':<46} {'seconds':>8} {'peak MB':>8} {'triples/s':>10} {'vs floor':>8}")
     for label, triples, measured in rows:
@@ -158,6 +169,15 @@ def main() -> None:
             print(
                 f"{label:<20} {triples:>10}  {what:<46} {seconds:>8.2f} {rss:>8.0f} {triples / seconds:>10.0f} {seconds / floor:>7.1f}x"
             )
+
+
+def _local_cluster(stack: contextlib.ExitStack, workers: int, warm: list[str]) -> str:
+    """The address of a local cluster of single-threaded worker processes, warmed by one file."""
+    from distributed import LocalCluster
+
+    local = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"))
+    subprocess.run(warm + ["--scheduler", local.scheduler_address], capture_output=True)
+    return local.scheduler_address
 
 
 def _summary(runs: list[tuple[float | None, float]]) -> tuple[float | None, float]:
