@@ -151,7 +151,9 @@ def test_marked_parse_reads_what_the_format_reads(c: Case) -> None:
         path.write_bytes(c.data)
         plain = ox.Store()
         try:
-            plain.extend(ox.parse(c.data, format=_PLAIN_FORMATS[c.suffix], base_iri=path.resolve().as_uri(), rename_blank_nodes=False))
+            # (a UTF-8 byte-order mark is read past, by design, which pyoxigraph's parser does not)
+            data = c.data.removeprefix(b"\xef\xbb\xbf")
+            plain.extend(ox.parse(data, format=_PLAIN_FORMATS[c.suffix], base_iri=path.resolve().as_uri(), rename_blank_nodes=False))
         except (SyntaxError, ValueError):
             plain = None
         try:
