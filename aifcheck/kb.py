@@ -303,8 +303,7 @@ def _decoded(path: str, stream: io.RawIOBase) -> Iterator[str]:
         try:
             text = decoder.decode(data, final=not data)
         except UnicodeDecodeError as exc:
-            message = f"not UTF-8 (byte 0x{exc.object[exc.start]:02x}); RDF files must be UTF-8"
-            raise InputError(path, message, lines + exc.object.count(b"\n", 0, exc.start)) from None
+            raise _not_utf8(path, exc.object, exc.start, lines) from None
         lines += text.count("\n")
         yield text
         if not data:
@@ -594,11 +593,19 @@ def _decode(path: str, data: bytes) -> str:
     except UnicodeDecodeError as exc:
         if nul >= 0:
             raise InputError(path, "binary file, not RDF text") from None
-        message = f"not UTF-8 (byte 0x{data[exc.start]:02x}); RDF files must be UTF-8"
-        raise InputError(path, message, *_position(data, exc.start)) from None
+        raise _not_utf8(path, data, exc.start) from None
     if nul >= 0:
         raise InputError(path, "a NUL character (byte 0x00), which RDF text cannot hold", *_position(data, nul))
     return text.removeprefix("\ufeff")
+
+
+def _not_utf8(path: str, data: bytes, offset: int, first_line: int = 1) -> InputError:
+    """The error for a byte that is not UTF-8, in ``data`` that starts on ``first_line`` (at its
+    start, unless it is the first: the column is then told only from the next line on)."""
+    line, column = _position(data, offset)
+    known = first_line == 1 or line > 1
+    message = f"not UTF-8 (byte 0x{data[offset]:02x}); RDF files must be UTF-8"
+    return InputError(path, message, first_line + line - 1, column if known else None)
 
 
 def _position(data: bytes | str, offset: int) -> tuple[int, int]:

@@ -120,3 +120,17 @@ def test_an_on_disk_store_is_removed_when_the_file_does_not_parse(tmp_path: Path
     with pytest.raises(InputError, match="syntax error"):
         load_kb(path, store="disk")
     assert not list(tmp_path.glob("aifcheck-store-*"))
+
+
+def test_a_streamed_file_that_is_not_utf8_is_located(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(kb_module, "STREAM_BYTES", 0)
+    monkeypatch.setattr(kb_module, "_PROGRESS_STEP", 1000)  # read in many pieces
+    path = tmp_path / "kb.ttl"
+    text = _kb_text(200).encode("utf-8")
+    lines = text.split(b"\n")
+    lines[301] = b'ex:z ex:p "caf\xe9" .'  # line 302, read in a later piece than the first
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(InputError) as caught:
+        load_kb(path)
+    assert (caught.value.line, caught.value.column) == (302, 15)
+    assert "not UTF-8 (byte 0xe9)" in str(caught.value)
