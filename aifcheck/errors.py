@@ -43,4 +43,6 @@ class InputError(AifcheckError):
 def printable(text: str) -> str:
     """Control and line-break characters (ESC, CR, LF, U+2028...) shown as escapes, so that text
     taken from a file stays one clean line and cannot drive a terminal."""
+    if text.isprintable():  # nearly always: skip the walk character by character
+        return text
     return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)

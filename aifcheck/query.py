@@ -135,6 +135,11 @@ def parameters(name: str) -> dict[str, str]:
     return dict(_PARAMETER.findall(query_text(name)))
 
 
+def orders_by_line(name: str) -> bool:
+    """Whether a table's rows follow the lines of the file (a line() key in its "# Order:" header)."""
+    return any(m[1] for line in _ORDER.findall(query_text(table_name(name))) for m in _ORDER_KEY.finditer(line))
+
+
 def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     """Run one table's query. A parameter given several values is run once per value.
 
@@ -271,7 +276,7 @@ def write_nist_layout(
 def _tables_text(path: str, names: tuple[str, ...], entry_points: EntryPoints) -> dict[str, str] | InputError:
     """The text of every table of ``names`` that its entry points allow, by file name."""
     try:
-        kb = load_kb(path)
+        kb = load_kb(path, lines=any(orders_by_line(name) for name in names))
     except InputError as exc:
         return exc
     texts = {}

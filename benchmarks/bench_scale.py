@@ -16,8 +16,10 @@ With --baseline-python, each input is also validated by the aifcheck installed f
 interpreter (an earlier version, say), right after this one: before and after in one run.
 --store is given to this aifcheck only (an earlier version may not have the option); without it,
 the 10M corpus is validated twice, with --store memory and with --store disk.
-A folder of documents is also queried for NIST's TA1 tables (query --task ta1 --nist-layout).
-With --with-cluster (needs aifcheck[cluster]) the documents are also validated and queried on a
+A folder of documents is also queried for NIST's TA1 tables (query --task ta1 --nist-layout) and
+scored (score ta1) against synthetic gold and AUX data made from those tables, once, by
+benchmarks/generate_ta1_gold.py (kept in --work as documents-N-gold).
+With --with-cluster (needs aifcheck[cluster]) the documents are also validated, queried and scored on a
 local Dask cluster of --jobs single-threaded worker processes, started before the first round and
 warmed with one file (its peak RSS column is the client's; the workers' is not counted).
 --only keeps the inputs whose label contains one of the words (e.g. --only 1M documents).
@@ -29,6 +31,7 @@ import contextlib
 import compileall
 import os
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -44,6 +47,7 @@ FLOOR = (
     "for p in sys.argv[1:]:\n"
     "    s.load(path=p, format=pyoxigraph.RdfFormat.TURTLE)\n"
 )
+SCORES = "scores"  # the folder score ta1 writes, under --work
 REFERENCE_LIMIT = 100_000
 SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000, "10M": 10_000_000}
 
@@ -106,6 +110,21 @@ def generate(work: Path, args) -> list[tuple[str, list[Path]]]:
     return inputs
 
 
+def synthetic_gold(work: Path, folder: Path, jobs: int) -> Path:
+    """Gold and AUX data for the documents (benchmarks/generate_ta1_gold.py), built once into
+    DOCUMENTS-gold/{gold,aux} from the documents' own TA1 tables."""
+    built = work / f"{folder.name}-gold"
+    if not built.exists():
+        partial = work / f"{folder.name}-gold.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        query = [sys.executable, "-m", "aifcheck", "query", str(folder), "--task", "ta1", "--nist-layout"]
+        subprocess.run(query + ["-o", str(partial / "tables"), "--jobs", str(jobs)], check=True, cwd=work)
+        script = ROOT / "benchmarks" / "generate_ta1_gold.py"
+        subprocess.run([sys.executable, str(script), *(str(partial / d) for d in ("tables", "gold", "aux"))], check=True)
+        partial.rename(built)
+    return built
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("/tmp/aifcheck-bench"))
@@ -144,10 +163,16 @@ def main() -> None:
             tables = args.work / "tables"
             query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
             commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
+            gold = synthetic_gold(args.work, paths[0].parent, args.jobs)
+            score = [py, "-m", "aifcheck", "score", "ta1", *folder, "--gold", str(gold / "gold"), "--aux", str(gold / "aux"),
+                     "--type-similarity", str(gold / "aux" / "type_similarity.tsv"),
+                     "--taggable-types", str(gold / "aux" / "taggable_types.txt"), "-o", str(args.work / SCORES)]
+            commands["aifcheck score ta1"] = (score + jobs, None)
             if args.with_cluster:
                 address = _local_cluster(cluster, args.jobs, validate[:4] + [names[0]])
                 commands["aifcheck validate --scheduler (Dask, local)"] = (validate + ["--scheduler", address], None)
                 commands["aifcheck query --scheduler (Dask, local)"] = (query + ["--scheduler", address], None)
+                commands["aifcheck score ta1 --scheduler (Dask, local)"] = (score + ["--scheduler", address], None)
         if args.baseline_python:
             commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
         if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:
@@ -155,6 +180,7 @@ def main() -> None:
         timings: dict[str, list[tuple[float | None, float]]] = {what: [] for what in commands}
         for _ in range(args.repeat):
             for what, (command, timeout) in commands.items():
+                shutil.rmtree(args.work / SCORES, ignore_errors=True)  # score ta1 writes into a new folder
                 timings[what].append(run(command, timeout, cwd=args.work))
         rows.append((label, triples, {what: _summary(runs) for what, runs in timings.items()}))
     cluster.close()

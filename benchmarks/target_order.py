@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aifcheck.catalog import binds_this, load_catalog  # noqa: E402
+from aifcheck.catalog import load_catalog  # noqa: E402
+from aifcheck.catalog_build import binds_this  # noqa: E402
 from aifcheck.engine.fast import compile_constraint  # noqa: E402
 from aifcheck.errors import InputError  # noqa: E402
 from aifcheck.kb import load_kb  # noqa: E402

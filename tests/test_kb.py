@@ -47,6 +47,14 @@ def test_the_store_holds_the_files_triples(tricky: Path) -> None:
         assert kb.prefixes == {"ex": "http://example.org/", "aida": "http://example.org/aida#"}
 
 
+def test_without_lines_the_store_holds_the_same_triples_and_no_marks(tricky: Path) -> None:
+    with load_kb(tricky) as marked, load_kb(tricky, lines=False) as plain:
+        assert isomorphic(as_rdflib(plain.store), as_rdflib(marked.store)) and len(plain) == len(marked)
+        assert len(plain.store) == len(plain) < len(marked.store)  # the marks: a graph of their own
+        node = ox.NamedNode("http://example.org/c")
+        assert marked.line_of(node) == 12 and plain.line_of(node) is None
+
+
 def test_blank_node_labels_are_kept_as_written(tricky: Path) -> None:
     # a labelled node is then the same node in the store and in the text (aifcheck.lines)
     with load_kb(tricky) as kb:

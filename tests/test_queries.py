@@ -307,3 +307,20 @@ def test_literals_to_quote_print_quoted_in_every_nist_table(table: str, tmp_path
 
 def test_every_nist_table_prints_a_literal_to_quote() -> None:
     assert set(QUOTED_CELLS) == set(table_names("ta1") + table_names("ta2") + table_names("ta3"))
+
+
+@pytest.mark.parametrize("task", ["ta1", "ta3"])
+def test_the_nist_layout_is_nist_s_output_row_for_row(shared_data: Path, tmp_path: Path, task: str) -> None:
+    """The layout's files, loaded without line marks for TA1 (its tables are sorted) and with them
+    for TA3 (its graph tables follow the lines of the frame): NIST's files, rows in NIST's order."""
+    root = shared_data / f"task{task[-1]}-expected"
+    expected_folders = sorted(root.glob("*.ttl" if task == "ta1" else "*/*/*.ttl"))
+    result = write_nist_layout([shared_data / f"task{task[-1]}-run" / f.relative_to(root) for f in expected_folders], task, tmp_path)
+    assert not result.errors
+    compared = 0
+    for folder in expected_folders:
+        for expected in sorted(folder.glob("*.rq.tsv")):
+            written = tmp_path / folder.relative_to(root) / expected.name
+            assert written.read_text(encoding="utf-8") == expected.read_text(encoding="utf-8"), written
+            compared += 1
+    assert compared == len(expected_folders) * (3 if task == "ta1" else 6)

@@ -41,12 +41,20 @@ class DocumentAlignment:
     system_mentions: dict[str, dict[str, str]] = field(default_factory=dict)  # system cluster -> system mention -> gold mention
     unaligned_gold: list[str] = field(default_factory=list)  # in order of first appearance
     unaligned_system: list[str] = field(default_factory=list)
-    similarity_lines: list[str] = field(default_factory=list)  # similarities/<doc>.tab without its header
-    system_gold_type_similarity: dict[tuple[str, str], float] = field(default_factory=dict)
+    similarity_lines: list[str] = field(default_factory=list)  # similarities/<doc>.tab without its header, when asked (whole lines, several to a string)
     self_similarity: dict[str, dict[str, float]] = field(default_factory=lambda: {"system": {}, "gold": {}})
+    clusters: dict[str, dict[str, Cluster]] = field(default_factory=dict, repr=False)  # "system" | "gold" -> id -> cluster
+    types: _TypeCache | None = field(default=None, repr=False)
 
     def type_similarity(self, system_cluster: str, gold_cluster: str) -> float:
-        return self.system_gold_type_similarity.get((system_cluster, gold_cluster), 0.0)
+        """TypeSim of an aligned system cluster and an aligned gold cluster of one metatype (NIST
+        reads it from its similarity rows, which hold only those pairs); otherwise 0."""
+        if system_cluster not in self.system_to_gold or gold_cluster not in self.gold_to_system:
+            return 0.0
+        system, gold = self.clusters["system"][system_cluster], self.clusters["gold"][gold_cluster]
+        if system.metatype != gold.metatype or self.types is None:
+            return 0.0
+        return self.types(system, gold)
 
 
 class _Mentions:
@@ -67,6 +75,13 @@ class _Mentions:
         self.mentions = mentions
         self.iou = iou_matrix(mentions, threshold)
         self.touching = sparse.csr_matrix(self.iou > 0, dtype=np.int32)
+        # each mention's partners (IoU > 0) by position, and each cluster's column of a position:
+        # most pairs of clusters are matched in Python from these, without slicing the matrix
+        self.partners = [
+            dict(zip(self.touching.indices[start:end].tolist(), self.iou[row, self.touching.indices[start:end]].tolist()))
+            for row, (start, end) in enumerate(zip(self.touching.indptr[:-1], self.touching.indptr[1:]))
+        ]
+        self.columns = {key: {int(p): c for c, p in enumerate(positions)} for key, positions in self.members.items()}
 
     def overlapping(self, first: list[Cluster], second: list[Cluster]) -> np.ndarray:
         """Which pairs of clusters have a pair of mentions with IoU > 0."""
@@ -81,28 +96,32 @@ class _Mentions:
         return (incidence(first) @ self.touching @ incidence(second).T).toarray() > 0
 
     def matched(self, first: Cluster, second: Cluster) -> list[tuple[int, int, float]]:
-        """The pairs (row, column, IoU > 0) of munkres' matching of the two clusters' mentions."""
+        """The pairs (row, column, IoU > 0) of munkres' matching of the two clusters' mentions, by row."""
+        columns = self.columns[id(second)]
+        found = [
+            (row, columns[position], value)
+            for row, mention in enumerate(self.members[id(first)].tolist())
+            for position, value in self.partners[mention].items()
+            if position in columns
+        ]
+        if len({row for row, _, _ in found}) == len(found) == len({column for _, column, _ in found}):
+            # each positive IoU alone in its row and column: every maximal matching takes them all
+            return found
         block = self.iou[np.ix_(self.members[id(first)], self.members[id(second)])]
         nonzero = block > 0
-        if not nonzero.any():
-            return []
-        if (nonzero.sum(axis=0) <= 1).all() and (nonzero.sum(axis=1) <= 1).all():
-            # each positive IoU alone in its row and column: every maximal matching takes them all
-            rows, columns = np.nonzero(nonzero)
-        else:
-            pairs = munkres_assign(block.max() - block)
-            rows = np.array([r for r, c in pairs if nonzero[r, c]], dtype=int)
-            columns = np.array([c for r, c in pairs if nonzero[r, c]], dtype=int)
-        return [(int(r), int(c), float(block[r, c])) for r, c in zip(rows, columns)]
+        pairs = munkres_assign(block.max() - block)
+        return [(int(r), int(c), float(block[r, c])) for r, c in pairs if nonzero[r, c]]
 
 
 def type_similarity(first: Cluster, second: Cluster, types: TypeSimilarity) -> float:
     return max(c1 * c2 * types.similarity(q1, q2) for c1, q1 in first.type_confidences for c2, q2 in second.type_confidences)
 
 
-def align_document(gold: DocumentResponses, system: DocumentResponses, types: TypeSimilarity, parameters: Parameters) -> DocumentAlignment | None:
+def align_document(gold: DocumentResponses, system: DocumentResponses, types: TypeSimilarity, parameters: Parameters,
+                   similarity_lines: bool = False) -> DocumentAlignment | None:
     """The FMBM of a document, or None when gold or system has no cluster there (NIST then
-    writes no alignment and no similarities for it)."""
+    writes no alignment and no similarities for it). ``similarity_lines``: also the rows of
+    ``similarities/<doc>.tab``, quadratic in the aligned clusters."""
     gold_ids, system_ids = sorted(gold.clusters), sorted(system.clusters)
     if not gold_ids or not system_ids:
         return None
@@ -122,7 +141,7 @@ def align_document(gold: DocumentResponses, system: DocumentResponses, types: Ty
             if below:
                 continue
             sims[i, j] = (1.0 * value) * len(mentions.matched(g, s))
-    result = DocumentAlignment(gold.id)
+    result = DocumentAlignment(gold.id, clusters={"system": system.clusters, "gold": gold.clusters}, types=cache)
     best = sims.max()
     if best > 0:
         for i, j in munkres_assign(best - sims):
@@ -135,7 +154,13 @@ def align_document(gold: DocumentResponses, system: DocumentResponses, types: Ty
                 result.system_mentions[s] = {m_system: m_gold for m_gold, m_system, _ in result.mentions[g]}
     result.unaligned_gold = [c for c in gold.clusters if c not in result.gold_to_system]
     result.unaligned_system = [c for c in system.clusters if c not in result.system_to_gold]
-    _similarities(result, gold, system, mentions, cache)
+    aligned = {"system": sorted(result.system_to_gold), "gold": sorted(result.gold_to_system)}
+    for side, responses in (("system", system), ("gold", gold)):
+        for cluster_id in aligned[side]:  # MentionSim x TypeSim of a cluster with itself
+            cluster = responses.clusters[cluster_id]
+            result.self_similarity[side][cluster_id] = (1.0 * len(mentions.matched(cluster, cluster))) * cache(cluster, cluster)
+    if similarity_lines:
+        _similarities(result, {"system": system, "gold": gold}, aligned, mentions, cache)
     return result
 
 
@@ -157,12 +182,42 @@ class _TypeCache:
             found = self.known[key] = type_similarity(first, second, self.types)
         return found
 
+    def matrix(self, first: list[Cluster], second: list[Cluster]) -> np.ndarray:
+        """TypeSim of every pair (first[i], second[j]), the values type_similarity gives, by array:
+        the product of confidences and DWDTypeSim of every pair of their types, maximised over
+        each pair of clusters (np.maximum.reduceat over the types of each)."""
+        key1, inverse1 = np.unique([self.key(c) for c in first], return_inverse=True)
+        key2, inverse2 = np.unique([self.key(c) for c in second], return_inverse=True)
+        sets = {key: types for types, key in self.keys.items()}
+        (starts1, confidences1, qnodes1), (starts2, confidences2, qnodes2) = (_entries([sets[k] for k in keys]) for keys in (key1, key2))
+        similarity = np.equal.outer(np.array(qnodes1, dtype=object), np.array(qnodes2, dtype=object)).astype(float)
+        columns: dict[str, list[int]] = {}
+        for column, qnode in enumerate(qnodes2):
+            columns.setdefault(qnode, []).append(column)
+        for row, qnode in enumerate(qnodes1):
+            for other, value in self.types.neighbours.get(qnode, ()):
+                if other != qnode:
+                    similarity[row, columns.get(other, [])] = value
+        products = np.multiply.outer(np.array(confidences1), np.array(confidences2)) * similarity
+        table = np.maximum.reduceat(np.maximum.reduceat(products, starts1, axis=0), starts2, axis=1)
+        return table[np.ix_(inverse1, inverse2)]
 
-def _similarities(result: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses, mentions: _Mentions, cache: _TypeCache) -> None:
+
+def _entries(type_sets: list[frozenset]) -> tuple[list[int], list[float], list[str]]:
+    """Where each set starts in the flat lists of (confidence, type) of all sets, and those lists."""
+    starts, confidences, qnodes = [], [], []
+    for types in type_sets:
+        starts.append(len(qnodes))
+        for confidence, qnode in types:
+            confidences.append(confidence)
+            qnodes.append(qnode)
+    return starts, confidences, qnodes
+
+
+def _similarities(result: DocumentAlignment, responses: dict[str, DocumentResponses], aligned: dict[str, list[str]], mentions: _Mentions,
+                  cache: _TypeCache) -> None:
     """The rows NIST writes for every ordered pair of aligned clusters of one metatype (system-
     system, system-gold, gold-gold): TypeSim without threshold, and TypeSim x MentionSim."""
-    aligned = {"system": sorted(result.system_to_gold), "gold": sorted(result.gold_to_system)}
-    responses = {"system": system, "gold": gold}
     lines = result.similarity_lines
     text: dict[float, str] = {}
 
@@ -177,22 +232,25 @@ def _similarities(result: DocumentAlignment, gold: DocumentResponses, system: Do
         second = [responses[side2].clusters[c] for c in aligned[side2]]
         if not first or not second:
             continue
-        touching = mentions.overlapping(first, second)
-        keys2 = [cache.key(c) for c in second]
+        type_sims = cache.matrix(first, second)
+        counts = np.zeros(type_sims.shape)
+        for i, j in zip(*np.nonzero(mentions.overlapping(first, second))):
+            if first[i].metatype == second[j].metatype:
+                counts[i, j] = len(mentions.matched(first[i], second[j]))
+        similarities = (1.0 * counts) * type_sims
+        # most pairs have TypeSim and similarity 0.0: their text is made once per column, and
+        # only the other pairs are formatted (a document has hundreds of thousands of pairs)
+        columns: dict[str | None, list[int]] = {}
+        for j, cluster in enumerate(second):
+            columns.setdefault(cluster.metatype, []).append(j)
+        zero_text = {metatype: [f"{second[j].id}\t0.0\t0.0" for j in js] for metatype, js in columns.items()}
         for i, c1 in enumerate(first):
+            js = columns.get(c1.metatype)
+            if js is None:
+                continue
+            type_row, row = type_sims[i, js], similarities[i, js]
+            texts = zero_text[c1.metatype].copy()
+            for k in np.flatnonzero((type_row != 0) | (row != 0) | np.signbit(type_row) | np.signbit(row)).tolist():
+                texts[k] = f"{second[js[k]].id}\t{show(float(type_row[k]))}\t{show(float(row[k]))}"
             prefix = f"{c1.metatype}\t{side1}\t{c1.id}\t{side2}\t"
-            key1 = cache.key(c1)
-            near = set(np.flatnonzero(touching[i]).tolist())
-            for j, c2 in enumerate(second):
-                if c1.metatype != c2.metatype:
-                    continue
-                type_sim = cache.known.get((key1, keys2[j]))
-                if type_sim is None:
-                    type_sim = cache(c1, c2)
-                count = len(mentions.matched(c1, c2)) if j in near else 0
-                similarity = (1.0 * count) * type_sim
-                lines.append(f"{prefix}{c2.id}\t{show(type_sim)}\t{show(similarity)}\n")
-                if side1 == "system" and side2 == "gold":
-                    result.system_gold_type_similarity[c1.id, c2.id] = type_sim
-                elif c1.id == c2.id:
-                    result.self_similarity[side1][c1.id] = similarity
+            lines.append(prefix + ("\n" + prefix).join(texts) + "\n")

@@ -112,9 +112,11 @@ def score_ta1(
         if progress:
             progress("align", number, len(aux_data.core))
         if document in valid_responses and document in gold_responses:
-            found = align_document(gold_responses[document], valid_responses[document], types, parameters)
+            found = align_document(gold_responses[document], valid_responses[document], types, parameters, similarity_lines=out is not None)
             if found is not None:
                 alignments[document] = found
+                if out is not None:  # written now: a run's rows, quadratic in its clusters, may not fit in memory
+                    _write_similarities(out, found)
     for document in system_documents:
         if aux_data.is_core(document.id):
             passed.update(filter_document(document, alignments.get(document.id), types, logs["filter-responses"], whole_clusters=plan))
@@ -203,11 +205,16 @@ def _write(out: Path, system: list[Document], passed: dict[int, bool], alignment
         (out / folder).mkdir(parents=True, exist_ok=True)
     for document, alignment in alignments.items():
         _write_alignment(out / "alignment", alignment, gold[document], valid[document])
-        header = "metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n"
-        (out / "similarities" / f"{document}.tab").write_text(header + "".join(alignment.similarity_lines), encoding="utf-8")
     for name, scores in metrics.items():
         (out / "scores" / f"{name}-scores.txt").write_text(scores.table("pretty", run_id), encoding="utf-8")
         (out / "scores" / f"{name}-scores.tab").write_text(scores.table("tab", run_id), encoding="utf-8")
+
+
+def _write_similarities(out: Path, alignment: DocumentAlignment) -> None:
+    (out / "similarities").mkdir(parents=True, exist_ok=True)
+    header = "metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n"
+    (out / "similarities" / f"{alignment.document}.tab").write_text(header + "".join(alignment.similarity_lines), encoding="utf-8")
+    alignment.similarity_lines.clear()
 
 
 def _write_alignment(folder: Path, alignment: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses) -> None:

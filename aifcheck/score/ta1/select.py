@@ -63,5 +63,5 @@ def raw_tables(selection: Selection, document: str) -> dict[str, tuple[str, str]
 
 def kb_tables(path: str) -> dict[str, tuple[str, str]]:
     """kind -> (path to name in messages, text) of the tables NIST's SPARQL stage makes of a KB."""
-    with load_kb(path) as kb:
+    with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
         return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS}

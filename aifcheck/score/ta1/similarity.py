@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.resources
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...errors import InputError
 from ..tsv import read_table
@@ -38,6 +39,14 @@ class TypeSimilarity:
 
     def similarity(self, q1: str, q2: str) -> float:
         return 1.0 if q1 == q2 else self.pairs.get((q1, q2), 0.0)
+
+    @cached_property
+    def neighbours(self) -> dict[str, list[tuple[str, float]]]:
+        """q1 -> the (q2, similarity) pairs of the table: the pairs among a few types, by look-up."""
+        found: dict[str, list[tuple[str, float]]] = {}
+        for (q1, q2), value in self.pairs.items():
+            found.setdefault(q1, []).append((q2, value))
+        return found
 
     def knows(self, qnode: str) -> bool:
         return qnode in self._known
