@@ -212,8 +212,9 @@ def _write(out: Path, system: list[Document], passed: dict[int, bool], alignment
 
 def _write_similarities(out: Path, alignment: DocumentAlignment) -> None:
     (out / "similarities").mkdir(parents=True, exist_ok=True)
-    header = "metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n"
-    (out / "similarities" / f"{alignment.document}.tab").write_text(header + "".join(alignment.similarity_lines), encoding="utf-8")
+    with open(out / "similarities" / f"{alignment.document}.tab", "w", encoding="utf-8") as file:
+        file.write("metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n")
+        file.writelines(alignment.similarity_lines)
     alignment.similarity_lines.clear()
 
 
