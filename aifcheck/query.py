@@ -137,7 +137,7 @@ def parameters(name: str) -> dict[str, str]:
 
 def orders_by_line(name: str) -> bool:
     """Whether a table's rows follow the lines of the file (a line() key in its "# Order:" header)."""
-    return any(m[1] for line in _ORDER.findall(query_text(table_name(name))) for m in _ORDER_KEY.finditer(line))
+    return any(by_line for _, by_line in _order_keys(query_text(name)))
 
 
 def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
@@ -173,10 +173,16 @@ _HIDDEN = re.compile(r"^#\s*Hidden:\s*(.+)$", re.MULTILINE)
 _ORDER_KEY = re.compile(r"line\(\?(\w+)\)|\?(\w+)")
 
 
+@cache
+def _order_keys(text: str) -> tuple[tuple[str, bool], ...]:
+    """The "# Order:" keys of a query: (variable, whether by the line where it is written)."""
+    return tuple((m[1] or m[2], bool(m[1])) for line in _ORDER.findall(text) for m in _ORDER_KEY.finditer(line))
+
+
 def _table(kb: KB, name: str, text: str, columns: tuple[str, ...], solutions: list[tuple]) -> Table:
     hidden = {m[2] for line in _HIDDEN.findall(text) for m in _ORDER_KEY.finditer(line)}
     shown = [i for i, c in enumerate(columns) if c not in hidden]
-    keys = [(m[1] or m[2], bool(m[1])) for line in _ORDER.findall(text) for m in _ORDER_KEY.finditer(line)]
+    keys = _order_keys(text)
     position = {c: i for i, c in enumerate(columns)}
     # each distinct term printed once: rows repeat their documents, types and clusters, and
     # printing them again was most of a small table's time
