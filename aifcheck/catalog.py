@@ -13,13 +13,12 @@ This module holds the catalogue as plain values; aifcheck.catalog_build reads th
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import re
+import zlib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 
 from .errors import UsageError
@@ -105,6 +104,9 @@ class Catalog:
     rules: dict[str, Rule]  # in file order: aif, nist, ta3
     shape_texts: dict[str, str] = field(repr=False)  # file name -> Turtle
     prefixes: dict[str, str] = field(default_factory=dict)
+    # the fast executor's whole-graph query of each constraint, by (rule ID, constraint index):
+    # compiled once with the catalogue and kept in its cache (4 ms a run otherwise)
+    queries: dict[tuple[str, int], str] = field(default_factory=dict, repr=False)
 
     @cached_property
     def shapes(self):
@@ -166,22 +168,23 @@ def load_catalog() -> Catalog:
     """Read every profile file shipped in shapes/ (installed as aifcheck.shapes).
 
     rdflib takes about a tenth of a second to parse the shapes, a fifth of a small file's whole
-    run, so the catalogue built from them is kept in a cache file named by a hash of the shape
-    files and of the modules that read them: an edit to either builds it afresh. Reading it needs
-    no rdflib, which would double the start-up of a small run. A cache that cannot be read
-    or written is only skipped.
+    run, so the catalogue built from them (with the fast executor's queries) is kept in a cache
+    file named by the size and modification time of every file of shapes/ and of the modules that
+    build it, as Python names its bytecode caches: an edit to any of them builds it afresh.
+    Reading it needs no rdflib, nor the shapes' text. A cache that cannot be read or written is
+    only skipped.
     """
-    base = resources.files("aifcheck.shapes")
-    texts = {name: (base / name).read_text(encoding="utf-8") for name in PROFILE_FILES if (base / name).is_file()}
-    code = b"".join((Path(__file__).parent / name).read_bytes() for name in ("catalog.py", "catalog_build.py"))
-    digest = hashlib.sha256(repr((sorted(texts.items()), code)).encode()).hexdigest()[:20]
-    cached = _cache_dir() / f"catalog-{digest}.pickle"
+    shapes = _shapes_folder()
+    code = Path(__file__).parent
+    sources = [*sorted(p for p in shapes.iterdir() if p.suffix in (".ttl", ".tsv")), code / "catalog.py", code / "catalog_build.py", code / "engine" / "fast.py"]
+    cached = _cache_dir() / f"catalog-{_fingerprint(sources)}.pickle"
     try:
         return pickle.loads(cached.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
         pass
     from .catalog_build import build_catalog  # rdflib: only when the shapes changed
 
+    texts = {name: (shapes / name).read_text(encoding="utf-8") for name in PROFILE_FILES if (shapes / name).is_file()}
     catalog = build_catalog(texts)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -193,6 +196,28 @@ def load_catalog() -> Catalog:
     return catalog
 
 
+def _shapes_folder() -> Path:
+    # the installed package's folder: importlib.resources would cost every run 3 ms of imports,
+    # and aifcheck is never installed zipped
+    from . import shapes
+
+    return Path(shapes.__file__).parent
+
+
+def _fingerprint(paths: list[Path]) -> str:
+    """Names, sizes and modification times of the files, as 16 hex digits (zlib's checksums: the
+    module is loaded already, hashlib would add 2 ms)."""
+    stats = []
+    for path in paths:
+        try:
+            found = path.stat()
+            stats.append(f"{path.name}:{found.st_size}:{found.st_mtime_ns}")
+        except OSError:
+            stats.append(f"{path.name}:missing")
+    text = "\n".join(stats).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+
+
 def _cache_dir() -> Path:
     if os.environ.get("AIFCHECK_CACHE_DIR"):
         return Path(os.environ["AIFCHECK_CACHE_DIR"])
@@ -202,7 +227,7 @@ def _cache_dir() -> Path:
 def read_vocabulary(name: str) -> tuple[str, ...]:
     """The terms of a vocabulary file of shapes/: the first tab-separated column of each line that
     is neither empty nor a # comment."""
-    text = (resources.files("aifcheck.shapes") / name).read_text(encoding="utf-8")
+    text = (_shapes_folder() / name).read_text(encoding="utf-8")
     lines = (line.split("\t", 1)[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
     return tuple(dict.fromkeys(lines))
 

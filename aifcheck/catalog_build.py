@@ -36,7 +36,12 @@ def build_catalog(texts: dict[str, str]) -> Catalog:
                 # the fast executor would filter the body's solutions by the targets and lose
                 # the violations of solutions that leave $this unbound
                 raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body does not always bind $this")
-    return Catalog(profiles, rules, texts, prefixes)
+    from .engine.fast import compile_constraint
+
+    ordered = tuple(sorted(prefixes.items()))
+    queries = {(rule.id, index): compile_constraint(rule.targets, constraint, ordered)
+               for rule in rules.values() for index, constraint in enumerate(rule.constraints)}
+    return Catalog(profiles, rules, texts, prefixes, queries)
 
 
 def binds_this(select: str, prefixes: dict[str, str]) -> bool:

@@ -7,7 +7,6 @@ the wrong kind, is refused: a setting that silently does nothing is worse than n
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,8 @@ def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` that has a [tool.aifcheck] table."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "aifcheck" in _read(candidate).get("tool", {}):
+        # a file that never names aifcheck has no table of its: not parsed (nor tomllib imported)
+        if candidate.is_file() and b"aifcheck" in _bytes(candidate) and "aifcheck" in _read(candidate).get("tool", {}):
             return candidate
     return None
 
@@ -65,11 +65,19 @@ def read_config(path: Path) -> dict[str, Any]:
     return settings
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _bytes(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return path.read_bytes()
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(_bytes(path).decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), f"not valid TOML: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), f"not valid TOML: {exc}") from None

@@ -1,12 +1,14 @@
 """Tests on the catalogue itself: IDs, coverage of RULES.md, fixtures, metadata."""
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
-from aifcheck.catalog import RULE_ID, Severity, load_catalog
+from aifcheck.catalog import RULE_ID, Severity, _fingerprint, load_catalog
 from aifcheck.catalog_build import binds_this, build_catalog
+from aifcheck.engine.fast import compile_constraint
 from aifcheck.fixture import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
@@ -139,3 +141,33 @@ def test_binds_this_sees_through_unions_and_optionals() -> None:
     assert not binds_this("SELECT $this WHERE { { $this ?p ?o } UNION { BIND (1 AS ?o) } }", {})
     assert not binds_this("SELECT $this WHERE { ?s ?p ?o . OPTIONAL { $this ?q ?s } }", {})
     assert not binds_this("SELECT $this WHERE { ?s ?p ?o . FILTER NOT EXISTS { $this ?q ?s } }", {})
+
+
+def test_the_cache_is_named_by_each_source_s_size_and_modification_time(tmp_path) -> None:
+    source = tmp_path / "nist.ttl"
+    source.write_text("a")
+    os.utime(source, ns=(10**18, 10**18))
+    names = {_fingerprint([source])}
+    source.write_text("b")  # same size, another time
+    os.utime(source, ns=(10**18 + 1, 10**18 + 1))
+    names.add(_fingerprint([source]))
+    source.write_text("bc")  # another size, the same time
+    os.utime(source, ns=(10**18 + 1, 10**18 + 1))
+    names.add(_fingerprint([source]))
+    assert len(names) == 3 and _fingerprint([source]) in names
+    assert _fingerprint([source, tmp_path / "gone.tsv"]) != _fingerprint([source])
+
+
+def test_the_cached_catalogue_is_the_one_built_from_the_shapes(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path))
+    load_catalog.cache_clear()
+    try:
+        built = load_catalog()  # nothing cached in tmp_path: built from the shapes, and cached
+        assert len(list(tmp_path.glob("catalog-*.pickle"))) == 1
+        load_catalog.cache_clear()
+        assert load_catalog() == built == CATALOG
+    finally:
+        load_catalog.cache_clear()
+    prefixes = tuple(sorted(built.prefixes.items()))
+    compiled = {(r.id, i): compile_constraint(r.targets, c, prefixes) for r in built.rules.values() for i, c in enumerate(r.constraints)}
+    assert built.queries == compiled and len(compiled) > 100

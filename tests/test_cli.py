@@ -12,7 +12,9 @@ from helpers import FIXTURES
 from typer.testing import CliRunner
 
 from aifcheck import __version__
-from aifcheck.cli import app
+from aifcheck.cli import application
+
+app = application()
 
 GOOD = FIXTURES / "N4" / "good.ttl"
 BAD = FIXTURES / "N4" / "bad.ttl"

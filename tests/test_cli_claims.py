@@ -11,7 +11,9 @@ from helpers import FIXTURES, ROOT
 from typer.testing import CliRunner, Result
 
 from aifcheck.claim_frames import TSV_COLUMNS
-from aifcheck.cli import app
+from aifcheck.cli import application
+
+app = application()
 
 SUBMISSION = FIXTURES / "_submission"
 RUN = SUBMISSION / "run"

@@ -19,8 +19,10 @@ from helpers import FIXTURES, ROOT
 from typer.testing import CliRunner
 
 from aifcheck import __version__
-from aifcheck.cli import app
+from aifcheck.cli import COMMAND_MODULES, application
 from aifcheck.progress import ProgressBar
+
+app = application()
 
 BAD = FIXTURES / "N4" / "bad.ttl"  # N4 and A5 errors
 GOOD = FIXTURES / "N4" / "good.ttl"
@@ -60,6 +62,28 @@ def test_every_command_shows_an_example_of_itself(path: tuple[str, ...], command
     assert "Example" in text and f"aifcheck {' '.join(path)} " in text, text
 
 
+ALL_COMMANDS = _commands(typer.main.get_command(app))
+
+
+@pytest.mark.parametrize("path", [p for p, _ in ALL_COMMANDS], ids=" ".join)
+def test_a_run_that_builds_only_its_command_shows_the_same_help(path: tuple[str, ...]) -> None:
+    """The installed command builds only the command it invokes (aifcheck.cli.application)."""
+    whole = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    alone = runner.invoke(application(path[0]), [*path, "--help"], env={"COLUMNS": "200"})
+    assert whole.exit_code == alone.exit_code == 0 and alone.output == whole.output
+    assert [p for p, _ in _commands(typer.main.get_command(application(path[0]))) if p[0] == path[0]] == [
+        p for p, _ in ALL_COMMANDS if p[0] == path[0]
+    ]
+
+
+def test_every_command_is_in_the_table_of_the_modules_that_add_them() -> None:
+    top = [p[0] for p, _ in ALL_COMMANDS if len(p) == 1]
+    assert top == ["validate", "rules", *COMMAND_MODULES], "COMMAND_MODULES must follow `aifcheck --help`'s order"
+    assert len(_commands(typer.main.get_command(application("validate")))) == 2  # validate and rules only
+    proc = installed("valdate", GOOD)  # a typo reaches the whole app, which suggests the command
+    assert proc.returncode == 2 and "No such command 'valdate'" in proc.stderr
+
+
 def test_settings_come_from_the_nearest_pyproject_and_flags_win(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / "sub").mkdir(parents=True)
@@ -86,6 +110,25 @@ def test_a_wrong_setting_is_refused(tmp_path: Path, setting: str, message: str) 
     (tmp_path / "pyproject.toml").write_text(f"[tool.aifcheck]\n{setting}\n", encoding="utf-8")
     proc = installed("validate", GOOD, cwd=tmp_path)
     assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[tool.aifcheck]\nstrict = tru\n", "pyproject.toml: not valid TOML: Invalid value (at line 2, column 10)"),
+        (b"# aifcheck \xff\n[tool.aifcheck]\n", "pyproject.toml: not valid TOML: not UTF-8 (invalid start byte at byte 11)"),
+    ],
+)
+def test_a_configuration_that_is_not_toml_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    proc = installed("validate", GOOD, cwd=tmp_path)
+    assert proc.returncode == 3 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_a_pyproject_that_never_names_aifcheck_is_not_read_as_a_configuration(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(b"[tool.other]\nstrict = tru\n")  # not even TOML: never parsed
+    proc = installed("validate", GOOD, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_config_and_no_config_together_are_refused(tmp_path: Path) -> None:

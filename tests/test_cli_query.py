@@ -7,7 +7,9 @@ import pytest
 from helpers import ROOT
 from typer.testing import CliRunner, Result
 
-from aifcheck.cli import app
+from aifcheck.cli import application
+
+app = application()
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"

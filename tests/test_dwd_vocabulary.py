@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 import aifcheck
 from aifcheck.catalog import Severity, load_catalog
-from aifcheck.cli import app
+from aifcheck.cli import application
+
+app = application()
 
 CATALOG = load_catalog()
 ROLES = ROOT / "shapes" / "dwd_roles.tsv"

@@ -11,10 +11,12 @@ from typer.testing import CliRunner
 
 import aifcheck
 from aifcheck import kb as kb_module
-from aifcheck.cli import app
+from aifcheck.cli import application
 from aifcheck.errors import UsageError
 from aifcheck.kb import choose_store, load_kb
 from aifcheck.validation import READING, Options, validate_files
+
+app = application()
 
 BAD = FIXTURES / "N4" / "bad.ttl"  # a file with findings, so that "same findings" says something
 GOOD = FIXTURES / "N4" / "good.ttl"

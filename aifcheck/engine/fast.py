@@ -14,7 +14,6 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 
 from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
 from ..kb import KB
@@ -75,11 +74,6 @@ def _group_end(query: str, start: int) -> int:
     raise ValueError("SPARQL constraint: unbalanced braces")
 
 
-@lru_cache(maxsize=None)
-def _compiled(rule: Rule, constraint: Constraint, prefixes: tuple[tuple[str, str], ...]) -> str:
-    return compile_constraint(rule.targets, constraint, prefixes)
-
-
 class FastExecutor:
     name = "fast"
 
@@ -90,12 +84,11 @@ class FastExecutor:
         self, kb: KB, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[RawResult | RuleFailure]:
         store = kb.store
-        prefixes = tuple(sorted(catalog.prefixes.items()))
         checks = [(rule, index, constraint) for rule in rules for index, constraint in enumerate(rule.constraints)]
 
         def solve(check: tuple[Rule, int, Constraint]) -> tuple[list[str], list] | Exception:
             try:
-                solutions = store.query(_compiled(check[0], check[2], prefixes))
+                solutions = store.query(catalog.queries[check[0].id, check[1]])
                 return [v.value for v in solutions.variables], list(solutions)
             except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
                 return exc

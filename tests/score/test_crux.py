@@ -14,10 +14,12 @@ import pytest
 from helpers import FIXTURES as PROJECT_FIXTURES
 from typer.testing import CliRunner
 
-from aifcheck.cli import app
+from aifcheck.cli import application
 from aifcheck.errors import InputError
 from aifcheck.score.crux import COLUMNS, FIELDS, score_claims
 from aifcheck.score.crux_relations import score_relations
+
+app = application()
 
 FIXTURES = Path(__file__).parent / "fixtures" / "crux"
 BASE = dict(zip(COLUMNS, ("D1", "c1", "Curing the Virus", "X cures COVID-19", "lemon slices in hot water",

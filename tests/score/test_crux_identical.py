@@ -10,8 +10,10 @@ from helpers import FIXTURES
 from typer.testing import CliRunner
 
 from aifcheck.claim_frames import identical_pairs, to_relations
-from aifcheck.cli import app
+from aifcheck.cli import application
 from aifcheck.model import Claim, ClaimComponent
+
+app = application()
 
 RUN = FIXTURES / "_submission" / "run"
 # CLDOCA0001.000001 of RUN (pets Q39201, Dr. Vega NILFX0001, true-certain) under another claim ID,

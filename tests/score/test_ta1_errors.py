@@ -7,7 +7,9 @@ import shutil
 from ta1_example import EXAMPLE
 from typer.testing import CliRunner
 
-from aifcheck.cli import app
+from aifcheck.cli import application
+
+app = application()
 
 runner = CliRunner()
 

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from aifcheck.cli import app
+from aifcheck.cli import application
 from aifcheck.errors import InputError
 from aifcheck.score.ta3 import METRICS, score_ta3
+
+app = application()
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
 
