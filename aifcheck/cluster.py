@@ -130,6 +130,8 @@ def _attempt(function: Callable[..., T], path: str, source: bytes | str, base: s
     worker = get_worker()
     with _ONE_FILE_AT_A_TIME:
         worker.log_event(topic, {"key": key, "worker": worker.address})
+        if isinstance(source, str) and Path(source).is_dir():  # a folder (of tables) is read by the function itself
+            return function(path, *args)
         if isinstance(source, str):
             try:
                 source = Path(source).read_bytes()

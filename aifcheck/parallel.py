@@ -49,40 +49,42 @@ class Spread:
         return 1 if self.on_cluster else max(1, (os.cpu_count() or 1) // self.jobs)
 
 
-def map_files(function: Callable[[str], T], files: Sequence[str], lost: Callable[[str, str], T], spread: Spread) -> Iterator[T]:
-    """``function(file)`` for every file, spread as ``spread`` says; a file that no process could
-    finish becomes ``lost(file, reason)``. ``function`` must be picklable (a module-level function
-    or a partial of one) when the files leave this process."""
+def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[str, str], T], spread: Spread,
+              args: Sequence[tuple] | None = None) -> Iterator[T]:
+    """``function(file, *args[i])`` for every file, spread as ``spread`` says; a file that no process
+    could finish becomes ``lost(file, reason)``. ``function`` and the arguments must be picklable
+    (a module-level function or a partial of one) when the files leave this process."""
     spread.check()
+    extra = list(args) if args is not None else [()] * len(files)
     if spread.on_cluster:
         from . import cluster
 
-        yield from cluster.map_files(function, files, [()] * len(files), lost, spread.scheduler, spread.ship_files, spread.file_timeout)
+        yield from cluster.map_files(function, files, extra, lost, spread.scheduler, spread.ship_files, spread.file_timeout)
     elif spread.in_processes(len(files)):
         # imported here: a run of one file, the commonest, has no use for them
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         with ProcessPoolExecutor(max_workers=spread.jobs) as pool:
-            futures = [pool.submit(function, path) for path in files]
-            for path, future in zip(files, futures):
+            futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
+            for path, more, future in zip(files, extra, futures):
                 try:
                     yield future.result()
                 except BrokenProcessPool:
                     # a process died (a crash in a parser): every file it left unfinished is run
                     # again in a process of its own, so that only the culprit is lost
-                    yield _alone(function, path, lost)
+                    yield _alone(function, path, more, lost)
     else:
-        for path in files:
-            yield function(path)
+        for path, more in zip(files, extra):
+            yield function(path, *more)
 
 
-def _alone(function: Callable[[str], T], path: str, lost: Callable[[str, str], T]) -> T:
+def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[str, str], T]) -> T:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     with ProcessPoolExecutor(max_workers=1) as pool:
         try:
-            return pool.submit(function, path).result()
+            return pool.submit(function, path, *args).result()
         except BrokenProcessPool:
             return lost(path, CRASHED)

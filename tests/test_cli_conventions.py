@@ -215,7 +215,7 @@ def test_reports_go_under_the_folder_relative_to_the_inputs(tmp_path: Path) -> N
     assert proc.returncode == 1 and not proc.stderr
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["a/kb.ttl.json", "b/kb.ttl.json"]
     single = installed("validate", (tmp_path / "a" / "kb.ttl").resolve(), "-o", tmp_path / "one")
-    assert [p.name for p in (tmp_path / "one").iterdir()] == ["kb.ttl.txt"]  # not the whole absolute path again
+    assert single.returncode == 1 and [p.name for p in (tmp_path / "one").iterdir()] == ["kb.ttl.txt"]  # not the whole absolute path again
 
 
 def test_a_report_never_replaces_an_input(tmp_path: Path) -> None:

@@ -144,15 +144,22 @@ def test_a_submission_is_linted_as_with_jobs_1(scheduler, spread: list[str]) -> 
     assert findings(spread_run) == findings(alone) and alone.returncode == 0 and "5 files" in alone.stdout
 
 
-@pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"]], ids=["jobs 2", "cluster"])
+@pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"], ["--ship-files", "--scheduler"]], ids=["jobs 2", "cluster", "shipped"])
 def test_a_ta1_run_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path: Path, spread: list[str]) -> None:
+    # shared: the workers run every stage of each document; shipped: they query the KBs, the rest runs here
     args = ["score", "ta1", shared_data / "task1-run", "--gold", shared_data / "ta1-gold-tsv", "--aux", shared_data / "ta1-scoring" / "AUX-data"]
     alone = installed(*args, "-o", tmp_path / "alone", cwd=ROOT)
-    spread_args = spread + [scheduler] if spread == ["--scheduler"] else spread
+    spread_args = spread + [scheduler] if "--scheduler" in spread else spread
     spread_run = installed(*args, "-o", tmp_path / "spread", *spread_args, cwd=ROOT)
     assert (spread_run.returncode, spread_run.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout
-    scores = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone" / "scores").rglob("*"))
-    assert len(scores) == 24 and all((tmp_path / "spread" / s).read_bytes() == (tmp_path / "alone" / s).read_bytes() for s in scores)
+    files = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "spread") for p in (tmp_path / "spread").rglob("*") if p.is_file())
+    assert len([f for f in files if f.parts[0] == "scores"]) == 24 and any(f.parts[0] == "similarities" for f in files)
+    for name in files:  # every file NIST writes, the logs without their times
+        alone, spread_file = ((tmp_path / side / name).read_text() for side in ("alone", "spread"))
+        if name.parts[0] == "logs":
+            alone, spread_file = (re.sub(r"^\S+ \S+ [AP]M - ", "", text, flags=re.M) for text in (alone, spread_file))
+        assert spread_file == alone.replace(str(tmp_path / "alone"), str(tmp_path / "spread")), name
 
 
 def test_a_worker_killed_mid_run_changes_nothing(scheduler, watcher, inputs: Path, tmp_path: Path) -> None:

@@ -92,3 +92,23 @@ def test_bad_type_similarity_value(sparql_copy, ta1_data, tmp_path):
     table.write_text("q1\tq2\tsimilarity\nQ1\tQ2\thigh\n")
     result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out", "--type-similarity", str(table))
     assert result.exit_code == 3 and f"{table}:2:" in result.output
+
+
+def test_the_error_reported_is_the_one_nist_s_stage_order_meets_first(sparql_copy, ta1_data, tmp_path):
+    # Each document goes through all stages in one task; NIST runs each stage over every document
+    # first. A span NIST cannot read (validation) in the first document, and a table with wrong
+    # columns (reading) in a later one: NIST stops on the later document, while reading.
+    cm = sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv"
+    lines = cm.read_text().splitlines()
+    cells = lines[1].split("\t")
+    cells[3] = "not-a-span"
+    lines[1] = "\t".join(cells)
+    cm.write_text("\n".join(lines) + "\n")
+    am = sparql_copy / "L0C0499MZ.ttl" / "AIDA_P3_TA1_AM_A0001.rq.tsv"
+    am.write_text(am.read_text().replace("?predicate\t", "?role\t", 1))
+    for jobs in ("1", "2"):
+        result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / f"out{jobs}", "--jobs", jobs)
+        assert result.exit_code == 3 and "L0C0499MZ.ttl/AIDA_P3_TA1_AM_A0001.rq.tsv:1:" in result.output, result.output
+    am.write_text(am.read_text().replace("?role\t", "?predicate\t", 1))  # the span alone is then the error
+    result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out3", "--jobs", "2")
+    assert result.exit_code == 3 and "L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: mention span 'not-a-span'" in result.output, result.output

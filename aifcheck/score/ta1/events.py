@@ -7,6 +7,7 @@ counts ERROR events, and the driver's ``results.json`` counts the lines of ``log
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,9 +80,10 @@ class EventLog:
         self._seen.add(message)
         self.events.append(Event(level, code, message, None if where is None else str(where), time.strftime("%m/%d/%Y %I:%M:%S %p")))
 
-    def extend(self, other: EventLog) -> None:
-        """Log another stage's events again here (NIST re-reads the same files in a later stage)."""
-        for event in other.events:
+    def extend(self, events: Iterable[Event]) -> None:
+        """Log events of another log here, each distinct message once (NIST re-reads the same files
+        in a later stage; a run's documents are scored apart)."""
+        for event in events:
             if event.message not in self._seen:
                 self._seen.add(event.message)
                 self.events.append(event)

@@ -2,30 +2,27 @@
 
 Stages as NIST's driver runs them: select the KBs, clean, validate, align and filter, score,
 results.json. Each stage's output is also written in NIST's layout when an output folder is given.
+Every stage but the summaries works on one document at a time, so each document goes through all
+of them in one task (aifcheck.score.ta1.document), spread over processes or a Dask cluster; the
+run then puts the documents' logs, notices and score rows together in NIST's order.
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from ...errors import InputError, UsageError
 from ...parallel import Spread, map_files
-from .align import DocumentAlignment, Parameters, align_document
-from .aux import Aux, load_aux
-from .clean import clean_text
-from .events import EventLog, Where
-from .filter import filter_document
-from .metrics import argument, coreference, frame, negation, temporal, type_metric
-from .metrics.common import Inputs, MetricScores
-from .responses import DocumentResponses, build
+from .document import METRIC_CALLS, READ_GOLD, RUN_ORDER, DocumentOutcome, Setting, score_document
+from .events import EventLog
+from .metrics.common import MetricScores
 from .results import results, results_json
-from .select import TURTLE, Selection, kb_tables, raw_tables, select
-from .similarity import TypeSimilarity, load_similarity
-from .tables import Document, FILE_NAMES, parse_table, read_document, read_layout, write_document
-from .validate import validate_documents
+from .select import TURTLE, kb_tables, select
+from .tables import FILE_NAMES, read_layout
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 METRICS = ("ArgumentMetricV3A1", "ArgumentMetricV3A2", "ArgumentMetricV3B1", "ArgumentMetricV3B2", "ArgumentMetricV3C1",
@@ -69,7 +66,7 @@ def score_ta1(
     ``run``: a folder of document KBs or in NIST's SPARQL-output layout; ``gold``: NIST's gold
     tables (``<doc>.ttl/<table>.rq.tsv``); ``aux``: NIST's AUX-data folder; the two type tables
     default to the ones aifcheck ships. ``output``, when given, receives NIST's output layout.
-    ``spread`` runs the KBs' queries in processes or on a Dask cluster.
+    ``spread`` runs the documents in processes or on a Dask cluster.
     Raises UsageError (bad options) or InputError (a file that cannot be read or that stops
     NIST's pipeline), each one located line.
     """
@@ -80,9 +77,8 @@ def score_ta1(
     out = Path(output) if output is not None else None
     if out is not None and out.exists() and any(out.iterdir()):
         raise UsageError(f"-o: {out} exists and is not empty (NIST's stages write into new folders)")
-    aux_data = load_aux(aux)
-    types = load_similarity(type_similarity, taggable_types, inclusive=plan)
-    parameters = Parameters(strict_min_type_similarity=plan)
+    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, out)
+    aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
     logs = {name: EventLog(program) for name, program in (("run", "run_task1_evaluation_pipeline.py"), ("validate-responses", "validate_responses.py"),
@@ -95,140 +91,97 @@ def score_ta1(
         logs["run"].record("NOTHING_TO_SCORE")
         return _finish(run_id, (), {}, logs, notices, out, plan)
 
-    system_documents = _clean(selection, out, progress, spread)
-    validate_documents(system_documents, aux_data, logs["validate-responses"])
-    gold_documents = _gold(gold, aux_data, scored)
-    gold_log = EventLog("validate_responses.py")
-    validate_documents(gold_documents, aux_data, gold_log)
-    for name in ("filter-responses", "score-responses"):  # NIST re-reads (and re-checks) the gold in both stages
-        logs[name].extend(gold_log)
-    gold_responses = {d.id: build(d, aux_data) for d in gold_documents}
-    valid_responses = {d.id: build(d, aux_data) for d in system_documents if aux_data.is_core(d.id)}
-    notices += _unknown_types(gold_documents + system_documents, types)
-
-    alignments: dict[str, DocumentAlignment] = {}
-    passed: dict[int, bool] = {}
-    for number, document in enumerate(aux_data.core, 1):
+    submitted = list(selection.documents)
+    others = [d for d in aux_data.core if d not in selection.sources]
+    paths = [str(selection.sources[d]) for d in submitted] + [str(gold / f"{d}.ttl") for d in others]
+    documents = submitted + others
+    outcomes: dict[str, DocumentOutcome] = {}
+    for number, outcome in enumerate(_run_documents(setting, selection.kind, paths, documents, len(submitted), spread), 1):
         if progress:
-            progress("align", number, len(aux_data.core))
-        if document in valid_responses and document in gold_responses:
-            found = align_document(gold_responses[document], valid_responses[document], types, parameters, similarity_lines=out is not None)
-            if found is not None:
-                alignments[document] = found
-                if out is not None:  # written now: a run's rows, quadratic in its clusters, may not fit in memory
-                    _write_similarities(out, found)
-    for document in system_documents:
-        if aux_data.is_core(document.id):
-            passed.update(filter_document(document, alignments.get(document.id), types, logs["filter-responses"], whole_clusters=plan))
-    filtered = {d.id: build(d, aux_data, keep=lambda row: passed.get(id(row), False)) for d in system_documents if aux_data.is_core(d.id)}
+            progress("documents", number, len(documents))
+        outcomes[outcome.document] = outcome
+    _raise_first_error(outcomes, submitted, aux_data.core, _missing_gold(gold, aux_data.core, scored))
 
-    inputs = Inputs(run_id, aux_data, gold_responses, filtered, alignments, logs["score-responses"], types, plan)
-    metrics = _score(inputs)
+    for document in submitted:
+        logs["validate-responses"].extend(outcomes[document].logs.get("validate", ()))
+    gold_log = EventLog("validate_responses.py")
+    for document in aux_data.core:
+        gold_log.extend(outcomes[document].logs.get("gold", ()))
+    logs["filter-responses"].extend(gold_log.events)  # NIST re-reads (and re-checks) the gold in both stages
+    for document in submitted:
+        logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
+    logs["score-responses"].extend(gold_log.events)
+    for name, _ in METRIC_CALLS:
+        for document in aux_data.core:
+            logs["score-responses"].extend(outcomes[document].logs.get(name, ()))
+    notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
+    metrics = {name: MetricScores.combine([outcomes[d].scores[name] for d in aux_data.core if name in outcomes[d].scores]) for name in METRICS}
     if out is not None:
-        _write(out, system_documents, passed, alignments, gold_responses, valid_responses, aux_data, metrics, run_id)
+        _write_scores(out, metrics, run_id)
     return _finish(run_id, tuple(scored), metrics, logs, notices, out, plan)
 
 
-def _clean(selection: Selection, out: Path | None, progress: Progress | None, spread: Spread) -> list[Document]:
-    if selection.kind == TURTLE:  # the KBs' queries, the costly part, spread as asked
-        paths = [str(selection.sources[d]) for d in selection.documents]
-        found: Iterable[dict[str, tuple[str, str]]] = map_files(kb_tables, paths, _unscorable, spread)
-    else:
-        found = (raw_tables(selection, d) for d in selection.documents)
-    documents = []
-    for number, (document, raw) in enumerate(zip(selection.documents, found), 1):
-        if progress:
-            progress("read", number, len(selection.documents))
-        tables = {}
-        for kind, (path, text) in raw.items():
-            clean = clean_text(text)
-            where = path
-            if out is not None:
-                target = out / "SPARQL-CLEAN-output" / f"{document}.ttl" / FILE_NAMES[kind]
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(clean, encoding="utf-8")
-                where = str(target)
-            tables[kind] = parse_table(kind, document, where, clean)
-        documents.append(Document(document, tables))
-    return documents
+def _run_documents(setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread) -> Iterable[DocumentOutcome]:
+    """Each document's outcome, in order: the first ``submitted`` are the run's, from their KB or
+    folder of tables, the others core documents the run lacks, from their gold."""
+    flags = [(document, number < submitted) for number, document in enumerate(documents)]
+    if not spread.ship_files:
+        return map_files(partial(score_document, setting), paths, _unscorable, spread, args=flags)
+    # the workers share no folder with this process: they query the KBs shipped to them, and the
+    # documents' other stages, which read the gold and AUX data, run here
+    raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
+    return (score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
+            for path, (document, own) in zip(paths, flags))
 
 
 def _unscorable(path: str, reason: str) -> NoReturn:
     raise InputError(path, reason)
 
 
-def _gold(gold: Path, aux: Aux, documents: list[str]) -> list[Document]:
-    """The gold tables of the core documents (NIST's gold holds every core document)."""
-    found = read_layout(gold, aux.core)
-    missing = [d for d in documents if d not in found or len(found[d]) < len(FILE_NAMES)]
-    if missing:
-        first = gold / f"{missing[0]}.ttl"
-        raise UsageError(f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored") from None
-    return [read_document(d, found[d]) for d in aux.core if d in found]
+def _missing_gold(gold: Path, core: list[str], scored: list[str]) -> UsageError | None:
+    """The usage error of a scored document whose gold tables are missing (NIST's gold holds every core document)."""
+    found = read_layout(gold, core)
+    missing = [d for d in scored if d not in found or len(found[d]) < len(FILE_NAMES)]
+    if not missing:
+        return None
+    first = gold / f"{missing[0]}.ttl"
+    return UsageError(f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored")
 
 
-def _unknown_types(documents: list[Document], types: TypeSimilarity) -> list[str]:
+def _raise_first_error(outcomes: Mapping[str, DocumentOutcome], submitted: list[str], core: list[str], missing_gold: UsageError | None) -> None:
+    """The error NIST's pipeline meets first: it runs each stage over every document (the run's
+    KBs, or the core documents) before the next stage, and checks the gold after reading the KBs."""
+    position = {True: {d: n for n, d in enumerate(submitted)}, False: {d: n for n, d in enumerate(core)}}
+    found = sorted((stage, metric, position[stage in RUN_ORDER][document], error)
+                   for document, outcome in outcomes.items() if outcome.error is not None
+                   for stage, metric, error in [outcome.error])
+    if found and found[0][0] < READ_GOLD:
+        raise found[0][3]
+    if missing_gold is not None:
+        raise missing_gold
+    if found:
+        raise found[0][3]
+
+
+def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], table: str) -> list[str]:
+    """One notice per type the similarity table lacks, at its first row: the gold's, then the run's."""
     notices = []
     seen: set[str] = set()
-    for document in documents:
-        for row in document.rows("CM"):
-            qnode = row["type"]
-            if row.valid and qnode not in seen and not types.knows(qnode):
-                seen.add(qnode)
-                notices.append(f"{Where(row.path, row.line)}: type {qnode} is not in the type similarity table {types.path}: its similarity to other types is taken as 0")
+    for outcomes, side in ((gold, "gold"), (system, "system")):
+        for outcome in outcomes:
+            for qnode, where in outcome.unknown_types.get(side, ()):
+                if qnode not in seen:
+                    seen.add(qnode)
+                    notices.append(f"{where}: type {qnode} is not in the type similarity table {table}: its similarity to other types is taken as 0")
     return notices
 
 
-def _score(inputs: Inputs) -> dict[str, MetricScores]:
-    computed = {
-        "CoreferenceMetric": coreference.score(inputs),
-        "FrameMetric": frame.score(inputs),
-        "TemporalMetric": temporal.score(inputs),
-        "NegationMetricV1": negation.score_v1(inputs),
-        "NegationMetricV2": negation.score_v2(inputs),
-        "TypeMetricV4": type_metric.score(inputs),
-    }
-    for variant in ("A", "B", "C"):
-        for justified in (True, False):
-            scores = argument.score(inputs, variant, justified)
-            computed[scores.name] = scores
-    return {name: computed[name] for name in METRICS}
-
-
-def _write(out: Path, system: list[Document], passed: dict[int, bool], alignments: dict[str, DocumentAlignment], gold: dict[str, DocumentResponses],
-           valid: dict[str, DocumentResponses], aux: Aux, metrics: dict[str, MetricScores], run_id: str) -> None:
-    for document in system:
-        core = aux.is_core(document.id)
-        write_document(out / "SPARQL-VALID-output", document, keep=lambda row: core and row.valid)
-        write_document(out / "SPARQL-FILTERED-output", document, keep=lambda row: core and passed.get(id(row), False))
+def _write_scores(out: Path, metrics: dict[str, MetricScores], run_id: str) -> None:
     for folder in ("alignment/cluster", "alignment/mention", "similarities", "scores"):
         (out / folder).mkdir(parents=True, exist_ok=True)
-    for document, alignment in alignments.items():
-        _write_alignment(out / "alignment", alignment, gold[document], valid[document])
     for name, scores in metrics.items():
         (out / "scores" / f"{name}-scores.txt").write_text(scores.table("pretty", run_id), encoding="utf-8")
         (out / "scores" / f"{name}-scores.tab").write_text(scores.table("tab", run_id), encoding="utf-8")
-
-
-def _write_similarities(out: Path, alignment: DocumentAlignment) -> None:
-    (out / "similarities").mkdir(parents=True, exist_ok=True)
-    with open(out / "similarities" / f"{alignment.document}.tab", "w", encoding="utf-8") as file:
-        file.write("metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n")
-        file.writelines(alignment.similarity_lines)
-    alignment.similarity_lines.clear()
-
-
-def _write_alignment(folder: Path, alignment: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses) -> None:
-    clusters = ["metatype\tsystem_cluster\tgold_cluster\tsimilarity\n"]
-    mentions = ["metatype\tsystem_cluster\tgold_cluster\tsystem_mention\tgold_mention\tsimilarity\n"]
-    for gold_id, (system_id, similarity) in alignment.gold_to_system.items():
-        metatype = gold.clusters[gold_id].metatype
-        clusters.append(f"{metatype}\t{system_id}\t{gold_id}\t{similarity}\n")
-        mentions += [f"{metatype}\t{system_id}\t{gold_id}\t{s}\t{g}\t{v}\n" for g, s, v in alignment.mentions[gold_id]]
-    clusters += [f"{gold.clusters[c].metatype}\tNone\t{c}\t0\n" for c in alignment.unaligned_gold]
-    clusters += [f"{system.clusters[c].metatype}\t{c}\tNone\t0\n" for c in alignment.unaligned_system]
-    (folder / "cluster" / f"{alignment.document}.tab").write_text("".join(clusters), encoding="utf-8")
-    (folder / "mention" / f"{alignment.document}.tab").write_text("".join(mentions), encoding="utf-8")
 
 
 def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str], out: Path | None, plan: bool) -> TA1Scores:

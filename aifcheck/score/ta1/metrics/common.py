@@ -17,6 +17,7 @@ from ..responses import Cluster, DocumentResponses
 from ..similarity import TypeSimilarity
 
 NONE = "None"  # NIST's name for "no cluster"
+Aggregate = Callable[[list["ScoreRow"], str, str], object]  # (rows, column, "ALL-Micro" | "ALL-Macro") -> value
 
 
 @dataclass
@@ -31,10 +32,12 @@ class Inputs:
     log: EventLog
     types: TypeSimilarity
     plan: bool = False
+    only: str | None = None  # score this core document alone (the run scores each document apart)
 
     def documents(self) -> list[tuple[str, str | None]]:
         """The core documents NIST scores (those the parent-children table knows), with language."""
-        return [(d, self.aux.language(d)) for d in self.aux.core if d in self.aux.documents]
+        chosen = self.aux.core if self.only is None else [self.only] if self.aux.is_core(self.only) else []
+        return [(d, self.aux.language(d)) for d in chosen if d in self.aux.documents]
 
     def aligned_documents(self):
         """(document, language, alignment, gold objects) of the scored documents that have an
@@ -70,6 +73,16 @@ class ScoreRow:
 
 
 @dataclass(frozen=True)
+class Recipe:
+    """How a metric sorts and summarises its rows (the arguments of summarise after the rows)."""
+
+    score_columns: tuple[str, ...]
+    sort_key: Callable[[ScoreRow], tuple]
+    aggregate: Aggregate
+    blank: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class MetricScores:
     """A metric's rows and summaries, printable as NIST's ``scores/<name>-scores.{txt,tab}``."""
 
@@ -77,6 +90,15 @@ class MetricScores:
     columns: tuple[Column, ...]
     rows: tuple[ScoreRow, ...]
     summaries: tuple[ScoreRow, ...]  # the ALL-Micro rows, then the ALL-Macro rows
+    recipe: Recipe | None = field(default=None, compare=False, repr=False)
+
+    @staticmethod
+    def combine(parts: list[MetricScores]) -> MetricScores:
+        """One metric's scores of documents scored apart, as one table (its rows re-sorted and summarised)."""
+        first = parts[0]
+        recipe = first.recipe
+        return summarise(first.name, first.columns, [row for part in parts for row in part.rows], recipe.score_columns, recipe.sort_key,
+                         recipe.aggregate, recipe.blank)
 
     def summary(self, language: str = "ALL", metatype: str = "ALL", kind: str = "ALL-Macro") -> ScoreRow | None:
         for row in self.summaries:
@@ -106,9 +128,6 @@ def mean(values: Sequence[float]) -> float:
     for value in values:
         total += value
     return total / len(values)
-
-
-Aggregate = Callable[[list[ScoreRow], str, str], object]  # (rows, column, "ALL-Micro" | "ALL-Macro") -> value
 
 
 def micro_macro(rows: list[ScoreRow], column: str, kind: str) -> object:
@@ -141,7 +160,7 @@ def summarise(name: str, columns: tuple[Column, ...], rows: list[ScoreRow], scor
         for key in sorted(groups, key=order):
             values = tuple((c, "" if c in blank else aggregate(groups[key], c, kind)) for c in score_columns)
             summaries.append(ScoreRow(kind, key[0], key[1], values, summary=True))
-    return MetricScores(name, columns, tuple(ordered), tuple(summaries))
+    return MetricScores(name, columns, tuple(ordered), tuple(summaries), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
 
 
 def by_cluster(row: ScoreRow) -> tuple:

@@ -86,7 +86,11 @@ def score_v2(inputs: Inputs) -> MetricScores:
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes
             rows.append(ScoreRow(document, language, key, (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn)))))
-    return summarise("NegationMetricV2", V2_COLUMNS, rows, ("precision", "recall", "f1"), lambda r: (r.document, r.metatype), aggregate=_v2_aggregate)
+    return summarise("NegationMetricV2", V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
+
+
+def _by_document_metatype(row: ScoreRow) -> tuple:
+    return (row.document, row.metatype)
 
 
 def _counts_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
