@@ -17,6 +17,7 @@ from typing import Callable, NoReturn
 
 from ...errors import InputError, UsageError
 from ...parallel import Spread, map_files
+from ...render.score_table import score_table
 from .document import METRIC_CALLS, READ_GOLD, RUN_ORDER, DocumentOutcome, Setting, score_document
 from .events import EventLog
 from .metrics.common import MetricScores
@@ -180,8 +181,9 @@ def _write_scores(out: Path, metrics: dict[str, MetricScores], run_id: str) -> N
     for folder in ("alignment/cluster", "alignment/mention", "similarities", "scores"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     for name, scores in metrics.items():
-        (out / "scores" / f"{name}-scores.txt").write_text(scores.table("pretty", run_id), encoding="utf-8")
-        (out / "scores" / f"{name}-scores.tab").write_text(scores.table("tab", run_id), encoding="utf-8")
+        cells = scores.cells(run_id)  # formatted once for both tables
+        (out / "scores" / f"{name}-scores.txt").write_text(score_table(scores.columns, cells, "pretty"), encoding="utf-8")
+        (out / "scores" / f"{name}-scores.tab").write_text(score_table(scores.columns, cells, "tab"), encoding="utf-8")
 
 
 def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str], out: Path | None, plan: bool) -> TA1Scores:

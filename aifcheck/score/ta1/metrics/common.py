@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ....render.score_table import Column, cell, score_table
 from ..align import DocumentAlignment
@@ -69,7 +70,10 @@ class ScoreRow:
     summary: bool = False
 
     def get(self, name: str) -> object:
-        return dict(self.values).get(name, "")
+        for key, value in self.values:  # a few columns: a scan is quicker than a dict
+            if key == name:
+                return value
+        return ""
 
 
 @dataclass(frozen=True)
@@ -88,17 +92,37 @@ class MetricScores:
 
     name: str
     columns: tuple[Column, ...]
-    rows: tuple[ScoreRow, ...]
-    summaries: tuple[ScoreRow, ...]  # the ALL-Micro rows, then the ALL-Macro rows
-    recipe: Recipe | None = field(default=None, compare=False, repr=False)
+    rows: tuple[ScoreRow, ...]  # sorted as NIST sorts them
+    recipe: Recipe = field(compare=False, repr=False)
 
     @staticmethod
     def combine(parts: list[MetricScores]) -> MetricScores:
-        """One metric's scores of documents scored apart, as one table (its rows re-sorted and summarised)."""
+        """One metric's scores of documents scored apart, as one table."""
         first = parts[0]
-        recipe = first.recipe
-        return summarise(first.name, first.columns, [row for part in parts for row in part.rows], recipe.score_columns, recipe.sort_key,
-                         recipe.aggregate, recipe.blank)
+        return MetricScores(first.name, first.columns, tuple(sorted((row for part in parts for row in part.rows), key=first.recipe.sort_key)), first.recipe)
+
+    @cached_property  # a run's documents are scored apart: only the combined scores are summarised
+    def summaries(self) -> tuple[ScoreRow, ...]:
+        """NIST's summaries for each (language, metatype), with ALL for each when no row carries ALL
+        already: the ALL-Micro rows, then the ALL-Macro rows."""
+        recipe = self.recipe
+        with_all_metatype = not any(r.metatype == "ALL" for r in self.rows)
+        groups: dict[tuple[str, str], list[ScoreRow]] = {}
+        for row in self.rows:
+            for language in (row.language, "ALL"):
+                for metatype in (row.metatype, "ALL") if with_all_metatype else (row.metatype,):
+                    groups.setdefault((language, metatype), []).append(row)
+
+        def order(key: tuple[str, str]) -> str:
+            language, metatype = ("_ALL" if k == "ALL" else str(k) for k in key)
+            return f"{language}:{metatype}"
+
+        summaries = []
+        for kind in ("ALL-Micro", "ALL-Macro"):
+            for key in sorted(groups, key=order):
+                values = tuple((c, "" if c in recipe.blank else recipe.aggregate(groups[key], c, kind)) for c in recipe.score_columns)
+                summaries.append(ScoreRow(kind, key[0], key[1], values, summary=True))
+        return tuple(summaries)
 
     def summary(self, language: str = "ALL", metatype: str = "ALL", kind: str = "ALL-Macro") -> ScoreRow | None:
         for row in self.summaries:
@@ -107,6 +131,10 @@ class MetricScores:
         return None
 
     def table(self, separator: str, run_id: str) -> str:
+        return score_table(self.columns, self.cells(run_id), separator)
+
+    def cells(self, run_id: str) -> list[dict[str, str]]:
+        """Each row's cells as NIST prints them, by column name (for score_table)."""
         lines = []
         for row in (*self.rows, *self.summaries):
             texts = {"document_id": row.document, "run_id": run_id, "language": str(row.language), "metatype": str(row.metatype),
@@ -116,7 +144,7 @@ class MetricScores:
                 if column.name not in texts:
                     texts[column.name] = cell(column, row.get(column.name), row.summary)
             lines.append(texts)
-        return score_table(self.columns, lines, separator)
+        return lines
 
 
 ID_COLUMNS = (Column("document_id", "DocID", "s"), Column("run_id", "RunID", "s"), Column("language", "Language", "s"), Column("metatype", "Metatype", "s"))
@@ -141,26 +169,9 @@ def micro_macro(rows: list[ScoreRow], column: str, kind: str) -> object:
 
 def summarise(name: str, columns: tuple[Column, ...], rows: list[ScoreRow], score_columns: Sequence[str],
               sort_key: Callable[[ScoreRow], tuple], aggregate: Aggregate = micro_macro, blank: Sequence[str] = ()) -> MetricScores:
-    """Sort the rows as NIST does and add its summaries for each (language, metatype), with
-    ALL for each when no row carries ALL already; ``blank`` columns are empty in summaries."""
-    ordered = sorted(rows, key=sort_key)
-    with_all_metatype = not any(r.metatype == "ALL" for r in ordered)
-    groups: dict[tuple[str, str], list[ScoreRow]] = {}
-    for row in ordered:
-        for language in (row.language, "ALL"):
-            for metatype in (row.metatype, "ALL") if with_all_metatype else (row.metatype,):
-                groups.setdefault((language, metatype), []).append(row)
-
-    def order(key: tuple[str, str]) -> str:
-        language, metatype = ("_ALL" if k == "ALL" else str(k) for k in key)
-        return f"{language}:{metatype}"
-
-    summaries = []
-    for kind in ("ALL-Micro", "ALL-Macro"):
-        for key in sorted(groups, key=order):
-            values = tuple((c, "" if c in blank else aggregate(groups[key], c, kind)) for c in score_columns)
-            summaries.append(ScoreRow(kind, key[0], key[1], values, summary=True))
-    return MetricScores(name, columns, tuple(ordered), tuple(summaries), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
+    """A metric's rows sorted as NIST does, with how to summarise them (MetricScores.summaries):
+    ``aggregate`` computes each summary's value, ``blank`` columns are empty in summaries."""
+    return MetricScores(name, columns, tuple(sorted(rows, key=sort_key)), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
 
 
 def by_cluster(row: ScoreRow) -> tuple:
