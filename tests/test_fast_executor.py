@@ -1,0 +1,76 @@
+"""The fast executor's ways of running one file's queries side by side: forked copies of the
+process (small in-memory files, on Linux) or threads; the same findings either way."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES
+
+from aifcheck.catalog import load_catalog
+from aifcheck.engine import fast
+from aifcheck.engine.fast import FastExecutor, _can_fork, _in_forks
+from aifcheck.kb import load_kb
+from aifcheck.validation import Options
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
+
+
+@linux_only
+def test_the_forked_copies_solve_their_share_and_the_results_come_in_order() -> None:
+    parent = os.getpid()
+    found = list(_in_forks(lambda check: (check, os.getpid()), list(range(10)), 3))
+    assert [check for check, _ in found] == list(range(10))
+    assert {pid for _, pid in found[0::3]} == {parent}
+    assert len({pid for _, pid in found} - {parent}) == 2  # two copies did the rest
+
+
+@linux_only
+def test_the_share_of_a_copy_that_dies_is_solved_here() -> None:
+    parent = os.getpid()
+
+    def solve(check: int) -> int:
+        if os.getpid() != parent and check == 4:
+            os._exit(3)  # a crash in a copy
+        return check * 10
+
+    assert list(_in_forks(solve, list(range(9)), 3)) == [check * 10 for check in range(9)]
+
+
+@linux_only
+def test_no_copy_outlives_a_run_that_fails_here(tmp_path: Path) -> None:
+    parent = os.getpid()
+
+    def solve(check: int) -> int:
+        if os.getpid() != parent:  # a copy: says who it is, then takes long
+            (tmp_path / str(os.getpid())).touch()
+            time.sleep(60)
+        for _ in range(500):  # here: fails once the copy has started
+            if any(tmp_path.iterdir()):
+                raise RuntimeError("stopped")
+            time.sleep(0.01)
+        return check
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="stopped"):
+        list(_in_forks(solve, list(range(4)), 2))
+    copies = [int(p.name) for p in tmp_path.iterdir()]
+    assert len(copies) == 1 and time.monotonic() - started < 30
+    with pytest.raises(ProcessLookupError):
+        os.kill(copies[0], 0)  # killed and reaped, not left running nor a zombie
+
+
+@linux_only
+def test_forked_and_threaded_runs_find_the_same(monkeypatch) -> None:
+    catalog = load_catalog()
+    rules = Options().rules(catalog)
+    with load_kb(FIXTURES / "N4" / "bad.ttl") as kb:
+        assert _can_fork(kb)
+        forked = list(FastExecutor(2).run(kb, rules, catalog))
+        monkeypatch.setattr(fast, "FORK_LIMIT", 0)
+        assert not _can_fork(kb)
+        threaded = list(FastExecutor(2).run(kb, rules, catalog))
+    assert forked == threaded and len(forked) >= 2
