@@ -63,13 +63,17 @@ def test_row_with_too_few_cells(sparql_copy, ta1_data, tmp_path):
     assert result.exit_code == 3 and "AIDA_P3_TA1_TM_A0001.rq.tsv:4:" in result.output
 
 
-def test_qnode_absent_from_the_similarity_table_is_named(sparql_copy, ta1_data, tmp_path):
-    path = sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv"
+def set_cell(path, line, column, value):
+    """Give a cell of a table file (line 2 is the first row) another value."""
     lines = path.read_text().splitlines()
-    cells = lines[1].split("\t")
-    cells[2] = "Q999999999"
-    lines[1] = "\t".join(cells)
+    cells = lines[line - 1].split("\t")
+    cells[column] = value
+    lines[line - 1] = "\t".join(cells)
     path.write_text("\n".join(lines) + "\n")
+
+
+def test_qnode_absent_from_the_similarity_table_is_named(sparql_copy, ta1_data, tmp_path):
+    set_cell(sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv", 2, 2, "Q999999999")
     result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out")
     assert result.exit_code == 0
     assert "AIDA_P3_TA1_CM_A0001.rq.tsv:2: type Q999999999 is not in the type similarity table" in result.output
@@ -98,12 +102,7 @@ def test_the_error_reported_is_the_one_nist_s_stage_order_meets_first(sparql_cop
     # Each document goes through all stages in one task; NIST runs each stage over every document
     # first. A span NIST cannot read (validation) in the first document, and a table with wrong
     # columns (reading) in a later one: NIST stops on the later document, while reading.
-    cm = sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv"
-    lines = cm.read_text().splitlines()
-    cells = lines[1].split("\t")
-    cells[3] = "not-a-span"
-    lines[1] = "\t".join(cells)
-    cm.write_text("\n".join(lines) + "\n")
+    set_cell(sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv", 2, 3, "not-a-span")
     am = sparql_copy / "L0C0499MZ.ttl" / "AIDA_P3_TA1_AM_A0001.rq.tsv"
     am.write_text(am.read_text().replace("?predicate\t", "?role\t", 1))
     for jobs in ("1", "2"):
