@@ -162,6 +162,22 @@ def test_a_ta1_run_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path:
         assert spread_file == alone.replace(str(tmp_path / "alone"), str(tmp_path / "spread")), name
 
 
+def test_a_core_document_with_neither_kb_nor_gold_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path: Path) -> None:
+    # its task gets the gold folder as its path: a folder every worker can read, as its own is missing
+    gold = tmp_path / "gold"
+    shutil.copytree(shared_data / "ta1-gold-tsv", gold)
+    submitted = {p.stem for p in (shared_data / "task1-run").glob("*.ttl")}
+    gone = next(p for p in sorted(gold.iterdir()) if p.stem not in submitted)
+    shutil.rmtree(gone)
+    args = ["score", "ta1", shared_data / "task1-run", "--gold", gold, "--aux", shared_data / "ta1-scoring" / "AUX-data"]
+    alone = installed(*args, "-o", tmp_path / "alone", cwd=ROOT)
+    spread = installed(*args, "-o", tmp_path / "spread", "--scheduler", scheduler, cwd=ROOT)
+    assert (spread.returncode, spread.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout, spread.stderr
+    coreference = Path("scores") / "CoreferenceMetric-scores.tab"
+    assert gone.stem in (tmp_path / "alone" / coreference).read_text()  # scored, at 0
+    assert (tmp_path / "spread" / coreference).read_text() == (tmp_path / "alone" / coreference).read_text()
+
+
 def test_a_worker_killed_mid_run_changes_nothing(scheduler, watcher, inputs: Path, tmp_path: Path) -> None:
     slow = tmp_path / "slow" / "a-slow.ttl"  # the first file: it starts at once, and runs for seconds
     slow.parent.mkdir()

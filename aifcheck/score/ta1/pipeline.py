@@ -94,7 +94,9 @@ def score_ta1(
 
     submitted = list(selection.documents)
     others = [d for d in aux_data.core if d not in selection.sources]
-    paths = [str(selection.sources[d]) for d in submitted] + [str(gold / f"{d}.ttl") for d in others]
+    # a core document the run lacks is scored from its gold folder (or, lacking that too, from
+    # nothing: the gold folder names it, a path every worker can read)
+    paths = [str(selection.sources[d]) for d in submitted] + [str(gold / f"{d}.ttl" if (gold / f"{d}.ttl").is_dir() else gold) for d in others]
     documents = submitted + others
     outcomes: dict[str, DocumentOutcome] = {}
     for number, outcome in enumerate(_run_documents(setting, selection.kind, paths, documents, len(submitted), spread), 1):
