@@ -38,6 +38,16 @@ def test_the_share_of_a_copy_that_dies_is_solved_here() -> None:
 
 
 @linux_only
+def test_without_a_process_to_spare_every_check_is_solved_here(monkeypatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    parent = os.getpid()
+    assert list(_in_forks(lambda check: (check, os.getpid()), list(range(7)), 3)) == [(check, parent) for check in range(7)]
+
+
+@linux_only
 def test_no_copy_outlives_a_run_that_fails_here(tmp_path: Path) -> None:
     parent = os.getpid()
 

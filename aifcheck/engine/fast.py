@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
 from ..kb import KB
@@ -98,13 +98,25 @@ def _can_fork(kb: KB) -> bool:
 def _in_forks(solve: Callable[[T], R], checks: list[T], processes: int) -> Generator[R, None, None]:
     """``solve(check)`` for every check, in order: every ``processes``-th check in each of
     ``processes - 1`` forked copies of this process, the rest here. The checks of a copy that
-    fails are solved here."""
+    fails, or that cannot be made, are solved here."""
     parts = [range(first, len(checks), processes) for first in range(processes)]
-    children: list[tuple[int, int, range]] = []
+    own = list(parts[0])
+    children: list[tuple[int, BinaryIO, range]] = []
+    reaped: set[int] = set()
     try:
         for part in parts[1:]:
-            read, write = os.pipe()
-            pid = os.fork()
+            try:
+                read, write = os.pipe()
+            except OSError:  # no file descriptor to spare
+                own += part
+                continue
+            try:
+                pid = os.fork()
+            except OSError:  # no process to spare
+                os.close(read)
+                os.close(write)
+                own += part
+                continue
             if pid == 0:  # the copy: its checks into the pipe, then gone without the parent's clean-up
                 try:
                     os.close(read)
@@ -113,26 +125,27 @@ def _in_forks(solve: Callable[[T], R], checks: list[T], processes: int) -> Gener
                 finally:
                     os._exit(0)
             os.close(write)
-            children.append((pid, read, part))
-        outcomes = dict(zip(parts[0], (solve(checks[i]) for i in parts[0])))
-        while children:
-            pid, read, part = children.pop()
-            with os.fdopen(read, "rb") as pipe:
-                try:
-                    found = pickle.load(pipe)
-                except (EOFError, OSError, pickle.UnpicklingError):
-                    found = None
+            children.append((pid, os.fdopen(read, "rb"), part))
+        outcomes = {i: solve(checks[i]) for i in own}
+        for pid, pipe, part in children:
+            try:
+                found = pickle.load(pipe)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                found = None
+            pipe.close()
             os.waitpid(pid, 0)
+            reaped.add(pid)
             if not isinstance(found, list) or len(found) != len(part):
                 found = [solve(checks[i]) for i in part]
             outcomes.update(zip(part, found))
         for index in range(len(checks)):
             yield outcomes[index]
     finally:  # stopped early, or failed: no copy outlives the run
-        for pid, read, _ in children:
-            os.close(read)
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        for pid, pipe, _ in children:
+            pipe.close()
+            if pid not in reaped:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
 
 
 class FastExecutor:
