@@ -43,15 +43,18 @@ def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` that has a [tool.aifcheck] table."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        data = _bytes(candidate)
         # a file that never names aifcheck has no table of its: not parsed (nor tomllib imported)
-        if candidate.is_file() and b"aifcheck" in _bytes(candidate) and "aifcheck" in _read(candidate).get("tool", {}):
+        if b"aifcheck" in data and "aifcheck" in _parse(candidate, data).get("tool", {}):
             return candidate
     return None
 
 
 def read_config(path: Path) -> dict[str, Any]:
     """The settings of a configuration file, keyed by option parameter name."""
-    table = _read(path).get("tool", {}).get("aifcheck")
+    table = _parse(path, _bytes(path)).get("tool", {}).get("aifcheck")
     if table is None:
         raise UsageError(f"{path}: no [tool.aifcheck] table")
     settings: dict[str, Any] = {}
@@ -72,11 +75,12 @@ def _bytes(path: Path) -> bytes:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _parse(path: Path, data: bytes) -> dict[str, Any]:
+    """The TOML of a file's bytes; InputError naming the file when they are not TOML."""
     import tomllib
 
     try:
-        return tomllib.loads(_bytes(path).decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(str(path), f"not valid TOML: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
