@@ -1,6 +1,7 @@
 """The aifcheck command line: a thin layer over the library (parse options, call, render, exit)."""
 from __future__ import annotations
 
+import gc
 import importlib
 import io
 import signal
@@ -262,4 +263,9 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    finally:
+        # The interpreter's exit runs full garbage collections over every object still alive: a
+        # tenth of a validate run on an 11k-triple file, to reclaim memory the ending process gives
+        # back anyway. Frozen objects are left out of them (and are still freed as usual).
+        gc.freeze()
     sys.exit(status or 0)

@@ -28,7 +28,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -36,7 +35,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
-from xml.parsers import expat
 
 import pyoxigraph as ox
 
@@ -346,6 +344,8 @@ def _refuse_hostile(path: str, rdf_format: ox.RdfFormat, text: str | None, head:
 
 
 def _check_xml_depth(path: str, text: str) -> None:
+    from xml.parsers import expat  # RDF/XML only: not imported by every run
+
     depth = 0
 
     def start(*_args: object) -> None:
@@ -631,6 +631,8 @@ _live_folders: set[str] = set()
 
 
 def _disk_folder() -> str:
+    import tempfile  # only for the few files on disk (with random, 1 ms of every start)
+
     _sweep_stale_folders()
     folder = tempfile.mkdtemp(prefix=f"{_DISK_PREFIX}{os.getpid()}-")
     _live_folders.add(folder)
@@ -643,6 +645,8 @@ def _remove_folder(folder: str) -> None:
 
 
 def _sweep_stale_folders() -> None:
+    import tempfile
+
     for folder in Path(tempfile.gettempdir()).glob(f"{_DISK_PREFIX}*"):
         pid = folder.name.removeprefix(_DISK_PREFIX).split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):

@@ -17,8 +17,8 @@ place in Turtle outside strings, IRIs and comments, so marking stops at the firs
 from __future__ import annotations
 
 import io
+import os
 import re
-import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -57,8 +57,9 @@ class _MarkState:
     directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
     labels: int = 0  # blank node labels given to "[ ]" lists so far
     braces: bool = False  # whether a "{" or "}" was met outside strings, IRIs and comments
-    # a random part keeps the labels apart from the file's own
-    label_prefix: str = field(default_factory=lambda: f"_:aifc{secrets.token_hex(6)}n")
+    # a random part keeps the labels apart from the file's own (os.urandom: the secrets module
+    # costs every run 3 ms of imports)
+    label_prefix: str = field(default_factory=lambda: f"_:aifc{os.urandom(6).hex()}n")
 
     def new_label(self) -> str:
         self.labels += 1

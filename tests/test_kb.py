@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import tempfile
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -122,7 +123,7 @@ def test_an_on_disk_store_holds_the_file_and_is_removed(tmp_path: Path) -> None:
 
 
 def test_an_on_disk_store_is_removed_when_the_file_does_not_parse(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(kb_module.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     path = tmp_path / "bad.ttl"
     path.write_text(_kb_text(20) + "ex:a ex:b .\n", encoding="utf-8")
     with pytest.raises(InputError, match="syntax error"):

@@ -3,6 +3,7 @@ memory available, on disk otherwise, or where --store / store= says. Both stores
 findings; the progress line names the one chosen."""
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ def _findings(report) -> list[tuple]:
 
 
 def test_forced_memory_and_forced_disk_give_the_same_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kb_module.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     with load_kb(BAD, store="memory") as in_memory, load_kb(BAD, store="disk") as on_disk:
         assert not in_memory.on_disk and on_disk.on_disk
         assert set(in_memory.store) == set(on_disk.store)
