@@ -219,6 +219,19 @@ def test_rules_lists_and_shows() -> None:
     assert run("rules", "Q1").exit_code == 2
 
 
+def test_the_run_is_frozen_out_of_the_exits_garbage_collections() -> None:
+    """The interpreter's exit collects every object still alive, a tenth of a small file's run: the
+    command line freezes them first, whatever its exit status."""
+    code = (
+        "import atexit, gc, sys; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 1000)); "
+        "sys.argv = ['aifcheck', *sys.argv[1:]]; from aifcheck.cli import main; main()"
+    )
+    for arguments, status in ((["validate", str(GOOD)], 0), (["validate", str(BAD)], 1), (["--no-such-option"], 2)):
+        done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True)
+        assert done.returncode == status
+        assert done.stdout.splitlines()[-1] == "frozen True"
+
+
 def test_version_is_answered_without_the_command_line_libraries() -> None:
     """`aifcheck --version` says what the full command line says, without importing typer or the
     rules (a script or an editor asks it often: it must be instant)."""
