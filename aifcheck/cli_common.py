@@ -111,10 +111,10 @@ def _use_config(ctx: click.Context, _param: click.Parameter, value: Path | None)
         if value is not None:
             raise UsageError("give --config or --no-config, not both")
         return value
-    path = value if value is not None else find_config(Path.cwd())
+    found = (value, None) if value is not None else find_config(Path.cwd())
     ctx.meta["aifcheck.config"] = value
-    if path is not None:
-        settings = read_config(path)
+    if found is not None:
+        settings = read_config(*found)
         names = {p.name for p in ctx.command.params}
         ctx.default_map = {k: v for k, v in settings.items() if k in names}
     return value

@@ -39,24 +39,29 @@ KEYS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
 }
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above ``start`` that has a [tool.aifcheck] table."""
+def find_config(start: Path) -> tuple[Path, Any] | None:
+    """The nearest pyproject.toml at or above ``start`` that has a [tool.aifcheck] table: its path
+    and that table (parsed once: read_config takes it as it is)."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if not candidate.is_file():
             continue
         data = _bytes(candidate)
         # a file that never names aifcheck has no table of its: not parsed (nor tomllib imported)
-        if b"aifcheck" in data and "aifcheck" in _parse(candidate, data).get("tool", {}):
-            return candidate
+        if b"aifcheck" in data and "aifcheck" in (tool := _parse(candidate, data).get("tool", {})):
+            return candidate, tool["aifcheck"]
     return None
 
 
-def read_config(path: Path) -> dict[str, Any]:
-    """The settings of a configuration file, keyed by option parameter name."""
-    table = _parse(path, _bytes(path)).get("tool", {}).get("aifcheck")
+def read_config(path: Path, table: Any = None) -> dict[str, Any]:
+    """The settings of a configuration file, keyed by option parameter name; ``table`` is its
+    [tool.aifcheck] table when find_config has read it already."""
+    if table is None:
+        table = _parse(path, _bytes(path)).get("tool", {}).get("aifcheck")
     if table is None:
         raise UsageError(f"{path}: no [tool.aifcheck] table")
+    if not isinstance(table, dict):  # tool.aifcheck = 3
+        raise UsageError(f"{path}: [tool.aifcheck] must be a table of settings")
     settings: dict[str, Any] = {}
     for key, value in table.items():
         if key not in KEYS:

@@ -112,6 +112,13 @@ def test_a_wrong_setting_is_refused(tmp_path: Path, setting: str, message: str) 
     assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
 
 
+def test_an_aifcheck_key_that_is_not_a_table_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool]\naifcheck = 3\n", encoding="utf-8")
+    proc = installed("validate", GOOD, cwd=tmp_path)
+    assert proc.returncode == 2 and "[tool.aifcheck] must be a table of settings" in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
