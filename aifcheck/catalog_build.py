@@ -2,14 +2,18 @@
 the cached one (aifcheck.catalog.load_catalog)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import rdflib
-from rdflib import RDF, RDFS, Literal, Namespace
+from rdflib import RDF, RDFS, Literal, Namespace, URIRef, Variable
 
 from .catalog import Catalog, Constraint, Profile, Rule, Severity, Target, read_vocabulary, sort_key
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
 AIFC = Namespace("https://aifcheck.org/ns#")
 _SEVERITY_OF_SHACL = {SH.Violation: Severity.ERROR, SH.Warning: Severity.WARNING, SH.Info: Severity.INFO}
+THIS = Variable("this")
 
 
 def build_catalog(texts: dict[str, str]) -> Catalog:
@@ -30,12 +34,16 @@ def build_catalog(texts: dict[str, str]) -> Catalog:
         if profile.parent is not None:
             profiles[name] = Profile(profile.name, names[profile.parent], profile.file, profile.excludes)
     prefixes = _declared_prefixes(shapes)
-    for rule in rules.values():
-        for constraint in rule.constraints:
+    for rule_id, rule in rules.items():
+        constraints = tuple(replace(c, implies_targets=implies_targets(c.select, rule.targets, prefixes)) for c in rule.constraints)
+        for constraint in constraints:
+            if constraint.targets_last and constraint.implies_targets:
+                raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body implies its targets (the hint does nothing)")
             if constraint.targets_last and not binds_this(constraint.select, prefixes):
                 # the fast executor would filter the body's solutions by the targets and lose
                 # the violations of solutions that leave $this unbound
                 raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body does not always bind $this")
+        rules[rule_id] = replace(rule, constraints=constraints)
     from .engine.fast import compile_constraint
 
     ordered = tuple(sorted(prefixes.items()))
@@ -47,23 +55,46 @@ def build_catalog(texts: dict[str, str]) -> Catalog:
 def binds_this(select: str, prefixes: dict[str, str]) -> bool:
     """Whether every solution of the SELECT's pattern binds $this: the condition for aifc:targetsLast
     (the targets then filter solutions instead of producing the focus nodes)."""
+    return _every_solution_matches(select, prefixes, lambda triple: THIS in triple)
+
+
+def implies_targets(select: str, targets: tuple[Target, ...], prefixes: dict[str, str]) -> bool:
+    """Whether every solution of the SELECT's pattern puts $this among the targets, by a triple
+    pattern a target matches: ``$this rdf:type C`` for a target class C (a subclass of C would not
+    do), ``$this P ?x`` for subjects of P, ``?x P $this`` for objects of P. Joining the targets to
+    such a body changes none of its solutions."""
+    kinds = {(t.kind, URIRef(t.term)) for t in targets}
+
+    def targeted(triple: tuple) -> bool:
+        subject, predicate, obj = triple
+        return (
+            (subject == THIS and predicate == RDF.type and ("class", obj) in kinds)
+            or (subject == THIS and ("subjectsOf", predicate) in kinds)
+            or (obj == THIS and ("objectsOf", predicate) in kinds)
+        )
+
+    return _every_solution_matches(select, prefixes, targeted)
+
+
+def _every_solution_matches(select: str, prefixes: dict[str, str], test: Callable[[tuple], bool]) -> bool:
+    """Whether every solution of the SELECT's pattern comes from a triple pattern that passes ``test``."""
     from rdflib.plugins.sparql import prepareQuery  # slow to import: only when the catalogue is built
 
-    return _certainly_binds(prepareQuery(select, initNs=prefixes).algebra["p"], rdflib.Variable("this"))
+    return _certainly_matched(prepareQuery(select, initNs=prefixes).algebra["p"], test)
 
 
-def _certainly_binds(node, var: rdflib.Variable) -> bool:
+def _certainly_matched(node, test: Callable[[tuple], bool]) -> bool:
     name = getattr(node, "name", None)
     if name == "BGP":
-        return any(var in triple for triple in node["triples"])
+        return any(test(triple) for triple in node["triples"])
     if name == "Join":
-        return _certainly_binds(node["p1"], var) or _certainly_binds(node["p2"], var)
+        return _certainly_matched(node["p1"], test) or _certainly_matched(node["p2"], test)
     if name == "Union":
-        return _certainly_binds(node["p1"], var) and _certainly_binds(node["p2"], var)
+        return _certainly_matched(node["p1"], test) and _certainly_matched(node["p2"], test)
     if name in ("LeftJoin", "Minus"):
-        return _certainly_binds(node["p1"], var)
+        return _certainly_matched(node["p1"], test)
     if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "OrderBy", "Slice", "Group", "AggregateJoin"):
-        return _certainly_binds(node["p"], var)
+        return _certainly_matched(node["p"], test)
     return False  # sub-selects, VALUES, GRAPH, paths: not looked into
 
 

@@ -2,7 +2,6 @@
 unknown one answered with the nearest known names."""
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from .errors import UsageError
@@ -21,6 +20,8 @@ def choose(name: str, known: Iterable[str], what: str) -> str:
 def did_you_mean(name: str, known: Iterable[str], most: int = 3, cutoff: float = 0.6, quoted: bool = False) -> str:
     """" (did you mean X or Y?)" for the nearest known names (at most ``most``, quoted when asked),
     or "" when none is near."""
+    import difflib  # only when a name is unknown: not imported by every run
+
     by_fold = {k.casefold(): k for k in known}
     near = [by_fold[m] for m in difflib.get_close_matches(name.casefold(), by_fold, n=most, cutoff=cutoff)]
     if not near:

@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 import gc
-import importlib
+
+# A run is short and makes few reference cycles, while its imports and its loading allocate many
+# objects: at the default threshold (700 allocations) the collector runs hundreds of times for
+# nothing, 6 ms of a 0.17 s run on an 11k-triple file. Set before the imports below, which it pays for.
+gc.set_threshold(50_000)
+
+import importlib  # noqa: E402 (after the collector's setting)
 import io
 import signal
 import sys

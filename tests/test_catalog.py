@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from aifcheck.catalog import RULE_ID, Severity, _fingerprint, load_catalog
-from aifcheck.catalog_build import binds_this, build_catalog
+from aifcheck.catalog import RULE_ID, Severity, Target, _fingerprint, load_catalog
+from aifcheck.catalog_build import binds_this, build_catalog, implies_targets
 from aifcheck.engine.fast import compile_constraint
 from aifcheck.fixture import fixture_rule_ids, fixtures_for
 
@@ -132,6 +132,39 @@ def test_targets_last_only_where_the_body_binds_this() -> None:
     hinted = aif[start:end].replace("a sh:SPARQLConstraint ;", "a sh:SPARQLConstraint ; aifc:targetsLast true ;")
     texts["aif.ttl"] = aif[:start] + hinted + aif[end:]
     with pytest.raises(ValueError, match="A1: aifc:targetsLast"):
+        build_catalog(texts)
+
+
+def test_a_body_implies_its_targets_only_through_every_branch() -> None:
+    entity = (Target("class", "urn:x:Entity"), Target("subjectsOf", "urn:x:p"), Target("objectsOf", "urn:x:q"))
+    assert implies_targets("SELECT $this WHERE { $this a <urn:x:Entity> ; <urn:x:r> ?o }", entity, {})
+    assert implies_targets("SELECT $this WHERE { { $this <urn:x:p> ?o } UNION { ?s <urn:x:q> $this } }", entity, {})
+    assert implies_targets("SELECT $this (COUNT(*) AS ?n) WHERE { $this a <urn:x:Entity> } GROUP BY $this", entity, {})
+    # a subclass, another property, one branch without it, or $this's type only in an OPTIONAL or
+    # an EXISTS: the targets must still be joined
+    assert not implies_targets("SELECT $this WHERE { $this a <urn:x:Person> }", entity, {})
+    assert not implies_targets("SELECT $this WHERE { ?s <urn:x:p> $this }", entity, {})
+    assert not implies_targets("SELECT $this WHERE { { $this a <urn:x:Entity> } UNION { $this ?p ?o } }", entity, {})
+    assert not implies_targets("SELECT $this WHERE { $this ?p ?o OPTIONAL { $this a <urn:x:Entity> } }", entity, {})
+    assert not implies_targets("SELECT $this WHERE { $this ?p ?o FILTER EXISTS { $this a <urn:x:Entity> } }", entity, {})
+
+
+def test_a_body_that_implies_its_targets_runs_as_written() -> None:
+    a12 = CATALOG.get("A12")
+    implied = [i for i, c in enumerate(a12.constraints) if c.implies_targets]
+    assert implied and all("SELECT DISTINCT ?this" not in CATALOG.queries["A12", i] for i in implied)
+    o10 = CATALOG.get("O10")  # a branch that types $this by rdf:predicate rdf:type, not by rdf:type
+    assert not o10.constraints[0].implies_targets and "SELECT DISTINCT ?this" in CATALOG.queries["O10", 0]
+
+
+def test_targets_last_is_refused_where_the_body_implies_the_targets() -> None:
+    texts = dict(CATALOG.shape_texts)
+    aif = texts["aif.ttl"]
+    start = aif.index('aifc:ruleId "A12"')  # the file's last rule
+    end = len(aif)
+    hinted = aif[start:end].replace("a sh:SPARQLConstraint ;", "a sh:SPARQLConstraint ; aifc:targetsLast true ;")
+    texts["aif.ttl"] = aif[:start] + hinted + aif[end:]
+    with pytest.raises(ValueError, match="A12: aifc:targetsLast on a constraint whose body implies its targets"):
         build_catalog(texts)
 
 

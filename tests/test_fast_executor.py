@@ -17,24 +17,38 @@ linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fo
 
 
 @linux_only
-def test_the_forked_copies_solve_their_share_and_the_results_come_in_order() -> None:
+def test_the_forked_copies_claim_checks_and_the_results_come_in_order() -> None:
     parent = os.getpid()
-    found = list(_in_forks(lambda check: (check, os.getpid()), list(range(10)), 3))
-    assert [check for check, _ in found] == list(range(10))
-    assert {pid for _, pid in found[0::3]} == {parent}
-    assert len({pid for _, pid in found} - {parent}) == 2  # two copies did the rest
+
+    def solve(check: int) -> tuple[int, int]:
+        time.sleep(0.03)  # long enough for every copy to claim some
+        return check, os.getpid()
+
+    found = list(_in_forks(solve, list(range(12)), 3))
+    assert [check for check, _ in found] == list(range(12))
+    solvers = {pid for _, pid in found}
+    assert parent in solvers and len(solvers) == 3  # this process and two copies
+
+
+def test_the_checks_are_claimed_in_the_order_given() -> None:
+    claimed: list[int] = []
+    results = list(_in_forks(lambda check: claimed.append(check) or -check, list(range(5)), 1, order=[4, 2, 0, 1, 3]))
+    assert results == [0, -1, -2, -3, -4] and claimed == [4, 2, 0, 1, 3]
 
 
 @linux_only
-def test_the_share_of_a_copy_that_dies_is_solved_here() -> None:
+def test_what_a_copy_that_dies_claimed_is_solved_here(tmp_path: Path) -> None:
     parent = os.getpid()
 
     def solve(check: int) -> int:
-        if os.getpid() != parent and check == 4:
-            os._exit(3)  # a crash in a copy
+        if os.getpid() != parent:  # a crash in a copy, on the first check it claims
+            (tmp_path / str(check)).touch()
+            os._exit(3)
+        time.sleep(0.02)
         return check * 10
 
     assert list(_in_forks(solve, list(range(9)), 3)) == [check * 10 for check in range(9)]
+    assert len(list(tmp_path.iterdir())) == 2  # both copies claimed a check, and died
 
 
 @linux_only

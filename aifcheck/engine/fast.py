@@ -6,7 +6,8 @@ joined as the first member of the query's top-level group, so a single query fin
 violating focus node. The shapes keep to the one convention that makes this equivalent:
 $this is never used inside a sub-select or MINUS (tests/test_shapes.py checks it). A constraint
 marked aifc:targetsLast keeps its body first and tests each solution's $this against the
-targets (FILTER EXISTS), which is faster when the body is selective and binds $this.
+targets (FILTER EXISTS), which is faster when the body is selective and binds $this. A constraint
+whose body implies its targets (Constraint.implies_targets) is run as written.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import BinaryIO, TypeVar
 
 from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
@@ -55,6 +56,8 @@ def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, pref
     match = _WHERE.search(body)
     if match is None:
         raise ValueError("SPARQL constraint has no WHERE clause")
+    if constraint.implies_targets:
+        return header + body
     union = " UNION ".join("{ " + _TARGET_PATTERNS[t.kind].format(t.term) + " }" for t in targets)
     if constraint.targets_last:  # one index look-up per solution of the body
         end = _group_end(body, match.end() - 1)
@@ -94,57 +97,76 @@ def _can_fork(kb: KB) -> bool:
     return sys.platform.startswith("linux") and not kb.on_disk and len(kb) <= FORK_LIMIT and threading.active_count() == 1
 
 
-def _in_forks(solve: Callable[[T], R], checks: list[T], processes: int) -> Generator[R, None, None]:
-    """``solve(check)`` for every check, in order: every ``processes``-th check in each of
-    ``processes - 1`` forked copies of this process, the rest here. The checks of a copy that
-    fails, or that cannot be made, are solved here."""
-    parts = [range(first, len(checks), processes) for first in range(processes)]
-    own = list(parts[0])
-    children: list[tuple[int, BinaryIO, range]] = []
+_TICKET = 4  # bytes: the index of a check, claimed whole by one read of the pipe that holds them
+
+
+def _in_forks(
+    solve: Callable[[T], R], checks: list[T], processes: int, order: Sequence[int] | None = None
+) -> Generator[R, None, None]:
+    """``solve(check)`` for every check, yielded in the order of ``checks``. This process and
+    ``processes - 1`` forked copies of it claim the checks one at a time from a pipe that holds
+    their indexes in ``order`` (by default the checks' own), so that whichever is free takes the
+    next and all finish together. A check that no copy reports (a copy that failed or could not be
+    made, or more checks than the pipe holds) is solved here."""
+    try:
+        tickets, write = os.pipe()
+    except OSError:  # no file descriptor to spare
+        yield from map(solve, checks)
+        return
+    children: list[tuple[int, BinaryIO]] = []
     reaped: set[int] = set()
     try:
-        for part in parts[1:]:
+        os.set_blocking(write, False)  # what a full pipe cannot take is left unclaimed
+        try:
+            os.write(write, b"".join(i.to_bytes(_TICKET, "little") for i in (order or range(len(checks)))))
+        except BlockingIOError:
+            pass
+        os.close(write)
+        for _ in range(processes - 1):
             try:
-                read, write = os.pipe()
-            except OSError:  # no file descriptor to spare
-                own += part
-                continue
+                read, send = os.pipe()
+            except OSError:
+                break
             try:
                 pid = os.fork()
             except OSError:  # no process to spare
                 os.close(read)
-                os.close(write)
-                own += part
-                continue
-            if pid == 0:  # the copy: its checks into the pipe, then gone without the parent's clean-up
+                os.close(send)
+                break
+            if pid == 0:  # the copy: what it solved into the pipe, then gone without the parent's clean-up
                 try:
                     os.close(read)
-                    with os.fdopen(write, "wb") as pipe:
-                        pickle.dump([solve(checks[i]) for i in part], pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                    with os.fdopen(send, "wb") as pipe:
+                        pickle.dump([(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL)
                 finally:
                     os._exit(0)
-            os.close(write)
-            children.append((pid, os.fdopen(read, "rb"), part))
-        outcomes = {i: solve(checks[i]) for i in own}
-        for pid, pipe, part in children:
+            os.close(send)
+            children.append((pid, os.fdopen(read, "rb")))
+        outcomes = {i: solve(checks[i]) for i in _claimed(tickets)}
+        for pid, pipe in children:
             try:
                 found = pickle.load(pipe)
             except (EOFError, OSError, pickle.UnpicklingError):
-                found = None
+                found = []  # its checks are solved here
             pipe.close()
             os.waitpid(pid, 0)
             reaped.add(pid)
-            if not isinstance(found, list) or len(found) != len(part):
-                found = [solve(checks[i]) for i in part]
-            outcomes.update(zip(part, found))
-        for index in range(len(checks)):
-            yield outcomes[index]
+            outcomes.update(found)
+        for index, check in enumerate(checks):
+            yield outcomes[index] if index in outcomes else solve(check)
     finally:  # stopped early, or failed: no copy outlives the run
-        for pid, pipe, _ in children:
+        os.close(tickets)
+        for pid, pipe in children:
             pipe.close()
             if pid not in reaped:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
+
+
+def _claimed(tickets: int) -> Iterator[int]:
+    """The indexes this process claims, one read of the ticket pipe each, until none is left."""
+    while len(ticket := os.read(tickets, _TICKET)) == _TICKET:
+        yield int.from_bytes(ticket, "little")
 
 
 class FastExecutor:
@@ -171,7 +193,10 @@ class FastExecutor:
         # queries to a pool thread costs a tenth more CPU (measured on 6k-triple documents)
         pool = None
         if self.threads > 1 and _can_fork(kb):
-            outcomes: Iterator = _in_forks(solve, checks, self.threads)
+            # the longest queries first (the closed shapes' O10 is the longest and the slowest: a
+            # query's length says roughly what it costs), so that short ones are left to even out the end
+            longest = sorted(range(len(checks)), key=lambda i: -len(catalog.queries[checks[i][0].id, checks[i][1]]))
+            outcomes: Iterator = _in_forks(solve, checks, self.threads, longest)
         elif self.threads > 1:
             from concurrent.futures import ThreadPoolExecutor  # (with logging, 3 ms a forked run does without)
 
