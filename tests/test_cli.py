@@ -148,6 +148,9 @@ def test_machine_formats_parse(fmt: str) -> None:
     if fmt == "json":
         found = [v for f in document["files"] for v in f["violations"] if v["rule_id"] == "N4"]
         assert found and found[0]["focus"] == "<http://example.org/kb#cluster-1>"
+        # the layout scripts read: every field of a finding, in this order, the severity by name
+        assert list(found[0]) == ["file", "line", "rule_id", "focus", "severity", "message", "plan_ref", "value"]
+        assert found[0]["severity"] == "error" and found[0]["line"] == CLUSTER_LINE
     else:
         run_ = document["runs"][0]
         assert any(r["ruleId"] == "N4" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == CLUSTER_LINE
