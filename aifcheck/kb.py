@@ -10,8 +10,8 @@ The store is in memory when the file's estimated peak fits comfortably in the me
 has available, on disk otherwise (see choose_store); a caller may force either.
 
 A KB answers ``line_of(node)`` for any node, as aifcheck.lines defines it: a Turtle-family file is
-parsed with line marks (aifcheck.marking), which the store keeps in a named graph of their own
-beside the file's triples (queries read the default graph: they never see them).
+parsed with line marks (aifcheck.marking), which the KB keeps as text beside the store (queries
+never see them) and reads when a line is first asked for.
 
 Hostile input is bounded: a file is streamed (never held whole) past ``STREAM_BYTES``, a .gz file
 that expands like a decompression bomb is refused (see Limits), a token too long for the parser is
@@ -39,7 +39,7 @@ import pyoxigraph as ox
 
 from .errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
-from .marking import BLOCK_CHARS, LINES_GRAPH, MarkedStream
+from .marking import BLOCK_CHARS, MarkedStream
 from .paths import STDIN
 
 T = TypeVar("T")
@@ -86,19 +86,20 @@ class KB:
     store: ox.Store
     prefixes: dict[str, str] = field(default_factory=dict)  # as the file declares them
     base: str | None = None  # the IRI relative IRIs were resolved against
-    marked: bool = False  # whether the store holds its text's line marks (see aifcheck.lines)
+    marks: str | None = field(default=None, repr=False)  # its text's line marks (see aifcheck.marking), if known
     _folder: str | None = field(default=None, repr=False)  # an on-disk store's temporary folder
     _lines: LineIndex | None = field(default=None, repr=False)
-    _triples: int | None = field(default=None, repr=False)
     # a finding asks for its focus's line several times (its line, its message, its node's text)
     _found: dict[Term, int | None] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
-        """Its triples (the line marks are not the file's)."""
-        if self._triples is None:
-            marks = self.store.query(_COUNT_MARKS) if self.marked else None
-            self._triples = len(self.store) - (int(next(marks)[0].value) if marks else 0)
-        return self._triples
+        """Its triples."""
+        return len(self.store)
+
+    @property
+    def marked(self) -> bool:
+        """Whether the lines of its nodes are known."""
+        return self.marks is not None
 
     @property
     def on_disk(self) -> bool:
@@ -107,18 +108,18 @@ class KB:
 
     def line_of(self, node: Term | None) -> int | None:
         """The line where ``node`` is written (see aifcheck.lines), or None when it is not known."""
-        if node is None or not self.marked:
+        if node is None or self.marks is None:
             return None
         if node not in self._found:
             if self._lines is None:
-                self._lines = LineIndex(self.store)
+                self._lines = LineIndex(self.store, self.marks, self.base)
             self._found[node] = self._lines.line_of(node)
         return self._found[node]
 
     def close(self) -> None:
         """Drop the store (and delete it, when it is on disk)."""
         self.store = ox.Store()
-        self._lines, self._triples, self.marked = None, None, False
+        self._lines, self.marks = None, None
         self._found.clear()
         if self._folder is not None:
             _remove_folder(self._folder)
@@ -230,14 +231,13 @@ def load_kb(
         kb = KB(path, ox.Store(folder) if folder else ox.Store(), base=base, _folder=folder)
         try:
             if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
-                # N-Triples is judged by its own parser (TriG, which reads the marks, accepts more);
-                # it has no [ ] nodes, so parsing the marked text after it adds only the marks
+                # N-Triples is judged by its own parser (Turtle, which reads the rewritten text,
+                # accepts more); it has no [ ] nodes to rewrite, so only its marks are taken
                 _fill(kb, plain(), rdf_format)
             if marking:
-                kb.marked = _fill_marked(kb, chunks())
-                if not kb.marked and rdf_format == ox.RdfFormat.N_TRIPLES:
-                    kb.store.remove_graph(LINES_GRAPH)
-                elif not kb.marked:  # text the marks cannot follow (N3 beyond Turtle, or not RDF): as written
+                kb.marks = _fill_marked(kb, chunks(), parse=rdf_format != ox.RdfFormat.N_TRIPLES)
+                if kb.marks is None and rdf_format != ox.RdfFormat.N_TRIPLES:
+                    # text the marks cannot follow (N3 beyond Turtle, or not RDF): as written
                     kb.store.clear()
                     _fill(kb, plain(), rdf_format)
             if len(kb) == 0:
@@ -256,13 +256,9 @@ def load_kb(
     return kb
 
 
-_COUNT_MARKS = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {LINES_GRAPH} {{ ?s ?p ?o }} }}"
-
-
-def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat, marks: bool = False) -> None:
-    """Parse into the KB's store (named graphs: the marks' only)."""
-    named_graphs = marks or rdf_format not in _QUADS
-    parser = ox.parse(source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=not named_graphs)
+def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat) -> None:
+    """Parse into the KB's store (its default graph: AIF is one graph)."""
+    parser = ox.parse(source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS)
     if kb.on_disk:
         kb.store.bulk_extend(parser)
         # the bulk loader leaves many small sorted files; compacting them makes the rule
@@ -273,14 +269,20 @@ def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat, marks: b
     kb.prefixes = dict(parser.prefixes)
 
 
-def _fill_marked(kb: KB, chunks: Iterable[str]) -> bool:
-    """Parse the marked text into the KB; False when its marks cannot be trusted (see aifcheck.marking)."""
+def _fill_marked(kb: KB, chunks: Iterable[str], parse: bool) -> str | None:
+    """The text's line marks (see aifcheck.marking), its rewritten text parsed into the KB when
+    ``parse``; None when the marks cannot be trusted."""
     marked = MarkedStream(chunks)
-    try:
-        _fill(kb, marked, ox.RdfFormat.TRIG, marks=True)
-    except SyntaxError:
-        return False
-    return not marked.braces
+    if parse:
+        try:
+            _fill(kb, marked, ox.RdfFormat.TURTLE)
+        except SyntaxError:
+            return None
+    else:
+        block = bytearray(BLOCK_CHARS)
+        while marked.readinto(block):
+            pass
+    return None if marked.braces else marked.marks
 
 
 def _pieces(text: str, size: int, progress: Progress | None) -> Iterator[str]:

@@ -7,15 +7,14 @@ A finding's line is defined here, once, for both executors:
 - any other node: the line where the first statement that mentions it starts.
 
 pyoxigraph's parser does not report positions, so a file's text is marked as it is parsed
-(aifcheck.marking): the store holds, beside the file's triples, a named graph giving the line of
-every statement subject and every ``[``, under the blank node labels the store itself uses. Only
-the nodes asked for are looked up.
+(aifcheck.marking): a Turtle text of marks gives the line of every statement subject and every
+``[``, under the blank node labels the store itself uses. It is read when the first line is asked
+for (a file without findings never reads it).
 """
 from __future__ import annotations
 
 import pyoxigraph as ox
 
-from .marking import LINE, LINES_GRAPH
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 _DEFAULT = ox.DefaultGraph()
@@ -24,9 +23,9 @@ _DEFAULT = ox.DefaultGraph()
 class LineIndex:
     """The line of any node of a store whose text was marked."""
 
-    def __init__(self, store: ox.Store) -> None:
+    def __init__(self, store: ox.Store, marks: str, base: str | None) -> None:
         self._store = store
-        self._marks: dict[Term, int | None] = {}  # the first mark of each node looked at
+        self._marks = _first_marks(marks, base)
         self._lines: dict[Term, int | None] = {}  # the nodes resolved so far
 
     def line_of(self, node: Term) -> int | None:
@@ -51,7 +50,17 @@ class LineIndex:
         """The line resolved for the node already, or else its first mark."""
         if node in self._lines:
             return self._lines[node]
-        if node not in self._marks:
-            marks = () if isinstance(node, ox.Literal) else self._store.quads_for_pattern(node, LINE, None, LINES_GRAPH)
-            self._marks[node] = min((int(q.object.value) for q in marks), default=None)
-        return self._marks[node]
+        return self._marks.get(node)
+
+
+def _first_marks(marks: str, base: str | None) -> dict[Term, int]:
+    """The first line marked for each node of a marks text."""
+    first: dict[Term, int] = {}
+    try:
+        for quad in ox.parse(marks, ox.RdfFormat.TURTLE, base_iri=base, rename_blank_nodes=False):
+            line = int(quad.object.value)
+            if first.get(quad.subject, line) >= line:
+                first[quad.subject] = line
+    except SyntaxError:  # (the file's own subjects parsed, so theirs should): marks not to be trusted
+        return {}
+    return first

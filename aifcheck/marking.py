@@ -1,18 +1,20 @@
-"""Line marks written into Turtle text: how aifcheck learns where each node is.
+"""Line marks taken from Turtle text: how aifcheck learns where each node is.
 
 pyoxigraph's parser does not report positions, so a Turtle-family file's text is marked as it is
-parsed (aifcheck.kb, aifcheck.lines): one regular-expression pass finds the statements
-(skipping strings, IRIs and comments) and after each adds a TriG statement giving its subject's
-line in a named graph of its own, ``<urn:aifcheck:lines> { subject <urn:aifcheck:line> N }``. A
-``[ ]`` blank node has no name to give there, so each one is rewritten as a labelled blank node
-whose properties become a statement of their own (the triples are the same).
+parsed (aifcheck.kb, aifcheck.lines): one regular-expression pass finds the statements (skipping
+strings, IRIs and comments) and writes, for each, a Turtle statement giving its subject's line,
+``subject <urn:aifcheck:line> N .``, into a text of marks of its own. The marks text repeats the
+file's prefix and base declarations where the file makes them, so that pyoxigraph reads each
+subject as the file's parser does; it is parsed only when a line is asked for (aifcheck.lines), so
+that a file without findings never pays for it, and the rule queries never see it. A ``[ ]`` blank
+node has no name to give there, so each one is rewritten as a labelled blank node whose properties
+become a statement of their own (the triples are the same).
 
-The text is marked block by block (each block repeats the prefixes seen before it), so that a
+The text is rewritten block by block (each block repeats the prefixes seen before it), so that a
 file of any size streams through the parser.
 
-The marked text is TriG, which accepts more than Turtle: graph blocks in braces. Braces have no
-place in Turtle outside strings, IRIs and comments, so marking stops at the first one and says so
-(MarkedStream.braces); the file is then parsed as written, which judges it.
+Braces have no place in Turtle outside strings, IRIs and comments, so marking stops at the first one
+and says so (MarkedStream.braces); the file is then parsed as written, which judges it.
 """
 from __future__ import annotations
 
@@ -22,10 +24,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-import pyoxigraph as ox
 
-LINE = ox.NamedNode("urn:aifcheck:line")
-LINES_GRAPH = ox.NamedNode("urn:aifcheck:lines")
+LINE = "<urn:aifcheck:line>"  # the predicate of the marks
 BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
 # A block is cut only at a statement that ends this far before the block's end, so that a string
 # cut in two by the block boundary (and the "." inside it) cannot be taken for a statement end.
@@ -46,7 +46,7 @@ _BODY = re.compile(
 )
 _SPACE = re.compile(r"(?:\s|#[^\n]*)*")
 _SPARQL_DIRECTIVE = re.compile(r"(?i:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)")
-_SUBJECT = re.compile(r"<[^>\s]*>|[^\s<\"\[(;,]+")
+_SUBJECT = re.compile(r"<[^>\s]*>|[^\s<\"\[(;,#]+")  # (a "#" starts a comment: it ends a name)
 
 
 @dataclass
@@ -56,6 +56,7 @@ class _MarkState:
     line: int = 1  # the line of the block's first character
     directives: list[str] = field(default_factory=list)  # prefix and base declarations seen so far
     labels: int = 0  # blank node labels given to "[ ]" lists so far
+    marks: list[str] = field(default_factory=list)  # the marks text, a piece per block
     braces: bool = False  # whether a "{" or "}" was met outside strings, IRIs and comments
     # a random part keeps the labels apart from the file's own (os.urandom: the secrets module
     # costs every run 3 ms of imports)
@@ -66,13 +67,17 @@ class _MarkState:
         return f"{self.label_prefix}{self.labels}"
 
 
-def mark_lines(text: str) -> str:
-    """The text with a line triple on every statement subject and every ``[``."""
-    return "".join(marked_blocks([text]))
+def mark_lines(text: str) -> tuple[str, str]:
+    """The text as it is parsed (its ``[ ]`` nodes labelled), and its marks: a line triple for every
+    statement subject and every ``[``."""
+    state = _MarkState()
+    rewritten = "".join(marked_blocks([text], state))
+    return rewritten, "".join(state.marks)
 
 
 def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Iterator[str]:
-    """The marked text of consecutive chunks, cut into blocks that each parse on their own."""
+    """The rewritten text of consecutive chunks, cut into blocks that each parse on their own (the
+    marks go to ``state.marks``)."""
     state = state if state is not None else _MarkState()
     buffer, start = "", 0  # buffer[start:] is still to be marked
     for chunk in chunks:
@@ -92,9 +97,10 @@ def marked_blocks(chunks: Iterable[str], state: _MarkState | None = None) -> Ite
 
 
 def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, int]:
-    """Mark the statements of ``text`` from ``start`` that end by ``limit``: (marked text, where
-    the marked statements end)."""
+    """Mark the statements of ``text`` from ``start`` that end by ``limit``: (rewritten text, where
+    the marked statements end). Their marks are added to ``state.marks``."""
     pieces: list[str] = []
+    marks: list[str] = []
     kept = start  # text[start:kept] is already in pieces
     line, counted = state.line, start  # `line` is the line of offset `counted`
     position = _statement_start(text, start)
@@ -103,6 +109,7 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
         directive = _SPARQL_DIRECTIVE.match(text, position) if text[position] in "PpBb" else None
         if directive:  # SPARQL-style PREFIX and BASE have no final "."
             state.directives.append(directive[0] + "\n")
+            marks.append(directive[0] + "\n")
             position = used = _statement_start(text, directive.end())
             continue
         body = position  # where the statement's text is kept as written, or rewritten
@@ -146,16 +153,19 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
             pieces.append(text[kept:end])
         else:
             pieces += (text[kept:body], lists.statement(end))
-        if subject:
-            pieces.append(" " + _line_triple(subject, subject_line))
         pieces.append("\n")
+        if subject:
+            marks.append(_line_triple(subject, subject_line))
         if lists is not None:
             pieces += lists.extracted
+            marks += lists.marks
         if text[position] == "@":
             state.directives.append(text[position:end] + "\n")
+            marks.append(text[position:end] + "\n")
         kept = end
         position = used = _statement_start(text, end)
     pieces.append(text[kept:used])
+    state.marks.append("".join(marks))
     state.line += text.count("\n", start, used)
     return "".join(pieces), used
 
@@ -163,7 +173,7 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
 class _Lists:
     """A statement's blank node property lists, each rewritten as a statement of its own about a
     labelled blank node: "s p [ q o ] ." becomes "s p _:n . _:n q o ." so that the line triple of the
-    node can go straight to the lines graph."""
+    node can be marked."""
 
     def __init__(self, text: str, start: int) -> None:
         self.text = text
@@ -171,14 +181,15 @@ class _Lists:
         self.levels: list[list[str]] = [[]]  # the rewritten text, one list per open "[" (innermost last)
         self.opened: list[str] = []  # the label of each open "["
         self.copied = start  # the text up to here is in levels
-        self.extracted: list[str] = []  # the lists' statements and line triples
+        self.extracted: list[str] = []  # the lists' statements
+        self.marks: list[str] = []  # their line triples
 
     def open(self, offset: int, label: str, line: int) -> None:
         self.levels[-1] += (self.text[self.copied:offset], f" {label} ")
         self.levels.append([])
         self.opened.append(label)
         self.copied = offset + 1
-        self.extracted.append(_line_triple(label, line) + "\n")
+        self.marks.append(_line_triple(label, line))
 
     def close(self, offset: int) -> None:
         self.levels[-1].append(self.text[self.copied:offset])
@@ -200,8 +211,8 @@ class _Lists:
 
 
 def _line_triple(node: str, line: int) -> str:
-    """A TriG statement putting ``node``'s line in the lines graph."""
-    return f"{LINES_GRAPH} {{ {node} {LINE} {line} }}"
+    """A Turtle statement giving ``node``'s line."""
+    return f"{node} {LINE} {line} .\n"
 
 
 def _statement_start(text: str, offset: int) -> int:
@@ -210,8 +221,9 @@ def _statement_start(text: str, offset: int) -> int:
 
 
 class MarkedStream(io.RawIOBase):
-    """The marked text of consecutive chunks as one binary stream, for pyoxigraph's parser. It ends
-    early once a brace is met (``braces``): the marks cannot be trusted then."""
+    """The rewritten text of consecutive chunks as one binary stream, for pyoxigraph's parser, and
+    (once read to its end) their ``marks``. It ends early once a brace is met (``braces``): the
+    marks cannot be trusted then."""
 
     def __init__(self, chunks: Iterable[str]) -> None:
         self._state = _MarkState()
@@ -221,6 +233,10 @@ class MarkedStream(io.RawIOBase):
     @property
     def braces(self) -> bool:
         return self._state.braces
+
+    @property
+    def marks(self) -> str:
+        return "".join(self._state.marks)
 
     def readable(self) -> bool:
         return True

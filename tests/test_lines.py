@@ -93,11 +93,12 @@ def test_a_kb_without_text_has_no_lines() -> None:
     assert kb.line_of(ox.NamedNode(EX + "a")) is None
 
 
-def test_marks_never_land_in_strings_or_comments() -> None:
-    marked = mark_lines(TRICKY)
-    assert '"a string . with [ a dot"' in marked
-    assert "# a comment with a . and a [ in it" in marked
-    assert '"""a long string\nthat spans . lines [ too"""' in marked
+def test_rewriting_never_touches_strings_or_comments() -> None:
+    rewritten, marks = mark_lines(TRICKY)
+    assert '"a string . with [ a dot"' in rewritten
+    assert "# a comment with a . and a [ in it" in rewritten
+    assert '"""a long string\nthat spans . lines [ too"""' in rewritten
+    assert "string" not in marks and "comment" not in marks
 
 
 # An independent account of where [ ] nodes are: every "[" outside strings, IRIs and comments.
@@ -138,6 +139,7 @@ def test_every_blank_node_is_on_the_line_of_its_own_bracket(path: Path) -> None:
         ("turtle.nt", f"@prefix ex: <{EX}> .\nex:a ex:b ex:c .\n", "1:1: syntax error"),
         ("json.ttl", f'@prefix ex: <{EX}> .\nex:a ex:b "{{ \\"k\\": 1 }}" .\n', 2),
         ("labelled.nt", f"<{EX}z> <{EX}b> <{EX}c> .\n<{EX}a> <{EX}b> _:x .\n", 2),
+        ("comment.ttl", f"@prefix ex: <{EX}> .\nex:z ex:b ex:c .\nex:a# a comment\n  ex:b ex:c .\n", 3),
         ("formula.n3", f"@prefix ex: <{EX}> .\n{{ ex:a ex:b ex:c }} => {{ ex:a ex:b ex:d }} .\nex:a ex:y ex:z .\n", None),
     ],
 )
