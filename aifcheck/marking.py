@@ -6,7 +6,7 @@ strings, IRIs and comments) and writes, for each, a Turtle statement giving its 
 ``subject <urn:aifcheck:line> N .``, into a text of marks of its own. The marks text repeats the
 file's prefix and base declarations where the file makes them, so that pyoxigraph reads each
 subject as the file's parser does; it is parsed only when a line is asked for (aifcheck.lines), so
-that a file without findings never pays for it, and the rule queries never see it. A ``[ ]`` blank
+that a file without findings never parses it, and the rule queries never see it. A ``[ ]`` blank
 node has no name to give there, so each one is rewritten as a labelled blank node whose properties
 become a statement of their own (the triples are the same).
 
