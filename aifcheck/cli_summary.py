@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import enum
-import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -48,6 +47,7 @@ def summary(
     """Count what is inside each KB: clusters by metatype, members, mentions per document and
     modality, edges, types, LDC times and claims (and their total, for several files)."""
     from .kb import read_each
+    from .output import write_json
     from .render.summary import render
     from .summary import summarize, total
 
@@ -56,8 +56,7 @@ def summary(
     problems += unreadable
     shown = found + [total(found)] if len(found) > 1 else found
     if output_format is SummaryFormat.json:
-        json.dump([asdict(s) for s in shown], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json([asdict(s) for s in shown], sys.stdout)
     else:
         render(shown, sys.stdout, max(top, 0))
     for problem in problems:

@@ -1,11 +1,11 @@
 """JSON: the whole report with full IRIs, for scripts."""
 from __future__ import annotations
 
-import json as _json
 from dataclasses import fields
 from typing import TextIO
 
 from ..catalog import Catalog
+from ..output import write_json
 from ..report import Report, Violation
 
 # read field by field: dataclasses.asdict deep-copies each value, 6x slower for plain values (300,000
@@ -30,5 +30,4 @@ def render(report: Report, catalog: Catalog, out: TextIO) -> None:
             for f in sorted(report.files, key=lambda f: f.file)
         ],
     }
-    _json.dump(document, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    write_json(document, out)

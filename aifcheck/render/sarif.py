@@ -1,11 +1,11 @@
 """SARIF 2.1.0, for code-scanning dashboards: rules from the catalogue, results located by line."""
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 from .. import __version__
 from ..catalog import Catalog, Severity
+from ..output import write_json
 from ..report import Report
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -60,8 +60,7 @@ def render(report: Report, catalog: Catalog, out: TextIO) -> None:
             }
         ],
     }
-    json.dump(document, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    write_json(document, out)
 
 
 def _location(file: str, line: int) -> dict:
