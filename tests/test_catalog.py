@@ -7,8 +7,8 @@ import re
 import pytest
 
 from aifcheck.catalog import RULE_ID, Severity, Target, _fingerprint, load_catalog
-from aifcheck.catalog_build import binds_this, build_catalog, implies_targets
-from aifcheck.engine.fast import compile_constraint
+from aifcheck.catalog_build import anti_join_problem, binds_this, build_catalog, implies_targets
+from aifcheck.engine.fast import anti_joins, compile_constraint
 from aifcheck.fixture import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
@@ -166,6 +166,49 @@ def test_targets_last_is_refused_where_the_body_implies_the_targets() -> None:
     texts["aif.ttl"] = aif[:start] + hinted + aif[end:]
     with pytest.raises(ValueError, match="A12: aifc:targetsLast on a constraint whose body implies its targets"):
         build_catalog(texts)
+
+
+def _hinted(rule_id: str, text_in_constraint: str, hint: str) -> dict[str, str]:
+    """The shape texts with ``hint`` on the constraint of ``rule_id`` whose text holds ``text_in_constraint``."""
+    texts = dict(CATALOG.shape_texts)
+    name = next(n for n, t in texts.items() if f'aifc:ruleId "{rule_id}"' in t)
+    text = texts[name]
+    at = text.index(text_in_constraint, text.index(f'aifc:ruleId "{rule_id}"'))
+    opening = text.rindex("a sh:SPARQLConstraint ;", 0, at) + len("a sh:SPARQLConstraint ;")
+    texts[name] = f"{text[:opening]} {hint} ;{text[opening:]}"
+    return texts
+
+
+def test_an_anti_join_moves_each_not_exists_to_the_end_of_its_group_as_minus() -> None:
+    query = """SELECT $this WHERE {
+        { ?h ?p $this . FILTER NOT EXISTS { $this a ?c . VALUES ?c { <urn:a> } } FILTER (?p != <urn:b>) }
+        BIND ("}" AS ?brace)  # a } in a comment
+        FILTER NOT EXISTS { ?z <urn:q> $this }
+        FILTER (EXISTS { $this <urn:s> ?w } || NOT EXISTS { ?w <urn:t> $this })
+        FILTER EXISTS { $this <urn:u> ?v . FILTER NOT EXISTS { ?v <urn:k> ?k } }
+    }"""
+    rewritten, moved = anti_joins(query)
+    assert moved == ["{ $this a ?c . VALUES ?c { <urn:a> } }", "{ ?z <urn:q> $this }"]
+    assert "FILTER (?p != <urn:b>) \nMINUS { $this a ?c . VALUES ?c { <urn:a> } }\n}" in rewritten
+    assert rewritten.endswith("?k } }\n    \nMINUS { ?z <urn:q> $this }\n}")
+    # what an expression or another EXISTS holds stays as written
+    assert rewritten.count("NOT EXISTS") == 2 and "FILTER NOT EXISTS { ?v <urn:k> ?k }" in rewritten
+
+
+def test_anti_join_hints_compile_to_minus_and_are_refused_where_minus_could_differ() -> None:
+    hinted = [(r.id, i) for r in CATALOG.rules.values() for i, c in enumerate(r.constraints) if c.anti_join]
+    assert ("A3", 6) in hinted and all("MINUS" in CATALOG.queries[key] for key in hinted)
+    assert not any("MINUS" in q for key, q in CATALOG.queries.items() if key not in hinted)
+    # N14's NOT EXISTS sits in UNION branches that bind none of its variables: MINUS would remove nothing
+    with pytest.raises(ValueError, match="N14: aifc:antiJoin on a constraint whose FILTER NOT EXISTS shares no variable"):
+        build_catalog(_hinted("N14", "boundingBoxUpperLeftX", "aifc:antiJoin true"))
+    # N22's tests the focus node in an EXISTS of its own, which a MINUS would not see
+    with pytest.raises(ValueError, match="N22: aifc:antiJoin on a constraint whose FILTER NOT EXISTS holds an EXISTS"):
+        build_catalog(_hinted("N22", "?ts aida:justifiedBy ?value", "aifc:antiJoin true"))
+    outer = "SELECT ?s WHERE {{ ?s <urn:p> ?o . {} }}"
+    assert anti_join_problem(outer.format("FILTER NOT EXISTS { ?s <urn:q> ?x }")) is None
+    assert "tests a variable" in anti_join_problem(outer.format("FILTER NOT EXISTS { ?s <urn:q> ?x . FILTER (?x != ?o) }"))
+    assert "not a FILTER of a group" in anti_join_problem(outer.format("OPTIONAL { ?o <urn:r> ?y . FILTER NOT EXISTS { ?y <urn:q> ?s } }"))
 
 
 def test_binds_this_sees_through_unions_and_optionals() -> None:
