@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import subprocess
 import sys
@@ -156,6 +157,24 @@ def test_machine_formats_parse(fmt: str) -> None:
         assert any(r["ruleId"] == "N4" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == CLUSTER_LINE
                    for r in run_["results"])
         assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= {"N4"}
+
+
+def test_json_documents_are_written_in_few_writes() -> None:
+    # json.dump writes each of its chunks alone (a system call each on an unbuffered stdout)
+    from aifcheck.output import write_json
+
+    class Writes(io.StringIO):
+        calls = 0
+
+        def write(self, text: str) -> int:
+            Writes.calls += 1
+            return super().write(text)
+
+    document = {"files": [{"violations": [{"line": n, "message": f"m\u00e9 {n}", "value": None} for n in range(5000)]}]}
+    out = Writes()
+    write_json(document, out)
+    assert out.getvalue() == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    assert Writes.calls <= 10
 
 
 def test_github_format_is_chosen_on_actions(monkeypatch) -> None:
