@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
 from typing import TypeVar
 
@@ -59,6 +60,7 @@ TEXT_BYTES_PER_TRIPLE = 40
 MEMORY_SHARE = 0.5
 FALLBACK_DISK_BYTES = 160 * 1024 * 1024
 _PROGRESS_STEP = 4 * 1024 * 1024  # bytes between two progress reports
+TRANSACTION_QUADS = 2_500_000  # quads an in-memory store takes in one transaction (see _fill)
 _MAX_TOKEN = 16 * 1024 * 1024  # pyoxigraph's parser holds no longer literal or IRI
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -269,7 +271,10 @@ def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat) -> None:
         # queries faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
         kb.store.optimize()
     else:
-        kb.store.extend(parser)
+        # a transaction keeps a log of what it adds until it ends: 2 GB more at the peak of
+        # loading 10M triples in one (5.9 GB against 4.0 GB in transactions of this many, 7% slower)
+        while (first := next(parser, None)) is not None:
+            kb.store.extend(chain((first,), islice(parser, TRANSACTION_QUADS - 1)))
     kb.prefixes = dict(parser.prefixes)
 
 

@@ -57,6 +57,20 @@ def test_without_lines_the_store_holds_the_same_triples_and_no_marks(tricky: Pat
         assert marked.line_of(node) == 12 and plain.line_of(node) is None
 
 
+def test_a_file_loaded_in_several_transactions_is_the_same(tricky: Path, tmp_path: Path, monkeypatch) -> None:
+    with load_kb(tricky) as whole:
+        expected = as_rdflib(whole.store)
+    monkeypatch.setattr(kb_module, "TRANSACTION_QUADS", 2)
+    with load_kb(tricky) as pieces, load_kb(tricky, lines=False) as plain:
+        assert isomorphic(as_rdflib(pieces.store), expected) and isomorphic(as_rdflib(plain.store), expected)
+        assert pieces.line_of(ox.NamedNode("http://example.org/c")) == 12
+    bad = tmp_path / "bad.ttl"
+    bad.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c , ex:d , ex:e .\nex:f ex:g .\n", encoding="utf-8")
+    with pytest.raises(InputError) as raised:  # in the second transaction
+        load_kb(bad)
+    assert raised.value.line == 3
+
+
 def test_blank_node_labels_are_kept_as_written(tricky: Path) -> None:
     # a labelled node is then the same node in the store and in the text (aifcheck.lines)
     with load_kb(tricky) as kb:
