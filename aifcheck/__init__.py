@@ -16,19 +16,19 @@ import importlib
 # The API, imported on first use: the command line needs only part of it, and its start-up time
 # counts in every run (PEP 562).
 _EXPORTS = {
-    "Options": "validation", "validate": "validation",
-    "Rule": "catalog", "Severity": "catalog", "load_catalog": "catalog",
-    "claims": "claim_frames",
+    "Options": "validation.run", "validate": "validation.run",
+    "Rule": "validation.catalog", "Severity": "validation.catalog", "load_catalog": "validation.catalog",
+    "claims": "extract.claims",
     "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
-    "load": "extract",
-    "KB": "kb", "load_kb": "kb",
+    "load": "extract.kg",
+    "KB": "loading.kb", "load_kb": "loading.kb",
     "score_ta1": "score.ta1", "TA1Scores": "score.ta1",
-    "score_ta3": "score.ta3", "TA3Scores": "score.ta3",
-    "score_crux_claims": "score.crux", "score_crux_relations": "score.crux_relations",
-    "Claim": "model", "ClaimComponent": "model", "Cluster": "model", "Edge": "model",
-    "KnowledgeGraph": "model", "LDCDate": "model", "LDCTime": "model", "Mention": "model",
-    "Metatype": "model", "Span": "model",
-    "ExitStatus": "report", "FileReport": "report", "Report": "report", "Violation": "report",
+    "score_ta3": "score.ta3.scorer", "TA3Scores": "score.ta3.scorer",
+    "score_crux_claims": "score.crux.claims", "score_crux_relations": "score.crux.relations",
+    "Claim": "extract.model", "ClaimComponent": "extract.model", "Cluster": "extract.model", "Edge": "extract.model",
+    "KnowledgeGraph": "extract.model", "LDCDate": "extract.model", "LDCTime": "extract.model", "Mention": "extract.model",
+    "Metatype": "extract.model", "Span": "extract.model",
+    "ExitStatus": "validation.report", "FileReport": "validation.report", "Report": "validation.report", "Violation": "validation.report",
 }
 _RENAMED = {"load": "load_kg", "score_crux_claims": "score_claims", "score_crux_relations": "score_relations"}
 

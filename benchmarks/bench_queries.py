@@ -17,8 +17,8 @@ from pathlib import Path
 
 import rdflib
 
-from aifcheck.kb import load_kb, read_text
-from aifcheck.query import query_text, run_table, table_names
+from aifcheck.loading.kb import load_kb, read_text
+from aifcheck.extract.query import query_text, run_table, table_names
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "m54" / "task1-run"
 

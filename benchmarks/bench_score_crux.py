@@ -27,8 +27,8 @@ import numpy as np
 from bench_score_ta3 import command_times  # benchmarks/, this script's folder, is on sys.path
 from scipy.optimize import linear_sum_assignment
 
-from aifcheck.score.crux import WEIGHTS, read_claim_file, score_claims
-from aifcheck.score.crux_relations import score_relations
+from aifcheck.score.crux.claims import WEIGHTS, read_claim_file, score_claims
+from aifcheck.score.crux.relations import score_relations
 
 EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain", "unknown")
 SENTIMENT = ("negative", "positive", "mixed", "neutral-unknown")

@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aifcheck.catalog import load_catalog  # noqa: E402
-from aifcheck.catalog_build import binds_this  # noqa: E402
-from aifcheck.engine.fast import compile_constraint  # noqa: E402
+from aifcheck.validation.catalog import load_catalog  # noqa: E402
+from aifcheck.validation.shapes import binds_this  # noqa: E402
+from aifcheck.validation.engine.fast import compile_constraint  # noqa: E402
 from aifcheck.errors import InputError  # noqa: E402
-from aifcheck.kb import load_kb  # noqa: E402
+from aifcheck.loading.kb import load_kb  # noqa: E402
 
 
 def best_time(store, query: str, repeat: int) -> float:

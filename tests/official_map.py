@@ -178,8 +178,8 @@ def nist_rejections(path: Path) -> list[Rejection]:
     the file and the AIF ontologies (the validator validates their union)."""
     import pyshacl
 
-    import aifcheck.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
-    from aifcheck.terms import quiet_rdflib
+    import aifcheck.validation.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
+    from aifcheck.loading.terms import quiet_rdflib
 
     with quiet_rdflib():  # ill-typed literals are what some fixtures are about
         data = rdflib.Graph().parse(path, format="turtle")
@@ -210,7 +210,7 @@ def nist_rejections(path: Path) -> list[Rejection]:
 def readme_tables(rows: list[Row]) -> str:
     """Official shape -> aifcheck rules (a shape of aida_ontology.shacl that maps as its namesake
     in dwd_aif.shacl shares its line), and aifcheck rule -> the official shapes NIST applies."""
-    from aifcheck.catalog import load_catalog
+    from aifcheck.validation.catalog import load_catalog
 
     by_shape: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for row in rows:
@@ -250,7 +250,7 @@ def _summary(group: list[Row]) -> tuple[list[str], list[str]]:
 
 
 def _rule_order(rule_id: str) -> tuple:
-    from aifcheck.catalog import sort_key
+    from aifcheck.validation.catalog import sort_key
 
     return sort_key(rule_id)
 

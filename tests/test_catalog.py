@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from aifcheck.catalog import RULE_ID, Severity, Target, _fingerprint, load_catalog
-from aifcheck.catalog_build import anti_join_problem, binds_this, build_catalog, implies_targets
-from aifcheck.engine.fast import anti_joins, compile_constraint
-from aifcheck.fixture import fixture_rule_ids, fixtures_for
+from aifcheck.validation.catalog import RULE_ID, Severity, Target, _fingerprint, load_catalog
+from aifcheck.validation.shapes import anti_join_problem, binds_this, build_catalog, implies_targets
+from aifcheck.validation.engine.fast import anti_joins, compile_constraint
+from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
 

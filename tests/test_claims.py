@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SHARED_DATA
 
-from aifcheck.claim_frames import (
+from aifcheck.extract.claims import (
     TSV_COLUMNS,
     claims,
     collect,
@@ -19,7 +19,7 @@ from aifcheck.claim_frames import (
     tsv_row,
 )
 from aifcheck.errors import InputError
-from aifcheck.model import Claim, LDCTime, LDCDate
+from aifcheck.extract.model import Claim, LDCTime, LDCDate
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"

@@ -161,7 +161,7 @@ def test_machine_formats_parse(fmt: str) -> None:
 
 def test_json_documents_are_written_in_few_writes() -> None:
     # json.dump writes each of its chunks alone (a system call each on an unbuffered stdout)
-    from aifcheck.output import write_json
+    from aifcheck.render.output import write_json
 
     class Writes(io.StringIO):
         calls = 0
@@ -219,7 +219,7 @@ def test_strict_fails_on_warnings_only(tmp_path: Path) -> None:
     if not warning_rules:
         pytest.skip("no warning-level rule in the catalogue yet")
     rule = warning_rules[0]
-    from aifcheck.fixture import fixtures_for
+    from aifcheck.validation.fixtures import fixtures_for
 
     bad = next(f for f in fixtures_for(rule.id) if f.is_bad)
     if bad.also or bad.task or bad.condition:

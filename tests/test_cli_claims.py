@@ -10,7 +10,7 @@ import pytest
 from helpers import FIXTURES, ROOT
 from typer.testing import CliRunner, Result
 
-from aifcheck.claim_frames import TSV_COLUMNS
+from aifcheck.extract.claims import TSV_COLUMNS
 from aifcheck.cli import application
 
 app = application()

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from aifcheck import __version__
 from aifcheck.cli import COMMAND_MODULES, application
-from aifcheck.progress import ProgressBar
+from aifcheck.cli.progress import ProgressBar
 
 app = application()
 

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, ROOT
 
-from aifcheck import cluster
-from aifcheck.parallel import Spread
-from aifcheck.query import write_nist_layout
-from aifcheck.report import FileError, FileReport
-from aifcheck.validation import Options, validate_file, validate_paths
+from aifcheck.spread import cluster
+from aifcheck.spread.parallel import Spread
+from aifcheck.extract.query import write_nist_layout
+from aifcheck.validation.report import FileError, FileReport
+from aifcheck.validation.run import Options, validate_file, validate_paths
 
 SLOW_TRIPLES = 60_000  # a document that takes seconds to check: time to kill its worker
 

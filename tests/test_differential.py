@@ -14,8 +14,8 @@ import pytest
 from helpers import FIXTURES, SHARED_DATA
 
 import aifcheck
-from aifcheck.catalog import Severity, load_catalog
-from aifcheck.fixture import fixtures_for
+from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.fixtures import fixtures_for
 
 CATALOG = load_catalog()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES
 
-from aifcheck.engine.fast import _in_forks
+from aifcheck.validation.engine.fast import _in_forks
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
 
@@ -87,10 +87,10 @@ def test_no_copy_outlives_a_run_that_fails_here(tmp_path: Path) -> None:
 # in a process of its own: this one may hold threads from other tests, and then does not fork
 SAME_FINDINGS = """
 import sys
-from aifcheck.catalog import load_catalog
-from aifcheck.engine import fast
-from aifcheck.kb import load_kb
-from aifcheck.validation import Options
+from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.engine import fast
+from aifcheck.loading.kb import load_kb
+from aifcheck.validation.run import Options
 
 catalog = load_catalog()
 rules = Options().rules(catalog)

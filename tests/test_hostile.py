@@ -19,7 +19,7 @@ from helpers import FIXTURES
 
 import aifcheck
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
+from aifcheck.loading.kb import load_kb
 
 HEAD = "@prefix ex: <http://example.org/> .\n"
 GOOD = FIXTURES / "N4" / "good.ttl"
@@ -122,7 +122,7 @@ def test_a_run_ended_by_sigterm_removes_its_store(tmp_path: Path) -> None:
     code = (
         "import os, signal, sys, tempfile\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
-        "import aifcheck.kb as kb\n"
+        "import aifcheck.loading.kb as kb\n"
         f"store = kb.load_kb({str(GOOD)!r}, store='disk')\n"
         "signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as aifcheck's command line does\n"
         "os.kill(os.getpid(), signal.SIGTERM)\n"
@@ -176,7 +176,7 @@ def test_an_update_is_refused_by_name(tmp_path: Path) -> None:
 def test_a_crashed_worker_costs_only_its_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--jobs 2: a process that dies (a parser's crash, faked here: the pool's processes are forked,
     so they inherit the patch) loses its file only, reported unreadable; the others are checked."""
-    from aifcheck import validation
+    from aifcheck.validation import run as validation
 
     crash = tmp_path / "crash.ttl"
     crash.write_text(GOOD.read_text(encoding="utf-8"), encoding="utf-8")

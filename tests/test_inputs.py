@@ -9,7 +9,7 @@ import pytest
 from helpers import FIXTURES
 
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
+from aifcheck.loading.kb import load_kb
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 HEAD = f"@prefix aida: <{AIDA}> .\n@prefix ex: <http://example.org/kb#> .\n"

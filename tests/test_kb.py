@@ -10,9 +10,9 @@ import pytest
 import rdflib
 from rdflib.compare import isomorphic
 
-from aifcheck import kb as kb_module
+from aifcheck.loading import kb as kb_module
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
+from aifcheck.loading.kb import load_kb
 
 TRICKY = '''@prefix ex: <http://example.org/> .
 PREFIX aida: <http://example.org/aida#>
@@ -72,7 +72,7 @@ def test_a_file_loaded_in_several_transactions_is_the_same(tricky: Path, tmp_pat
 
 
 def test_blank_node_labels_are_kept_as_written(tricky: Path) -> None:
-    # a labelled node is then the same node in the store and in the text (aifcheck.lines)
+    # a labelled node is then the same node in the store and in the text (aifcheck.loading.lines)
     with load_kb(tricky) as kb:
         assert any(True for _ in kb.store.quads_for_pattern(ox.BlankNode("label"), None, None))
 

@@ -65,7 +65,7 @@ def test_the_aif_validator_accepts_a_legacy_file(path: Path) -> None:
     # the domain ontology (here the LDC types the files use)
     import pyshacl
 
-    import aifcheck.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
+    import aifcheck.validation.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
 
     data = rdflib.Graph().parse(path, format="turtle") + ontologies()
     data.parse(LEGACY / "ontology" / "LDCOntology.ttl", format="turtle")

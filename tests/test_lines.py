@@ -1,4 +1,4 @@
-"""The line of a node, defined once (aifcheck.lines) for every finding of both executors."""
+"""The line of a node, defined once (aifcheck.loading.lines) for every finding of both executors."""
 from __future__ import annotations
 
 import re
@@ -11,8 +11,8 @@ from helpers import FIXTURES, ROOT, SHARED_DATA
 from test_kb import TRICKY
 
 from aifcheck.errors import InputError
-from aifcheck.kb import KB, load_kb
-from aifcheck.marking import mark_lines
+from aifcheck.loading.kb import KB, load_kb
+from aifcheck.loading.marking import mark_lines
 
 EX = "http://example.org/"
 

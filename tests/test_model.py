@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from aifcheck.extract import EDGES, CLUSTERS, TIMES, build_kg, load_kg
-from aifcheck.model import KnowledgeGraph, LDCDate, Metatype, Span, short_role
-from aifcheck.query import run_table
-from aifcheck.kb import load_kb
+from aifcheck.extract.kg import EDGES, CLUSTERS, TIMES, build_kg, load_kg
+from aifcheck.extract.model import KnowledgeGraph, LDCDate, Metatype, Span, short_role
+from aifcheck.extract.query import run_table
+from aifcheck.loading.kb import load_kb
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"

@@ -27,9 +27,9 @@ from official_map import (
 )
 
 import aifcheck
-from aifcheck.catalog import load_catalog
-from aifcheck.fixture import fixture_rule_ids, fixtures_for
-from aifcheck.validation import Options
+from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
+from aifcheck.validation.run import Options
 
 pytestmark = pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the official AIF shapes are not at {REFERENCE}")
 

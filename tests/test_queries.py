@@ -11,8 +11,8 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.kb import KB, load_kb
-from aifcheck.query import (
+from aifcheck.loading.kb import KB, load_kb
+from aifcheck.extract.query import (
     EntryPoints,
     format_term,
     parameters,

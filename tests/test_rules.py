@@ -18,9 +18,9 @@ import rdflib
 from helpers import FIXTURES
 
 import aifcheck
-from aifcheck import validation
-from aifcheck.catalog import Severity, load_catalog
-from aifcheck.fixture import Fixture, fixtures_for
+from aifcheck.validation import run as validation
+from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.fixtures import Fixture, fixtures_for
 
 
 CATALOG = load_catalog()

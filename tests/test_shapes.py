@@ -8,11 +8,11 @@ from rdflib import Variable
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from aifcheck.catalog import load_catalog
-from aifcheck.engine import RawResult, get_executor
-from aifcheck.fixture import fixtures_for
-from aifcheck.kb import load_kb
-from aifcheck.validation import Options
+from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.engine import RawResult, get_executor
+from aifcheck.validation.fixtures import fixtures_for
+from aifcheck.loading.kb import load_kb
+from aifcheck.validation.run import Options
 
 CATALOG = load_catalog()
 SHAPE_RULES = [rule for rule in CATALOG.rules.values() if rule.kind == "shape"]

@@ -11,11 +11,11 @@ from helpers import FIXTURES
 from typer.testing import CliRunner
 
 import aifcheck
-from aifcheck import kb as kb_module
+from aifcheck.loading import kb as kb_module
 from aifcheck.cli import application
 from aifcheck.errors import UsageError
-from aifcheck.kb import choose_store, load_kb
-from aifcheck.validation import READING, Options, validate_files
+from aifcheck.loading.kb import choose_store, load_kb
+from aifcheck.validation.run import READING, Options, validate_files
 
 app = application()
 
@@ -108,7 +108,7 @@ def test_the_store_setting_of_pyproject(monkeypatch: pytest.MonkeyPatch, tmp_pat
         seen.append(store)
         return real(path, progress, limits, store, on_store)
 
-    monkeypatch.setattr("aifcheck.validation.load_kb", spy)
+    monkeypatch.setattr("aifcheck.validation.run.load_kb", spy)
     result = runner.invoke(app, ["validate", str(GOOD)])
     assert result.exit_code == 0 and seen == ["disk"]
 

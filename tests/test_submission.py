@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SHARED_DATA
 
-from aifcheck.catalog import Severity, load_catalog
+from aifcheck.validation.catalog import Severity, load_catalog
 from aifcheck.errors import InputError, UsageError
-from aifcheck.report import ExitStatus, Report
-from aifcheck.submission import CHECKS, lint
+from aifcheck.validation.report import ExitStatus, Report
+from aifcheck.validation.submission import CHECKS, lint
 
 FIXTURE = FIXTURES / "_submission"
 NIST_RUN = SHARED_DATA / "task3-run"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from aifcheck.catalog import Severity
-from aifcheck.validation import validate
+from aifcheck.validation.catalog import Severity
+from aifcheck.validation.run import validate
 
 M54 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "m54"
 

@@ -10,9 +10,9 @@ import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from ..catalog import Catalog
+from ..validation.catalog import Catalog
 from ..errors import UsageError
-from ..report import FileError, FileReport, Report
+from ..validation.report import FileError, FileReport, Report
 from . import github, text
 from .lines import Line, file_lines, report_lines
 

@@ -1,7 +1,7 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on its file and line."""
 from __future__ import annotations
 
-from ..catalog import Severity
+from ..validation.catalog import Severity
 from .lines import Finding, Line, Truncated
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..catalog import Catalog
-from ..report import FileError, FileReport, Report, Violation
+from ..validation.catalog import Catalog
+from ..validation.report import FileError, FileReport, Report, Violation
 from .names import compact
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from .. import __version__
-from ..catalog import Catalog, Severity
-from ..output import write_json
-from ..report import Report
+from ..validation.catalog import Catalog, Severity
+from .output import write_json
+from ..validation.report import Report
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..summary import METATYPES, Summary
+from ..extract.summary import METATYPES, Summary
 
 
 def render(summaries: list[Summary], out: TextIO, top: int) -> None:

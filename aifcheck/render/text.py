@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from ..catalog import Catalog, Severity
-from ..report import FileError, Report
+from ..validation.catalog import Catalog, Severity
+from ..validation.report import FileError, Report
 from .lines import Finding, Line, Truncated
 
 _COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}

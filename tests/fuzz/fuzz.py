@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection, wait
 
 from helpers import FIXTURES
 
-from aifcheck.paths import RDF_SUFFIXES
+from aifcheck.loading.paths import RDF_SUFFIXES
 from fuzz import hostile
 from fuzz.corpus import describe
 from fuzz.mutate import case, delete_range, flip_bytes, insert_special, line_edit, truncate

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import aifcheck
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
-from aifcheck.query import Table, run_table, table_names
+from aifcheck.loading.kb import load_kb
+from aifcheck.extract.query import Table, run_table, table_names
 
 # Text that only an internal error writes: Python exception names and messages, reprs, Rust panics.
 LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (

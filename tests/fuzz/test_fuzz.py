@@ -9,7 +9,7 @@ import pytest
 
 import aifcheck
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
+from aifcheck.loading.kb import load_kb
 
 from .fuzz import Settings, campaign, table
 from .hostile import GOOD, HEAD, HOSTILE, MiB

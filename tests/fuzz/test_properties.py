@@ -25,7 +25,7 @@ import pyoxigraph as ox
 
 import aifcheck
 from aifcheck.errors import InputError
-from aifcheck.kb import load_kb
+from aifcheck.loading.kb import load_kb
 
 from .corpus import seeds
 from .mutate import Case, case
@@ -132,7 +132,7 @@ def test_unreadable_file_never_conforms(broken: list, readable: list) -> None:
             assert not single.conforms and single.exit_status == 3
 
 
-# Turtle-family files are parsed with line marks (aifcheck.marking): what the loader holds must be
+# Turtle-family files are parsed with line marks (aifcheck.loading.marking): what the loader holds must be
 # what the format's own parser reads, and what that parser refuses the loader must refuse.
 _PLAIN_FORMATS = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES, ".n3": ox.RdfFormat.N3}
 

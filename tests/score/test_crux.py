@@ -1,5 +1,5 @@
-"""CRUX 2023 scorers: Task 1 claim frames (aifcheck.score.crux) and Task 2 relations
-(aifcheck.score.crux_relations), through their functions and the ``aifcheck score crux-*``
+"""CRUX 2023 scorers: Task 1 claim frames (aifcheck.score.crux.claims) and Task 2 relations
+(aifcheck.score.crux.relations), through their functions and the ``aifcheck score crux-*``
 commands.
 
 Expected values are the hand-computed cases of research/ta3-crux-scoring.md §4 (C1-C9 and the
@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from aifcheck.cli import application
 from aifcheck.errors import InputError
-from aifcheck.score.crux import COLUMNS, FIELDS, score_claims
-from aifcheck.score.crux_relations import score_relations
+from aifcheck.score.crux.claims import COLUMNS, FIELDS, score_claims
+from aifcheck.score.crux.relations import score_relations
 
 app = application()
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from helpers import FIXTURES
 from typer.testing import CliRunner
 
-from aifcheck.claim_frames import identical_pairs, to_relations
+from aifcheck.extract.claims import identical_pairs, to_relations
 from aifcheck.cli import application
-from aifcheck.model import Claim, ClaimComponent
+from aifcheck.extract.model import Claim, ClaimComponent
 
 app = application()
 

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 from ta1_example import EXAMPLE
 
-from aifcheck.kb import load_kb
-from aifcheck.query import run_table
+from aifcheck.loading.kb import load_kb
+from aifcheck.extract.query import run_table
 
 FOLDERS = ("SPARQL-CLEAN-output", "SPARQL-VALID-output", "SPARQL-FILTERED-output", "alignment/cluster", "alignment/mention", "scores")
 

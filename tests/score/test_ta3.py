@@ -1,4 +1,4 @@
-"""The TA3 scorer (aifcheck.score.ta3) on the fixtures of tests/score/fixtures/ta3 (README there).
+"""The TA3 scorer (aifcheck.score.ta3.scorer) on the fixtures of tests/score/fixtures/ta3 (README there).
 
 Expected values come from two independent sources: NIST's own score files for each fixture
 (``<case>/nist/``, made by running NIST's code, see build.py), compared byte for byte; and the
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from aifcheck.score.ta3 import METRICS, TA3Scores, score_ta3
-from aifcheck.score.ta3_report import write_score_files
+from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
+from aifcheck.render.ta3 import write_score_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "RUN1").is_dir())

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from aifcheck.cli import application
 from aifcheck.errors import InputError
-from aifcheck.score.ta3 import METRICS, score_ta3
+from aifcheck.score.ta3.scorer import METRICS, score_ta3
 
 app = application()
 

@@ -2,7 +2,7 @@
 
 NIST published no assessments for it, so the test assesses it itself: every ranked claim frame
 and every Condition 5 query claim frame becomes a pool claim judged all Correct, with its values
-read from the claim frame (aifcheck.claim_frames), and, as LDC relates every correct claim of a
+read from the claim frame (aifcheck.extract.claims), and, as LDC relates every correct claim of a
 topic to each query claim frame of the topic, a Condition 5 claim gets the relation the run
 tagged, and the other claims of the topic "related". What is checked is what follows from that without the scorer's arithmetic: every
 query is scored, each list holds the run's ranked lines, the default run ID is the folder's name.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from aifcheck.claim_frames import collect
-from aifcheck.score.ta3 import METRICS, score_ta3
+from aifcheck.extract.claims import collect
+from aifcheck.score.ta3.scorer import METRICS, score_ta3
 
 HEADER = "claim_id\tcomponent_type\tid\tfieldname\tvalue\tcorrectness"
 TAG_RELATIONS = {"supporting": "supported_by", "refuting": "refuted_by", "related": "related"}

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, NoReturn
 
 from ...errors import InputError, UsageError
-from ...parallel import Spread, map_files
+from ...spread.parallel import Spread, map_files
 from ...render.score_table import score_table
 from .document import METRIC_CALLS, READ_GOLD, RUN_ORDER, DocumentOutcome, Setting, score_document
 from .events import EventLog

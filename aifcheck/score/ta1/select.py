@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import UsageError
-from ...kb import load_kb
-from ...query import run_table
+from ...loading.kb import load_kb
+from ...extract.query import run_table
 from .aux import Aux
 from .tables import FILE_NAMES, KINDS, read_layout, read_text
 

@@ -1,0 +1,123 @@
+"""The ``aifcheck claims`` and ``aifcheck lint-submission`` commands: thin layers over
+aifcheck.claim_frames and aifcheck.submission.
+
+    aifcheck claims PATH... [--format tsv|crux|json | --relations identical] [-o FILE]
+    aifcheck lint-submission DIR --condition 5|6|7 [--topics FILE | --queries DIR] [--complete]
+                             [--format text|json|sarif|github]
+
+Errors print one line to stderr: a usage error exits 2; an unreadable input exits 3 once the
+other inputs have been processed (for lint-submission, violations, exit 1, win over it).
+"""
+from __future__ import annotations
+
+import enum
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+
+from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, OutputFormat, color_enabled, format_name
+from ..loading.paths import discover
+from ..validation.report import ExitStatus
+
+
+class ClaimFormat(str, enum.Enum):
+    tsv = "tsv"
+    crux = "crux"
+    json = "json"
+
+
+CLAIMS_EXAMPLES = """Examples:
+
+  aifcheck claims run/ --format crux -o claims.tab
+
+  aifcheck claims run/ --relations identical
+"""
+LINT_EXAMPLES = """Examples:
+
+  aifcheck lint-submission task3-run/ --user-queries user-queries/
+
+  aifcheck lint-submission run/Condition5 --queries user-queries/Condition5/Query_Claim_Frames
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``claims`` and ``lint-submission`` commands to aifcheck's typer app."""
+    app.command("claims", no_args_is_help=True, epilog=CLAIMS_EXAMPLES)(claims)
+    app.command("lint-submission", no_args_is_help=True, epilog=LINT_EXAMPLES)(lint_submission)
+
+
+def claims(
+    paths: Annotated[list[str], typer.Argument(help="Claim frame files (.ttl, .nt, .gz), folders, globs, or - for stdin.")],
+    output_format: Annotated[
+        ClaimFormat, typer.Option("--format", help="tsv (every field), crux (CRUX 2023 .tab) or json.")
+    ] = ClaimFormat.tsv,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (stdout by default).")] = None,
+    relations: Annotated[
+        str | None,
+        typer.Option("--relations", click_type=click.Choice(["identical"]),
+                     help="identical: instead of the claims, the pairs of identical claims (CRUX §2.2) "
+                          "as CRUX Task 2 lines (claim_id_1, identical, claim_id_2)."),
+    ] = None,
+    with_source: Annotated[
+        bool, typer.Option("--with-source", help="crux: a last column naming the file(s) each row was read from.")
+    ] = False,
+) -> None:
+    """One row per aida:Claim with every claim-frame field (plan §6.2.1-6.2.3)."""
+    # imported here: the other commands start faster without it
+    from ..extract.claims import collect, identical_pairs, render_claims, to_relations
+    from ..render.output import write_atomically
+
+    found, problems = collect(paths)
+    if relations is None:
+        text = render_claims(found, output_format.value, with_source)
+    else:
+        text = to_relations(identical_pairs(found), relations)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(output, text)
+    sources = {claim.source for claim in found}
+    unreadable = {problem.path for problem in problems}
+    for path in paths:
+        files = [f for f in discover([path])[0] if f not in unreadable]
+        if files and not sources.intersection(files):
+            typer.echo(f"aifcheck: warning: {path}: holds no claim (no aida:Claim with the fields NIST's tables read)", err=True)
+    for problem in problems:
+        typer.echo(str(problem), err=True)
+    raise typer.Exit(int(ExitStatus.UNREADABLE if problems else ExitStatus.VALID))
+
+
+def lint_submission(
+    directory: Annotated[Path, typer.Argument(help="The submission: one folder per query (or a whole TA3 run: Condition5/6/7).")],
+    condition: Annotated[
+        int | None, typer.Option(help="TA3 condition 5, 6 or 7 (default: from the ConditionN folder names).")
+    ] = None,
+    topics: Annotated[Path | None, typer.Option(help="Conditions 6, 7: NIST's topics file (topics.tsv).")] = None,
+    queries: Annotated[
+        Path | None, typer.Option(help="Condition 5: NIST's folder of query claim frames (<ID>.ttl).")
+    ] = None,
+    user_queries: Annotated[
+        Path | None, typer.Option(help="A whole run: NIST's user-queries folder (ConditionN/topics.tsv, ...).")
+    ] = None,
+    complete: Annotated[bool, typer.Option("--complete", help="Every topic or query must have a folder (S8).")] = False,
+    output_format: Annotated[
+        OutputFormat | None, typer.Option("--format", help="Output format (github when GITHUB_ACTIONS is set, else text).")
+    ] = None,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+) -> None:
+    """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
+    from ..validation.catalog import load_catalog  # imported here, as collect above
+    from ..spread.parallel import Spread
+    from ..render import render
+    from ..validation.submission import lint
+
+    fmt = format_name(output_format)
+    report = lint(directory, condition, topics, queries, complete, user_queries, Spread(jobs, scheduler, ship_files, file_timeout))
+    render(report, load_catalog(), sys.stdout, fmt, color_enabled(sys.stdout))
+    raise typer.Exit(int(report.exit_status))

@@ -1,0 +1,158 @@
+"""The ``aifcheck query`` command: a thin layer over aifcheck.query.
+
+    aifcheck query PATH... --table NAME [-o FILE]           one table as TSV (stdout by default)
+    aifcheck query PATH... --task ta1|ta2|ta3 --nist-layout -o DIR
+    aifcheck query PATH... --sparql FILE.rq [-o FILE]       a user's SELECT query
+TA2 tables take their entry points from --kb-id, --name or --entry-points.
+
+A usage error exits 2 at once; an unreadable input is one line on stderr and exit 3 once the
+other inputs are done.
+"""
+from __future__ import annotations
+
+import enum
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
+from ..errors import InputError, OutputError, UsageError
+from ..loading.paths import discover
+from ..validation.report import ExitStatus
+
+if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
+    from ..loading.kb import KB
+    from ..spread.parallel import Spread
+    from ..extract.query import EntryPoints, Table
+
+
+class Task(str, enum.Enum):
+    ta1 = "ta1"
+    ta2 = "ta2"
+    ta3 = "ta3"
+
+
+EXAMPLES = """Examples:
+
+  aifcheck query kb.ttl --table AIDA_P3_TA1_CM_A0001
+
+  aifcheck query run/ --task ta1 --nist-layout -o SPARQL-output/
+
+  aifcheck query kb.ttl --sparql my-query.rq
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``query`` command to aifcheck's typer app."""
+    app.command("query", no_args_is_help=True, epilog=EXAMPLES)(query)
+
+
+def query(
+    paths: Annotated[list[str], typer.Argument(help="KB files (.ttl, .nt, .gz), folders or globs.")],
+    table: Annotated[str | None, typer.Option(help="One NIST table, e.g. AIDA_P3_TA1_CM_A0001.")] = None,
+    task: Annotated[Task | None, typer.Option(help="All tables of a task (with --nist-layout).")] = None,
+    nist_layout: Annotated[
+        bool, typer.Option("--nist-layout", help="Write DIR/<input file>/<TABLE>.rq.tsv as NIST does.")
+    ] = False,
+    sparql: Annotated[Path | None, typer.Option(help="Run this SELECT query (.rq) instead.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (or DIR).")] = None,
+    kb_id: Annotated[list[str], typer.Option("--kb-id", help="TA2 entry point: a KB ID.")] = [],  # noqa: B006 (typer reads defaults)
+    name: Annotated[list[str], typer.Option("--name", help="TA2 entry point: a name string.")] = [],  # noqa: B006
+    entry_points: Annotated[
+        Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
+    ] = None,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+) -> None:
+    """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
+    from ..spread.parallel import Spread
+
+    spread = Spread(jobs, scheduler, ship_files, file_timeout)
+    spread.check()
+    if not nist_layout and spread.on_cluster:
+        raise UsageError("--scheduler, --ship-files and --file-timeout go with --nist-layout")
+    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread)))
+
+
+def _run(
+    paths: list[str],
+    table: str | None,
+    task: Task | None,
+    nist_layout: bool,
+    sparql: Path | None,
+    output: Path | None,
+    kb_id: list[str],
+    name: list[str],
+    entry_points: Path | None,
+    spread: Spread,
+) -> ExitStatus:
+    from ..extract.query import EntryPoints, write_nist_layout
+
+    if sum(x is not None for x in (table, task, sparql)) != 1:
+        raise UsageError("give exactly one of --table, --task or --sparql")
+    if (task is not None or nist_layout) and not (task is not None and nist_layout and output):
+        raise UsageError("--task and --nist-layout go together, with -o DIR")
+    points = EntryPoints.read(entry_points) if entry_points else EntryPoints()
+    points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
+    files, problems = discover(paths)
+    if task is not None:
+        prepare_folder(output)
+        try:
+            problems += write_nist_layout(files, task.value, output, points, spread).errors
+        except OSError as exc:
+            raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
+    else:
+        tables = _tables(files, table, sparql, points, problems)
+        _write(tables, output)
+    for problem in problems:
+        typer.echo(str(problem), err=True)
+    return ExitStatus.UNREADABLE if problems else ExitStatus.VALID
+
+
+def _tables(
+    files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError]
+) -> list[Table]:
+    """One table per readable file; files that cannot be read are added to ``problems``."""
+    from ..loading.kb import read_each
+
+    tables, unreadable = read_each(files, _runner(table, sparql, points))
+    problems += unreadable
+    return tables
+
+
+def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], Table]:
+    """What to run on each store, checked before any file is read (usage errors come first)."""
+    from ..extract.query import check_user_query, parameters, run_sparql, run_table
+
+    if sparql is not None:
+        try:
+            text = sparql.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(str(sparql), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        check_user_query(text, sparql.name)
+        return lambda kb: run_sparql(kb, text, sparql.name)
+    kinds = parameters(table)  # an unknown table is a usage error here
+    params = {var: points.get(kind) for var, kind in kinds.items()}
+    missing = sorted(f"--{kind.replace('_', '-')}" for var, kind in kinds.items() if not params[var])
+    if missing:
+        raise UsageError(f"table {table} needs an entry point: give {' or '.join(missing)} or --entry-points")
+    return lambda kb: run_table(kb, table, **params)
+
+
+def _write(tables: list[Table], output: Path | None) -> None:
+    """The tables of all files under one header (each file's rows together, in file order)."""
+    if not tables:
+        return
+    text = tables[0].to_tsv() + "".join(t.to_tsv().split("\n", 1)[1] for t in tables[1:])
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        from ..render.output import write_atomically
+
+        write_atomically(output, text)
+

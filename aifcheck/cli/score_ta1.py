@@ -1,0 +1,71 @@
+"""``aifcheck score ta1``: a thin layer over aifcheck.score.ta1.score_ta1.
+
+Prints the headline metrics (ALL-Macro, per language) on stdout and one line per notice on
+stderr. Exit codes as ``validate``: 0 scored, 1 scored but NIST's stages logged errors (rows
+dropped as invalid, or nothing to score), 2 usage error, 3 an input NIST's pipeline cannot read.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES
+from .progress import ProgressBar
+from ..validation.report import ExitStatus
+
+if TYPE_CHECKING:  # the scorer (numpy, scipy) is imported only when the command runs
+    from ..score.ta1 import TA1Scores
+
+HEADLINE = ("FrameMetric", "CoreferenceMetric", "TypeMetricV4", "TemporalMetric", "NegationMetricV2", "ArgumentMetricV3A2")
+LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
+
+
+def register(score: typer.Typer) -> None:
+    """Add this scorer's commands to the ``score`` group."""
+    score.command("ta1", no_args_is_help=True, epilog=EXAMPLES)(ta1)
+
+
+EXAMPLES = """Example:
+
+  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
+"""
+
+
+def ta1(
+    run: Annotated[Path, typer.Argument(help="A folder of document KBs (<doc>.ttl) or in NIST's SPARQL-output layout (<doc>.ttl/*.rq.tsv).")],
+    gold: Annotated[Path, typer.Option("--gold", help="NIST's gold tables: <doc>.ttl/AIDA_P3_TA1_{CM,AM,TM}_A0001.rq.tsv.")],
+    aux: Annotated[Path, typer.Option("--aux", help="NIST's AUX-data folder (coredocs-xx, parent_children, boundaries, encodings).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Write NIST's output layout into this new folder.")],
+    type_similarity: Annotated[Path | None, typer.Option("--type-similarity", help="DWD type similarities 'q1 q2 similarity' (default: the bundled table).")] = None,
+    taggable_types: Annotated[Path | None, typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list).")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")] = None,
+    plan: Annotated[bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")] = False,
+    jobs: Annotated[int, JOBS] = 1,
+    scheduler: Annotated[str | None, SCHEDULER] = None,
+    ship_files: Annotated[bool, SHIP_FILES] = False,
+    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+) -> None:
+    """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
+    from ..spread.parallel import Spread
+    from ..score.ta1 import score_ta1
+
+    spread = Spread(jobs, scheduler, ship_files, file_timeout)
+    with ProgressBar.on_terminal(0) as bar:
+        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, output, plan, progress=bar.stage, spread=spread)
+    for notice in scores.notices:
+        typer.echo(f"note: {notice}", err=True)
+    typer.echo(headline_table(scores), nl=False)
+    if scores.errors:
+        typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)
+    raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))
+
+
+def headline_table(scores: TA1Scores) -> str:
+    """The headline metrics (their ALL-Macro values, as results.json reports them) per language."""
+    from ..render.score_table import Column, score_table
+
+    columns = (Column("metric", "Metric", "s"), *(Column(language, language, "s", "R") for language in LANGUAGES))
+    rows = [{"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}} for metric in HEADLINE]
+    return score_table(columns, rows, "pretty")

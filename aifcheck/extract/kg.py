@@ -1,0 +1,173 @@
+"""Model objects built from the printed rows of NIST's tables, so objects and TSVs always agree.
+
+Mentions come from AIDA_P3_TA1_CM_A0001, edges from AIDA_P3_TA1_AM_A0001 and temporal 4-tuples
+from AIDA_P3_TA1_TM_A0001 (the TA1/TA2 reading of a KB: types and mentions from the members).
+What those tables leave out (prototypes, members, handles, names, links) comes from aifcheck's
+own queries in queries/aifcheck_*.rq.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import pyoxigraph as ox
+
+from ..errors import InputError
+from ..loading.kb import KB, load_kb
+from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
+from .query import run_table
+
+CLUSTERS = "AIDA_P3_TA1_CM_A0001"
+EDGES = "AIDA_P3_TA1_AM_A0001"
+TIMES = "AIDA_P3_TA1_TM_A0001"
+
+
+def load_kg(path: str | os.PathLike) -> KnowledgeGraph:
+    """Load one KB file and read it as NIST does; raises InputError when it cannot be read."""
+    with load_kb(path) as kb:
+        return build_kg(kb)
+
+
+def build_kg(kb: KB) -> KnowledgeGraph:
+    """A KB read as NIST's tables read it; InputError (at the line of the node concerned) for a value
+    the tables print but the model cannot hold: a span that is not one, a part of a date or a
+    confidence that is not a number."""
+    return KnowledgeGraph(kb.path, _clusters(kb), _edges(kb), _times(kb))
+
+
+@contextmanager
+def _reading(kb: KB, what: str, node_cell: str) -> Iterator[None]:
+    """Turn the model's ValueError on one row into an InputError naming the row's node and line."""
+    try:
+        yield
+    except ValueError as exc:
+        raise InputError(kb.path, f"{what} {node_cell}: {exc}", _line(kb, node_cell)) from None
+
+
+def _line(kb: KB, cell: str) -> int | None:
+    try:
+        node = ox.BlankNode(cell[2:]) if cell.startswith("_:") else ox.NamedNode(cell_iri(cell))
+    except ValueError:
+        return None
+    return kb.line_of(node)
+
+
+def _clusters(kb: KB) -> tuple[Cluster, ...]:
+    basics: dict[str, dict] = {}
+    members: dict[str, set[str]] = defaultdict(set)
+    for row in run_table(kb, "aifcheck_clusters").records():
+        iri = cell_iri(row["cluster"])
+        basics.setdefault(iri, row)
+        if row["member"]:
+            members[iri].add(cell_iri(row["member"]))
+    names: dict[str, set[str]] = defaultdict(set)
+    for row in run_table(kb, "aifcheck_names").records():
+        names[cell_iri(row["cluster"])].add(cell_text(row["name"]))
+    links: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for row in run_table(kb, "aifcheck_links").records():
+        with _reading(kb, "the link of cluster", row["cluster"]):
+            links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
+    mentions: dict[str, list[Mention]] = defaultdict(list)
+    for row in run_table(kb, CLUSTERS).records():
+        with _reading(kb, "a mention of cluster", row["cluster"]):
+            mentions[cell_iri(row["cluster"])].append(
+                Mention(
+                    span=Span.parse(row["mention_span"]),
+                    type=_value(row["type"]),
+                    negated=row["is_negated"] == "Negated",
+                    type_confidence=_number(row["type_statement_confidence"]),
+                    membership_confidence=_number(row["cluster_membership_confidence"]),
+                    justification_confidence=_number(row["mention_type_justification_confidence"]),
+                )
+            )
+    return tuple(
+        Cluster(
+            iri=iri,
+            metatype=Metatype.from_iri(cell_iri(row["metatype"])),
+            prototype=cell_iri(row["prototype"]),
+            members=tuple(sorted(members[iri])),
+            types=_best_types((m.type, m.type_confidence) for m in mentions[iri]),
+            mentions=tuple(sorted(mentions[iri])),
+            handle=cell_text(row["handle"]) if row["handle"] else None,
+            names=tuple(sorted(names[iri])),
+            links=tuple(sorted(links[iri])),
+        )
+        for iri, row in sorted(basics.items())
+    )
+
+
+def _edges(kb: KB) -> tuple[Edge, ...]:
+    spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
+    for row in run_table(kb, EDGES).records():
+        with _reading(kb, "an argument of", row["subject"]):
+            key = (
+                cell_iri(row["subject"]),
+                cell_iri(row["object"]),
+                _value(row["predicate"]),
+                row["is_assertion_negated"] == "Negated",
+                _number(row["argument_assertion_confidence"]),
+            )
+            spans[key].append(Span.parse(row["predicate_justification"]))
+    return tuple(
+        Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))))
+        for (subject, obj, role, negated, confidence), found in sorted(spans.items())
+    )
+
+
+def _times(kb: KB) -> tuple[LDCTime, ...]:
+    times = []
+    for row in run_table(kb, TIMES).records():
+        with _reading(kb, "the time of cluster", row["cluster"]):
+            times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
+    return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
+
+
+def ldc_time(row: dict[str, str], cluster: str | None = None) -> LDCTime:
+    """The 4-tuple of a TM or CT row (columns sa_year ... eb_day); ValueError if a part is not a number."""
+    return LDCTime(
+        *(LDCDate(*(_whole(row[f"{b}_{part}"]) for part in ("year", "month", "day"))) for b in _BOUNDS),
+        cluster=cluster,
+    )
+
+
+_BOUNDS = ("sa", "sb", "ea", "eb")  # the column prefixes of T1, T2, T3, T4
+
+
+def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:
+    """Each type once, with its highest confidence, sorted by type."""
+    best: dict[str, float] = {}
+    for type_, confidence in pairs:
+        best[type_] = max(confidence, best.get(type_, confidence))
+    return tuple(sorted(best.items()))
+
+
+# Cells are read back from their printed form (see aifcheck.query.format_term).
+def cell_iri(cell: str) -> str:
+    return cell[1:-1] if cell.startswith("<") and cell.endswith(">") else cell
+
+
+def cell_text(cell: str) -> str:
+    return cell[1:-1] if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
+
+
+def _value(cell: str) -> str:
+    """A type or role: an IRI without its brackets, or a string."""
+    return cell_text(cell_iri(cell))
+
+
+def _number(cell: str) -> float:
+    """A confidence (1.0 when absent); ValueError in plain words when it is not a number."""
+    try:
+        return float(cell_text(cell)) if cell else 1.0
+    except ValueError:
+        raise ValueError(f"the confidence {cell} is not a number") from None
+
+
+def _whole(cell: str) -> int:
+    """A part of an LDC date; ValueError in plain words when it is not a whole number."""
+    try:
+        return int(cell_text(cell))
+    except ValueError:
+        raise ValueError(f"the date part {cell} is not a whole number") from None

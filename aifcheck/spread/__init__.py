@@ -1,0 +1,1 @@
+"""Spreading work over processes, forked copies and Dask clusters."""

@@ -1,0 +1,90 @@
+"""Per-file work in this process, in local processes (``--jobs``) or on the workers of a Dask
+cluster (``--scheduler``). Results come in the files' order, each as soon as it and every file
+before it are done, so that the output never depends on how the work was spread; a file whose
+process dies is reported alone, and the other files go on."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..errors import UsageError
+
+T = TypeVar("T")
+
+CRASHED = "the process checking this file crashed: the file cannot be read"
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How files are spread: over ``jobs`` local processes, or over the workers of the Dask
+    scheduler at ``scheduler`` (see aifcheck.cluster for ``ship_files`` and ``file_timeout``)."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    ship_files: bool = False
+    file_timeout: float | None = None
+
+    @property
+    def on_cluster(self) -> bool:
+        return self.scheduler is not None or self.ship_files or self.file_timeout is not None
+
+    def in_processes(self, files: int) -> bool:
+        """Whether ``files`` files leave this process."""
+        return self.on_cluster or (self.jobs > 1 and files > 1)
+
+    def check(self) -> None:
+        """Usage errors of the options, before any file is read."""
+        if self.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        if self.on_cluster:
+            from . import cluster
+
+            cluster.check_options(self.scheduler, self.ship_files, self.file_timeout, self.jobs)
+
+    def threads(self) -> int:
+        """Threads one file may use for its own work: a cluster worker runs one file per core;
+        local processes share this machine's cores."""
+        return 1 if self.on_cluster else max(1, (os.cpu_count() or 1) // self.jobs)
+
+
+def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[str, str], T], spread: Spread,
+              args: Sequence[tuple] | None = None) -> Iterator[T]:
+    """``function(file, *args[i])`` for every file, spread as ``spread`` says; a file that no process
+    could finish becomes ``lost(file, reason)``. ``function`` and the arguments must be picklable
+    (a module-level function or a partial of one) when the files leave this process."""
+    spread.check()
+    extra = list(args) if args is not None else [()] * len(files)
+    if spread.on_cluster:
+        from . import cluster
+
+        yield from cluster.map_files(function, files, extra, lost, spread.scheduler, spread.ship_files, spread.file_timeout)
+    elif spread.in_processes(len(files)):
+        # imported here: a run of one file, the commonest, has no use for them
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        with ProcessPoolExecutor(max_workers=spread.jobs) as pool:
+            futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
+            for path, more, future in zip(files, extra, futures):
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    # a process died (a crash in a parser): every file it left unfinished is run
+                    # again in a process of its own, so that only the culprit is lost
+                    yield _alone(function, path, more, lost)
+    else:
+        for path, more in zip(files, extra):
+            yield function(path, *more)
+
+
+def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[str, str], T]) -> T:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(function, path, *args).result()
+        except BrokenProcessPool:
+            return lost(path, CRASHED)
