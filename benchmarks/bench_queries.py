@@ -18,7 +18,8 @@ from pathlib import Path
 import rdflib
 
 from aifcheck.loading.kb import load_kb, read_text
-from aifcheck.extract.query import query_text, run_table, table_names
+from aifcheck.extract.query import query_text, table_names
+from aifcheck.pipeline.sparql import run_table
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "m54" / "task1-run"
 

@@ -7,17 +7,8 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SHARED_DATA
 
-from aifcheck.extract.claims import (
-    TSV_COLUMNS,
-    claims,
-    collect,
-    crux_date_time,
-    crux_row,
-    to_crux,
-    to_json,
-    to_tsv,
-    tsv_row,
-)
+from aifcheck.extract.claims import claims, collect
+from aifcheck.render.claims import TSV_COLUMNS, crux_date_time, crux_row, to_crux, to_json, to_tsv, tsv_row
 from aifcheck.errors import InputError
 from aifcheck.extract.model import Claim, LDCTime, LDCDate
 

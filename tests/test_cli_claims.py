@@ -10,7 +10,7 @@ import pytest
 from helpers import FIXTURES, ROOT
 from typer.testing import CliRunner, Result
 
-from aifcheck.extract.claims import TSV_COLUMNS
+from aifcheck.render.claims import TSV_COLUMNS
 from aifcheck.cli import application
 
 app = application()

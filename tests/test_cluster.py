@@ -23,7 +23,7 @@ from helpers import FIXTURES, ROOT
 
 from aifcheck.spread import cluster
 from aifcheck.spread.parallel import Spread
-from aifcheck.extract.query import write_nist_layout
+from aifcheck.render.tables import write_nist_layout
 from aifcheck.validation.report import FileError, FileReport
 from aifcheck.validation.run import Options, validate_file, validate_paths
 

@@ -67,7 +67,8 @@ def claims(
 ) -> None:
     """One row per aida:Claim with every claim-frame field (plan §6.2.1-6.2.3)."""
     # imported here: the other commands start faster without it
-    from ..extract.claims import collect, identical_pairs, render_claims, to_relations
+    from ..extract.claims import collect, identical_pairs
+    from ..render.claims import render_claims, to_relations
     from ..render.output import write_atomically
 
     found, problems = collect(paths)

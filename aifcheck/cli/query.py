@@ -1,4 +1,4 @@
-"""The ``aifcheck query`` command: a thin layer over aifcheck.query.
+"""The ``aifcheck query`` command: a thin layer over aifcheck.extract.query and aifcheck.pipeline.sparql.
 
     aifcheck query PATH... --table NAME [-o FILE]           one table as TSV (stdout by default)
     aifcheck query PATH... --task ta1|ta2|ta3 --nist-layout -o DIR
@@ -26,7 +26,8 @@ from ..validation.report import ExitStatus
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from ..loading.kb import KB
     from ..spread.parallel import Spread
-    from ..extract.query import EntryPoints, Table
+    from ..extract.query import EntryPoints
+    from ..pipeline.sparql import PrintedTable
 
 
 class Task(str, enum.Enum):
@@ -91,7 +92,8 @@ def _run(
     entry_points: Path | None,
     spread: Spread,
 ) -> ExitStatus:
-    from ..extract.query import EntryPoints, write_nist_layout
+    from ..extract.query import EntryPoints
+    from ..render.tables import write_nist_layout
 
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
@@ -116,7 +118,7 @@ def _run(
 
 def _tables(
     files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError]
-) -> list[Table]:
+) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from ..loading.kb import read_each
 
@@ -125,9 +127,10 @@ def _tables(
     return tables
 
 
-def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], Table]:
+def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], PrintedTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
-    from ..extract.query import check_user_query, parameters, run_sparql, run_table
+    from ..extract.query import check_user_query, parameters
+    from ..pipeline.sparql import run_sparql, run_table
 
     if sparql is not None:
         try:
@@ -144,11 +147,13 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Call
     return lambda kb: run_table(kb, table, **params)
 
 
-def _write(tables: list[Table], output: Path | None) -> None:
+def _write(tables: list[PrintedTable], output: Path | None) -> None:
     """The tables of all files under one header (each file's rows together, in file order)."""
+    from ..render.tables import joined_tsv
+
     if not tables:
         return
-    text = tables[0].to_tsv() + "".join(t.to_tsv().split("\n", 1)[1] for t in tables[1:])
+    text = joined_tsv(tables)
     if output is None:
         sys.stdout.write(text)
     else:

@@ -1,4 +1,5 @@
-"""Model objects built from the printed rows of NIST's tables, so objects and TSVs always agree.
+"""Model objects built from the typed rows of NIST's tables, the rows NIST's printed tables are
+made of, so that objects and TSVs always agree.
 
 Mentions come from AIDA_P3_TA1_CM_A0001, edges from AIDA_P3_TA1_AM_A0001 and temporal 4-tuples
 from AIDA_P3_TA1_TM_A0001 (the TA1/TA2 reading of a KB: types and mentions from the members).
@@ -17,7 +18,8 @@ import pyoxigraph as ox
 from ..errors import InputError
 from ..loading.kb import KB, load_kb
 from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
-from .query import run_table
+from ..loading.lines import Term
+from .query import run_table, value
 
 CLUSTERS = "AIDA_P3_TA1_CM_A0001"
 EDGES = "AIDA_P3_TA1_AM_A0001"
@@ -38,45 +40,41 @@ def build_kg(kb: KB) -> KnowledgeGraph:
 
 
 @contextmanager
-def _reading(kb: KB, what: str, node_cell: str) -> Iterator[None]:
+def _reading(kb: KB, what: str, node: Term | None) -> Iterator[None]:
     """Turn the model's ValueError on one row into an InputError naming the row's node and line."""
     try:
         yield
     except ValueError as exc:
-        raise InputError(kb.path, f"{what} {node_cell}: {exc}", _line(kb, node_cell)) from None
+        raise InputError(kb.path, f"{what} {_shown(node)}: {exc}", kb.line_of(node)) from None
 
 
-def _line(kb: KB, cell: str) -> int | None:
-    try:
-        node = ox.BlankNode(cell[2:]) if cell.startswith("_:") else ox.NamedNode(cell_iri(cell))
-    except ValueError:
-        return None
-    return kb.line_of(node)
+def _shown(node: Term | None) -> str:
+    return f"<{node.value}>" if isinstance(node, ox.NamedNode) else value(node)
 
 
 def _clusters(kb: KB) -> tuple[Cluster, ...]:
     basics: dict[str, dict] = {}
     members: dict[str, set[str]] = defaultdict(set)
     for row in run_table(kb, "aifcheck_clusters").records():
-        iri = cell_iri(row["cluster"])
+        iri = value(row["cluster"])
         basics.setdefault(iri, row)
-        if row["member"]:
-            members[iri].add(cell_iri(row["member"]))
+        if row["member"] is not None:
+            members[iri].add(value(row["member"]))
     names: dict[str, set[str]] = defaultdict(set)
     for row in run_table(kb, "aifcheck_names").records():
-        names[cell_iri(row["cluster"])].add(cell_text(row["name"]))
+        names[value(row["cluster"])].add(value(row["name"]))
     links: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for row in run_table(kb, "aifcheck_links").records():
         with _reading(kb, "the link of cluster", row["cluster"]):
-            links[cell_iri(row["cluster"])].append((cell_text(row["target"]), _number(row["confidence"])))
+            links[value(row["cluster"])].append((value(row["target"]), _number(row["confidence"])))
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for row in run_table(kb, CLUSTERS).records():
         with _reading(kb, "a mention of cluster", row["cluster"]):
-            mentions[cell_iri(row["cluster"])].append(
+            mentions[value(row["cluster"])].append(
                 Mention(
-                    span=Span.parse(row["mention_span"]),
-                    type=_value(row["type"]),
-                    negated=row["is_negated"] == "Negated",
+                    span=Span.parse(value(row["mention_span"])),
+                    type=value(row["type"]),
+                    negated=value(row["is_negated"]) == "Negated",
                     type_confidence=_number(row["type_statement_confidence"]),
                     membership_confidence=_number(row["cluster_membership_confidence"]),
                     justification_confidence=_number(row["mention_type_justification_confidence"]),
@@ -85,12 +83,12 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
     return tuple(
         Cluster(
             iri=iri,
-            metatype=Metatype.from_iri(cell_iri(row["metatype"])),
-            prototype=cell_iri(row["prototype"]),
+            metatype=Metatype.from_iri(value(row["metatype"])),
+            prototype=value(row["prototype"]),
             members=tuple(sorted(members[iri])),
             types=_best_types((m.type, m.type_confidence) for m in mentions[iri]),
             mentions=tuple(sorted(mentions[iri])),
-            handle=cell_text(row["handle"]) if row["handle"] else None,
+            handle=value(row["handle"]) if row["handle"] is not None else None,
             names=tuple(sorted(names[iri])),
             links=tuple(sorted(links[iri])),
         )
@@ -103,13 +101,13 @@ def _edges(kb: KB) -> tuple[Edge, ...]:
     for row in run_table(kb, EDGES).records():
         with _reading(kb, "an argument of", row["subject"]):
             key = (
-                cell_iri(row["subject"]),
-                cell_iri(row["object"]),
-                _value(row["predicate"]),
-                row["is_assertion_negated"] == "Negated",
+                value(row["subject"]),
+                value(row["object"]),
+                value(row["predicate"]),
+                value(row["is_assertion_negated"]) == "Negated",
                 _number(row["argument_assertion_confidence"]),
             )
-            spans[key].append(Span.parse(row["predicate_justification"]))
+            spans[key].append(Span.parse(value(row["predicate_justification"])))
     return tuple(
         Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))))
         for (subject, obj, role, negated, confidence), found in sorted(spans.items())
@@ -120,11 +118,11 @@ def _times(kb: KB) -> tuple[LDCTime, ...]:
     times = []
     for row in run_table(kb, TIMES).records():
         with _reading(kb, "the time of cluster", row["cluster"]):
-            times.append(ldc_time(row, cluster=cell_iri(row["cluster"])))
+            times.append(ldc_time(row, cluster=value(row["cluster"])))
     return tuple(sorted(times, key=lambda t: (t.cluster, t.as_tuple())))
 
 
-def ldc_time(row: dict[str, str], cluster: str | None = None) -> LDCTime:
+def ldc_time(row: dict[str, Term | None], cluster: str | None = None) -> LDCTime:
     """The 4-tuple of a TM or CT row (columns sa_year ... eb_day); ValueError if a part is not a number."""
     return LDCTime(
         *(LDCDate(*(_whole(row[f"{b}_{part}"]) for part in ("year", "month", "day"))) for b in _BOUNDS),
@@ -143,31 +141,17 @@ def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], 
     return tuple(sorted(best.items()))
 
 
-# Cells are read back from their printed form (see aifcheck.query.format_term).
-def cell_iri(cell: str) -> str:
-    return cell[1:-1] if cell.startswith("<") and cell.endswith(">") else cell
-
-
-def cell_text(cell: str) -> str:
-    return cell[1:-1] if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
-
-
-def _value(cell: str) -> str:
-    """A type or role: an IRI without its brackets, or a string."""
-    return cell_text(cell_iri(cell))
-
-
-def _number(cell: str) -> float:
+def _number(term: Term | None) -> float:
     """A confidence (1.0 when absent); ValueError in plain words when it is not a number."""
     try:
-        return float(cell_text(cell)) if cell else 1.0
+        return float(term.value) if term is not None else 1.0
     except ValueError:
-        raise ValueError(f"the confidence {cell} is not a number") from None
+        raise ValueError(f"the confidence {_shown(term)} is not a number") from None
 
 
-def _whole(cell: str) -> int:
+def _whole(term: Term | None) -> int:
     """A part of an LDC date; ValueError in plain words when it is not a whole number."""
     try:
-        return int(cell_text(cell))
+        return int(value(term))
     except ValueError:
-        raise ValueError(f"the date part {cell} is not a whole number") from None
+        raise ValueError(f"the date part {_shown(term)} is not a whole number") from None

@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .kg import cell_iri, cell_text
 from ..loading.kb import KB
-from .query import run_table
+from ..loading.lines import Term
+from .query import run_table, value
 
 METATYPES = ("Entity", "Event", "Relation")
 
@@ -37,13 +37,13 @@ def summarize(kb: KB) -> Summary:
     clusters: dict[str, int] = dict.fromkeys(METATYPES, 0)
     members = 0
     for row in run_table(kb, "aifcheck_summary_clusters").records():
-        clusters[_local(row["metatype"])] = int(cell_text(row["clusters"]))
-        members += int(cell_text(row["members"]))
+        clusters[_local(row["metatype"])] = int(value(row["clusters"]))
+        members += int(value(row["members"]))
     mentions: dict[str, dict[str, int]] = {}
     for row in run_table(kb, "aifcheck_summary_mentions").records():
         modality = _local(row["kind"]).removesuffix("Justification").lower()
-        mentions.setdefault(cell_text(row["document"]), {})[modality] = int(cell_text(row["mentions"]))
-    types = {cell_text(cell_iri(row["type"])): int(cell_text(row["nodes"])) for row in run_table(kb, "aifcheck_summary_types").records()}
+        mentions.setdefault(value(row["document"]), {})[modality] = int(value(row["mentions"]))
+    types = {value(row["type"]): int(value(row["nodes"])) for row in run_table(kb, "aifcheck_summary_types").records()}
     (counts,) = run_table(kb, "aifcheck_summary_counts").records()
     return Summary(
         file=kb.path,
@@ -51,10 +51,10 @@ def summarize(kb: KB) -> Summary:
         clusters=clusters,
         members=members,
         mentions=mentions,
-        edges=int(cell_text(counts["edges"])),
+        edges=int(value(counts["edges"])),
         types=types,
-        ldc_times=int(cell_text(counts["ldc_times"])),
-        claims=int(cell_text(counts["claims"])),
+        ldc_times=int(value(counts["ldc_times"])),
+        claims=int(value(counts["claims"])),
     )
 
 
@@ -78,6 +78,6 @@ def total(summaries: Iterable[Summary]) -> Summary:
     )
 
 
-def _local(cell: str) -> str:
+def _local(term: Term | None) -> str:
     """An AIF class's name: aida:Entity -> Entity."""
-    return cell_iri(cell).rsplit("#", 1)[-1]
+    return value(term).rsplit("#", 1)[-1]

@@ -24,10 +24,6 @@ from pathlib import Path
 from ..errors import UsageError
 from .severity import Severity
 
-AIDA = (
-    "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/"
-    "master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
-)
 RULE_ID = re.compile(r"^[ANTSOD]\d+[a-z]?$")
 
 

@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
-from pathlib import Path
 
 import pyoxigraph as ox
 
@@ -20,10 +19,9 @@ from ..loading.kb import KB, STORES, Limits, load_kb
 from ..loading.lines import Term
 from ..spread.parallel import Spread, map_files
 from ..loading.paths import discover
+from ..names import check_condition, check_task, condition_of
 from .report import FileError, FileReport, Report, Violation
 
-TASKS = ("ta1", "ta2", "ta3")
-CONDITIONS = (5, 6, 7)
 ENGINES = ("fast", "reference")
 
 
@@ -78,10 +76,10 @@ class Options:
         return chosen
 
     def _check_values(self) -> None:
-        if self.task is not None and self.task not in TASKS:
-            raise UsageError(f"unknown task '{self.task}' (choose {', '.join(TASKS)})")
-        if self.condition is not None and self.condition not in CONDITIONS:
-            raise UsageError(f"unknown condition '{self.condition}' (choose 5, 6 or 7)")
+        if self.task is not None:
+            check_task(self.task)
+        if self.condition is not None:
+            check_condition(self.condition)
         if self.engine not in ENGINES:
             raise UsageError(f"unknown engine '{self.engine}' (choose {' or '.join(ENGINES)})")
         if self.max_violations is not None and self.max_violations < 1:
@@ -251,17 +249,6 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
         file_report = check_kb(kb, opts, partial(progress, path, "checking") if progress else None, threads)
     file_report.seconds = time.perf_counter() - started
     return file_report
-
-
-_CONDITION_FOLDER = re.compile(r"^Condition([567])$", re.IGNORECASE)
-
-
-def condition_of(path: str) -> int | None:
-    """The TA3 condition of a file in a submission laid out as NIST's: .../ConditionN/<query>/<frame>."""
-    for part in reversed(Path(path).parts[:-1]):
-        if match := _CONDITION_FOLDER.match(part):
-            return int(match[1])
-    return None
 
 
 def check_kb(

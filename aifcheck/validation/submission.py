@@ -42,13 +42,14 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from .catalog import AIDA, load_catalog
+from ..names import AIDA, check_condition, condition_folder, folder_condition
+from .catalog import load_catalog
 from ..errors import InputError, UsageError
 from ..loading.kb import KB, load_kb
 from ..loading.paths import is_rdf_file
 from ..spread.parallel import Spread, map_files
 from .report import FileError, FileReport, Report, Violation
-from .run import CONDITIONS, Options, check_kb
+from .run import Options, check_kb
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
@@ -164,21 +165,19 @@ def _conditions(root: Path, condition: int | None) -> list[tuple[Path, int]]:
     """The submissions in a folder, with their conditions: the folder itself, or its ConditionN folders."""
     if condition is not None:
         return [(root, condition)]
-    named = _CONDITION_FOLDER.match(root.name)
-    if named:
-        return [(root, int(named[1]))]
-    parts = [(p, int(m[1])) for p in sorted(root.iterdir()) if p.is_dir() and (m := _CONDITION_FOLDER.match(p.name))]
+    named = folder_condition(root.name)
+    if named is not None:
+        return [(root, named)]
+    parts = [(p, c) for p in sorted(root.iterdir()) if p.is_dir() and (c := folder_condition(p.name)) is not None]
     if not parts:
         raise UsageError(f"{root}: give --condition (the folder is neither a ConditionN folder nor holds one)")
     return parts
 
 
-_CONDITION_FOLDER = re.compile(r"^Condition([567])$", re.IGNORECASE)
-
 
 def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | None]:
     """(topics file, query claim frames folder) of a condition in NIST's user-queries folder."""
-    part = folder / f"Condition{condition}"
+    part = folder / condition_folder(condition)
     if not part.is_dir():
         raise InputError(str(part), "no such folder: NIST's user-queries folder holds one per condition")
     if condition == 5:
@@ -266,8 +265,7 @@ def check(submission: Submission) -> list[Violation]:
 
 
 def _check_options(condition: int, topics: object, queries: object) -> None:
-    if condition not in CONDITIONS:
-        raise UsageError(f"unknown condition '{condition}' (choose 5, 6 or 7)")
+    check_condition(condition)
     if condition == 5 and topics is not None:
         raise UsageError("Condition 5 queries are claim frames: give their folder with --queries, not --topics")
     if condition != 5 and queries is not None:

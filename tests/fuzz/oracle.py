@@ -30,7 +30,9 @@ from pathlib import Path
 import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.loading.kb import load_kb
-from aifcheck.extract.query import Table, run_table, table_names
+from aifcheck.extract.query import table_names
+from aifcheck.pipeline.sparql import PrintedTable as Table
+from aifcheck.pipeline.sparql import run_table
 
 # Text that only an internal error writes: Python exception names and messages, reprs, Rust panics.
 LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (

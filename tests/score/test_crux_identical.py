@@ -9,7 +9,8 @@ from pathlib import Path
 from helpers import FIXTURES
 from typer.testing import CliRunner
 
-from aifcheck.extract.claims import identical_pairs, to_relations
+from aifcheck.extract.claims import identical_pairs
+from aifcheck.render.claims import to_relations
 from aifcheck.cli import application
 from aifcheck.extract.model import Claim, ClaimComponent
 

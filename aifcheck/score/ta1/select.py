@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ...errors import UsageError
 from ...loading.kb import load_kb
-from ...extract.query import run_table
+from ...pipeline.sparql import run_table
 from .aux import Aux
 from .tables import FILE_NAMES, KINDS, read_layout, read_text
 

@@ -23,9 +23,9 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from ...errors import InputError
+from ...names import CONDITION_FOLDERS
 from ..tsv import read_rows
 
-CONDITIONS = ("Condition5", "Condition6", "Condition7")
 TAGS = ("supporting", "refuting", "related")
 ONTOPIC = "ontopic"
 NIST_RANKINGS = "SPARQL-AUGMENTED-output"
@@ -53,7 +53,7 @@ def read_run(path: str | os.PathLike) -> Run:
         raise InputError(str(root), "not a folder: expected a TA3 run (Condition5|6|7/<query>/<query>.ranking.tsv)")
     nist = (root / NIST_RANKINGS).is_dir()
     rankings_root = root / NIST_RANKINGS if nist else root
-    folders = [rankings_root / c for c in CONDITIONS if (rankings_root / c).is_dir()]
+    folders = [rankings_root / c for c in CONDITION_FOLDERS if (rankings_root / c).is_dir()]
     if not folders:
         raise InputError(str(root), "no Condition5, Condition6 or Condition7 folder: not a TA3 run")
     rankings: dict[tuple[str, str], tuple[Ranked, ...]] = {}

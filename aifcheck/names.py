@@ -1,0 +1,54 @@
+"""The evaluation's names, each kept here once: the tasks, the TA3 conditions and their folders,
+and the AIF namespace. Every stage and every command option takes them from here."""
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from .errors import UsageError
+
+AIDA = (
+    "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/"
+    "master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
+)
+
+TASKS = ("ta1", "ta2", "ta3")
+CONDITIONS = (5, 6, 7)
+
+# A TA3 submission (and NIST's user queries) holds a folder per condition: Condition5, ...
+_CONDITION_FOLDER = re.compile(r"^Condition([567])$", re.IGNORECASE)
+
+
+def condition_folder(condition: int) -> str:
+    """The folder name of a TA3 condition in NIST's layouts (``Condition5``)."""
+    return f"Condition{condition}"
+
+
+CONDITION_FOLDERS = tuple(condition_folder(c) for c in CONDITIONS)
+
+
+def folder_condition(name: str) -> int | None:
+    """The condition a folder name stands for (``Condition5``, any case), or None."""
+    match = _CONDITION_FOLDER.match(name)
+    return int(match[1]) if match else None
+
+
+def condition_of(path: str | PurePath) -> int | None:
+    """The TA3 condition of a file in a submission laid out as NIST's (.../ConditionN/<query>/<frame>):
+    the nearest ConditionN folder above it, or None."""
+    for part in reversed(PurePath(path).parts[:-1]):
+        if (condition := folder_condition(part)) is not None:
+            return condition
+    return None
+
+
+def check_task(task: str) -> str:
+    if task not in TASKS:
+        raise UsageError(f"unknown task '{task}' (choose {', '.join(TASKS)})")
+    return task
+
+
+def check_condition(condition: int) -> int:
+    if condition not in CONDITIONS:
+        raise UsageError(f"unknown condition '{condition}' (choose {', '.join(map(str, CONDITIONS))})")
+    return condition

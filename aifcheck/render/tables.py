@@ -1,0 +1,53 @@
+"""NIST's tables written as NIST's SPARQL stage lays them out: ``DIR/<input>/<TABLE>.rq.tsv``
+(aifcheck.pipeline.sparql prints them)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..extract.query import EntryPoints
+from ..pipeline.sparql import PrintedTable, nist_tables
+from ..spread.parallel import Spread
+from .output import write_atomically
+
+
+@dataclass
+class LayoutResult:
+    """What write_nist_layout wrote, and the inputs it could not read."""
+
+    written: list[Path] = field(default_factory=list)
+    errors: list[InputError] = field(default_factory=list)
+
+
+def write_nist_layout(
+    inputs: Sequence[str | os.PathLike],
+    task: str,
+    outdir: str | os.PathLike,
+    entry_points: EntryPoints | None = None,
+    spread: Spread = Spread(),
+) -> LayoutResult:
+    """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``
+    (the folders: aifcheck.pipeline.sparql.nist_tables). An unreadable input is reported in the
+    result and the others are still written. The tables are written here, as they come back: a
+    cluster's workers may not see DIR."""
+    result = LayoutResult()
+    for outcome in nist_tables(inputs, task, outdir, entry_points, spread):
+        if isinstance(outcome, InputError):
+            result.errors.append(outcome)
+            continue
+        outcome.folder.mkdir(parents=True, exist_ok=True)
+        for table in outcome.tables:
+            target = outcome.folder / f"{table.name}.rq.tsv"
+            write_atomically(target, table.to_tsv())
+            result.written.append(target)
+    return result
+
+
+def joined_tsv(tables: Sequence[PrintedTable]) -> str:
+    """The tables of several files under one header (each file's rows together, in file order)."""
+    if not tables:
+        return ""
+    return tables[0].to_tsv() + "".join(t.to_tsv().split("\n", 1)[1] for t in tables[1:])
