@@ -7,19 +7,13 @@ dropped as invalid, or nothing to score), 2 usage error, 3 an input NIST's pipel
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from ..validation.report import ExitStatus
 from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES
 from .progress import ProgressBar
-from ..validation.report import ExitStatus
-
-if TYPE_CHECKING:  # the scorer (numpy, scipy) is imported only when the command runs
-    from ..score.ta1 import TA1Scores
-
-HEADLINE = ("FrameMetric", "CoreferenceMetric", "TypeMetricV4", "TemporalMetric", "NegationMetricV2", "ArgumentMetricV3A2")
-LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
 
 
 def register(score: typer.Typer) -> None:
@@ -48,24 +42,20 @@ def ta1(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
-    from ..spread.parallel import Spread
+    from ..render.output import new_folder
+    from ..render.ta1 import NistLayout, headline_table
     from ..score.ta1 import score_ta1
+    from ..spread.parallel import Spread
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
-    with ProgressBar.on_terminal(0) as bar:
-        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, output, plan, progress=bar.stage, spread=spread)
+    with new_folder(output) as folder, ProgressBar.on_terminal(0) as bar:
+        layout = NistLayout(folder)
+        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, plan, progress=bar.stage, spread=spread,
+                           on_document=layout.document)
+        layout.run(scores)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
     typer.echo(headline_table(scores), nl=False)
     if scores.errors:
         typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))
-
-
-def headline_table(scores: TA1Scores) -> str:
-    """The headline metrics (their ALL-Macro values, as results.json reports them) per language."""
-    from ..render.score_table import Column, score_table
-
-    columns = (Column("metric", "Metric", "s"), *(Column(language, language, "s", "R") for language in LANGUAGES))
-    rows = [{"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}} for metric in HEADLINE]
-    return score_table(columns, rows, "pretty")

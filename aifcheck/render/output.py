@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import OutputError
+from ..errors import OutputError, UsageError
 
 
 def write_atomically(target: Path, text: str) -> None:
@@ -37,3 +40,77 @@ def write_json(document: Any, out: TextIO) -> None:
             pieces.clear()
     pieces.append("\n")
     out.write("".join(pieces))
+
+
+@contextmanager
+def new_folder(target: Path, force: bool = False) -> Iterator[Path]:
+    """A folder to write a run's output into, put in ``target``'s place once the run is complete:
+    a run that fails or is interrupted leaves ``target`` as it was and no partial folder behind.
+    ``target`` must not exist, or be an empty folder; with ``force`` one that holds files is
+    replaced. A second run on the same ``target`` is refused while the first one works."""
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"-o {target}: not a folder")
+    if target.is_dir() and any(target.iterdir()) and not force:
+        raise UsageError(f"-o {target}: exists and is not empty (give --force to replace it)")
+    parent = target.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
+    lock = parent / f".{target.name}.lock"
+    _take(lock, target)
+    partial = parent / f".{target.name}.partial-{os.getpid()}"
+    try:
+        shutil.rmtree(partial, ignore_errors=True)
+        try:
+            partial.mkdir()
+        except OSError as exc:
+            raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
+        yield partial
+        try:
+            if target.is_dir():
+                shutil.rmtree(target) if force else target.rmdir()
+            os.replace(partial, target)
+        except OSError as exc:
+            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+        lock.unlink(missing_ok=True)
+
+
+def _take(lock: Path, target: Path) -> None:
+    """The lock of ``target``, created or taken over from a run that is gone (its partial folder removed)."""
+    for _ in range(2):
+        try:
+            descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            owner = _owner(lock)
+            if owner is not None and _alive(owner):
+                raise UsageError(f"-o {target}: another aifcheck run (process {owner}) is writing it") from None
+            lock.unlink(missing_ok=True)
+            if owner is not None:
+                shutil.rmtree(lock.parent / f".{target.name}.partial-{owner}", ignore_errors=True)
+            continue
+        except OSError as exc:
+            raise OutputError(f"cannot write under {lock.parent}: {exc.strerror or exc}") from None
+        with os.fdopen(descriptor, "w") as file:
+            file.write(str(os.getpid()))
+        return
+    raise UsageError(f"-o {target}: another aifcheck run is writing it")
+
+
+def _owner(lock: Path) -> int | None:
+    try:
+        return int(lock.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True

@@ -8,16 +8,8 @@ may use the column's ``mean_format`` instead. The text ends with a newline.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Column:
-    name: str  # the key of the value in each row
-    header: str
-    format: str  # a format spec, e.g. "s", "6.4f", "d"
-    justify: str = "L"  # "L", "R" or "" (no padding), in pretty tables
-    mean_format: str | None = None  # the format of summary rows, when it differs
+from ..score.table import Column
 
 
 def cell(column: Column, value: object, summary: bool = False) -> str:

@@ -1,6 +1,6 @@
 """NIST's filtering maximal bipartite matching (FMBM): gold and system clusters of a document
 aligned to maximise the sum of Sim(G,S) = MetatypeSim x TypeSim x MentionSim, and the mentions
-of each aligned pair; plus the rows of ``similarities/<doc>.tab``.
+of each aligned pair; plus the values of ``similarities/<doc>.tab``.
 
 TypeSim(G,S) is the greatest (membership x type confidence of G) x (that of S) x DWDTypeSim over
 their types, set to 0 below the minimum type similarity; MentionSim is the number of pairs with
@@ -32,6 +32,20 @@ class Parameters:
     strict_min_type_similarity: bool = False  # the plan: TypeSim must exceed the minimum
 
 
+@dataclass(frozen=True)
+class SimilarityBlock:
+    """The similarity rows NIST writes for one pair of sides (system-system, system-gold or
+    gold-gold): for every pair of their aligned clusters, TypeSim without threshold and TypeSim x
+    MentionSim; a row is written for each pair of one metatype (aifcheck.render.ta1)."""
+
+    side1: str
+    side2: str
+    first: tuple[tuple[str, str | None], ...]  # (cluster, metatype) of side1's aligned clusters
+    second: tuple[tuple[str, str | None], ...]
+    type_similarity: np.ndarray  # first x second
+    similarity: np.ndarray
+
+
 @dataclass
 class DocumentAlignment:
     document: str
@@ -41,7 +55,7 @@ class DocumentAlignment:
     system_mentions: dict[str, dict[str, str]] = field(default_factory=dict)  # system cluster -> system mention -> gold mention
     unaligned_gold: list[str] = field(default_factory=list)  # in order of first appearance
     unaligned_system: list[str] = field(default_factory=list)
-    similarity_lines: list[str] = field(default_factory=list)  # similarities/<doc>.tab without its header, when asked (whole lines, several to a string)
+    similarities: list[SimilarityBlock] = field(default_factory=list)  # similarities/<doc>.tab, when asked
     self_similarity: dict[str, dict[str, float]] = field(default_factory=lambda: {"system": {}, "gold": {}})
     clusters: dict[str, dict[str, Cluster]] = field(default_factory=dict, repr=False)  # "system" | "gold" -> id -> cluster
     types: _TypeCache | None = field(default=None, repr=False)
@@ -118,9 +132,9 @@ def type_similarity(first: Cluster, second: Cluster, types: TypeSimilarity) -> f
 
 
 def align_document(gold: DocumentResponses, system: DocumentResponses, types: TypeSimilarity, parameters: Parameters,
-                   similarity_lines: bool = False) -> DocumentAlignment | None:
+                   similarities: bool = False) -> DocumentAlignment | None:
     """The FMBM of a document, or None when gold or system has no cluster there (NIST then
-    writes no alignment and no similarities for it). ``similarity_lines``: also the rows of
+    writes no alignment and no similarities for it). ``similarities``: also the values of
     ``similarities/<doc>.tab``, quadratic in the aligned clusters."""
     gold_ids, system_ids = sorted(gold.clusters), sorted(system.clusters)
     if not gold_ids or not system_ids:
@@ -159,7 +173,7 @@ def align_document(gold: DocumentResponses, system: DocumentResponses, types: Ty
         for cluster_id in aligned[side]:  # MentionSim x TypeSim of a cluster with itself
             cluster = responses.clusters[cluster_id]
             result.self_similarity[side][cluster_id] = (1.0 * len(mentions.matched(cluster, cluster))) * cache(cluster, cluster)
-    if similarity_lines:
+    if similarities:
         _similarities(result, {"system": system, "gold": gold}, aligned, mentions, cache)
     return result
 
@@ -216,17 +230,8 @@ def _entries(type_sets: list[frozenset]) -> tuple[list[int], list[float], list[s
 
 def _similarities(result: DocumentAlignment, responses: dict[str, DocumentResponses], aligned: dict[str, list[str]], mentions: _Mentions,
                   cache: _TypeCache) -> None:
-    """The rows NIST writes for every ordered pair of aligned clusters of one metatype (system-
+    """The values NIST writes for every ordered pair of aligned clusters of one metatype (system-
     system, system-gold, gold-gold): TypeSim without threshold, and TypeSim x MentionSim."""
-    lines = result.similarity_lines
-    text: dict[float, str] = {}
-
-    def show(value: float) -> str:
-        found = text.get(value)
-        if found is None:
-            found = text[value] = str(value)
-        return found
-
     for side1, side2 in (("system", "system"), ("system", "gold"), ("gold", "gold")):
         first = [responses[side1].clusters[c] for c in aligned[side1]]
         second = [responses[side2].clusters[c] for c in aligned[side2]]
@@ -237,20 +242,5 @@ def _similarities(result: DocumentAlignment, responses: dict[str, DocumentRespon
         for i, j in zip(*np.nonzero(mentions.overlapping(first, second))):
             if first[i].metatype == second[j].metatype:
                 counts[i, j] = len(mentions.matched(first[i], second[j]))
-        similarities = (1.0 * counts) * type_sims
-        # most pairs have TypeSim and similarity 0.0: their text is made once per column, and
-        # only the other pairs are formatted (a document has hundreds of thousands of pairs)
-        columns: dict[str | None, list[int]] = {}
-        for j, cluster in enumerate(second):
-            columns.setdefault(cluster.metatype, []).append(j)
-        zero_text = {metatype: [f"{second[j].id}\t0.0\t0.0" for j in js] for metatype, js in columns.items()}
-        for i, c1 in enumerate(first):
-            js = columns.get(c1.metatype)
-            if js is None:
-                continue
-            type_row, row = type_sims[i, js], similarities[i, js]
-            texts = zero_text[c1.metatype].copy()
-            for k in np.flatnonzero((type_row != 0) | (row != 0) | np.signbit(type_row) | np.signbit(row)).tolist():
-                texts[k] = f"{second[js[k]].id}\t{show(float(type_row[k]))}\t{show(float(row[k]))}"
-            prefix = f"{c1.metatype}\t{side1}\t{c1.id}\t{side2}\t"
-            lines.append(prefix + ("\n" + prefix).join(texts) + "\n")
+        result.similarities.append(SimilarityBlock(side1, side2, tuple((c.id, c.metatype) for c in first),
+                                                   tuple((c.id, c.metatype) for c in second), type_sims, (1.0 * counts) * type_sims))

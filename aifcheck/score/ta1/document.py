@@ -2,50 +2,39 @@
 processes or a Dask cluster.
 
 From a document's tables (queried from its KB, or read from NIST's SPARQL-output layout) and its
-gold tables, a task cleans, validates, builds, aligns, filters and scores that document, and writes
-what NIST writes per document. It returns only what the run needs to put the documents together:
-the events of each stage's log, the notices, and the metric rows. NIST runs each stage over every
-document before the next stage; a task runs them all for one document, so it returns the first
-error it meets with its stage, and the run reports the error NIST's order would meet first.
+gold tables, a task cleans, validates, builds, aligns, filters and scores that document. It returns
+what the run needs to put the documents together (the events of each stage's log, the notices, and
+the metric rows) and, when asked, what NIST writes of the document (DocumentOutputs). NIST runs
+each stage over every document before the next stage; a task runs them all for one document, so it
+returns the first error it meets with its stage, and the run reports the error NIST's order would
+meet first.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 from ...errors import InputError
-from .align import DocumentAlignment, Parameters, align_document
+from .align import DocumentAlignment, Parameters, SimilarityBlock, align_document
 from .aux import Aux, load_aux
 from .clean import clean_text
 from .events import Event, EventLog, Where
 from .filter import filter_document
-from .metrics import argument, coreference, frame, negation, temporal, type_metric
-from .metrics.common import Inputs, MetricScores
+from .metrics import METRICS
+from .metrics.common import NONE, Inputs, MetricScores
 from .responses import DocumentResponses, build
 from .select import kb_tables
 from .similarity import TypeSimilarity, load_similarity
-from .tables import FILE_NAMES, Document, parse_table, read_document, read_layout, read_text, write_document
+from .tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
 from .validate import validate_documents
-
-# The metrics in the order NIST's scorer runs them (each over every document), by a name and the
-# call that scores them
-METRIC_CALLS = (
-    ("CoreferenceMetric", coreference.score),
-    ("FrameMetric", frame.score),
-    ("TemporalMetric", temporal.score),
-    ("NegationMetricV1", negation.score_v1),
-    ("NegationMetricV2", negation.score_v2),
-    ("TypeMetricV4", type_metric.score),
-    *((f"ArgumentMetricV3{variant}{1 if justified else 2}", lambda inputs, v=variant, j=justified: argument.score(inputs, v, j))
-      for variant in ("A", "B", "C") for justified in (True, False)),
-)
 
 # The stages whose errors stop NIST's pipeline, in its order. Each runs over every document before
 # the next one starts: over the run's documents in their order (RUN_ORDER), or over the core
 # documents in the order of the AUX data's list (the others).
-READ, VALIDATE, READ_GOLD, VALIDATE_GOLD, BUILD_GOLD, BUILD, METRICS = range(7)
+READ, VALIDATE, READ_GOLD, VALIDATE_GOLD, BUILD_GOLD, BUILD, SCORE = range(7)
 RUN_ORDER = frozenset({READ, VALIDATE, BUILD})
 
 
@@ -53,24 +42,24 @@ RUN_ORDER = frozenset({READ, VALIDATE, BUILD})
 class Setting:
     """What every document's stages share. A task carries these paths, and each process reads the
     tables behind them once (``loaded``), again only when their files change (``stamp``: a Dask
-    worker outlives a run)."""
+    worker outlives a run). ``outputs``: keep what NIST writes of each document."""
 
     gold: str
     aux: str
     type_similarity: str | None
     taggable_types: str | None
     plan: bool
-    output: str | None
+    outputs: bool
     stamp: str = ""
 
     @classmethod
     def of(cls, gold: Path, aux: Path, type_similarity: str | os.PathLike | None, taggable_types: str | os.PathLike | None, plan: bool,
-           output: Path | None) -> Setting:
+           outputs: bool) -> Setting:
         files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in (type_similarity, taggable_types) if p)]
         stats = [(f, f.stat()) for f in files if f.is_file()]
         stamp = ";".join(f"{f}:{found.st_size}:{found.st_mtime_ns}" for f, found in stats)
         return cls(str(gold), str(aux), str(type_similarity) if type_similarity else None, str(taggable_types) if taggable_types else None,
-                   plan, str(output) if output is not None else None, stamp)
+                   plan, outputs, stamp)
 
     def loaded(self) -> tuple[Aux, TypeSimilarity]:
         return _loaded(self.aux, self.type_similarity, self.taggable_types, self.plan, self.stamp)
@@ -79,6 +68,24 @@ class Setting:
 @lru_cache(maxsize=1)
 def _loaded(aux: str, type_similarity: str | None, taggable_types: str | None, plan: bool, stamp: str) -> tuple[Aux, TypeSimilarity]:
     return load_aux(aux), load_similarity(type_similarity, taggable_types, inclusive=plan)
+
+
+Rows = Mapping[str, Cells]  # kind -> a table's rows
+
+
+@dataclass(frozen=True)
+class DocumentOutputs:
+    """What NIST's stages write of one document of the run (aifcheck.render.ta1 writes it)."""
+
+    document: str
+    clean: Rows  # SPARQL-CLEAN-output: every line of each table (the header too), as cells
+    valid: Rows | None = None  # SPARQL-VALID-output: the rows that passed validation
+    filtered: Rows | None = None  # SPARQL-FILTERED-output: the rows that passed the filter
+    # alignment/cluster: (metatype, system cluster, gold cluster, similarity), "None" for no cluster
+    clusters: tuple[tuple[str, str, str, float], ...] | None = None
+    # alignment/mention: (metatype, system cluster, gold cluster, system mention, gold mention, IoU)
+    mentions: tuple[tuple[str, str, str, str, str, float], ...] = ()
+    similarities: tuple[SimilarityBlock, ...] = ()  # similarities/<doc>.tab, when aligned
 
 
 @dataclass
@@ -90,6 +97,7 @@ class DocumentOutcome:
     logs: dict[str, list[Event]] = field(default_factory=dict)  # "validate", "gold", "filter", and each metric's name
     unknown_types: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # "gold" | "system" -> (type, where)
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
+    outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
 
 
 def score_document(setting: Setting, path: str, document: str, submitted: bool, raw: dict[str, tuple[str, str]] | None = None) -> DocumentOutcome:
@@ -101,7 +109,9 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
         aux, types = setting.loaded()
         system = None
         if submitted:
-            system = _read_system(setting, path, document, raw)
+            system, clean = _read_system(path, document, raw)
+            if setting.outputs:
+                outcome.outputs = DocumentOutputs(document, clean)
             stage = VALIDATE
             outcome.logs["validate"] = _validate(system, aux)
             outcome.unknown_types["system"] = _unknown_types(system, types)
@@ -109,8 +119,9 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
         core = aux.is_core(document)
         gold = _read_gold(setting, document, complete=submitted) if core else None
         if not core or (submitted and gold is None):  # not scored, or the gold lacks it (the run says so)
-            if not core and system is not None and setting.output is not None:
-                _write_tables(Path(setting.output), system, lambda row: False, lambda row: False)
+            if not core and outcome.outputs is not None and system is not None:
+                nothing = {kind: () for kind in system.tables}
+                outcome.outputs = replace(outcome.outputs, valid=nothing, filtered=nothing)
             return outcome
         gold_responses = None
         if gold is not None:
@@ -123,27 +134,23 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
         alignment = filtered = None
         if system is not None and gold_responses is not None:
             alignment, filtered = _align_and_filter(setting, system, gold_responses, aux, types, outcome)
-        stage = METRICS
+        stage = SCORE
         _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome)
     except InputError as exc:
         outcome.error = (stage, 0, exc)
     return outcome
 
 
-def _read_system(setting: Setting, path: str, document: str, raw: dict[str, tuple[str, str]] | None) -> Document:
-    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does (and written there)."""
+def _read_system(path: str, document: str, raw: dict[str, tuple[str, str]] | None) -> tuple[Document, Rows]:
+    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes."""
     if raw is None:
         raw = _raw_tables(path, document)
-    tables = {}
+    tables, clean = {}, {}
     for kind, (where, text) in raw.items():
-        clean = clean_text(text)
-        if setting.output is not None:
-            target = Path(setting.output) / "SPARQL-CLEAN-output" / f"{document}.ttl" / FILE_NAMES[kind]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(clean, encoding="utf-8")
-            where = str(target)
-        tables[kind] = parse_table(kind, document, where, clean)
-    return Document(document, tables)
+        cleaned = clean_text(text)
+        tables[kind] = parse_table(kind, document, where, cleaned)
+        clean[kind] = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
+    return Document(document, tables), clean
 
 
 def _raw_tables(path: str, document: str) -> dict[str, tuple[str, str]]:
@@ -183,18 +190,19 @@ def _align_and_filter(setting: Setting, system: Document, gold: DocumentResponse
                       outcome: DocumentOutcome) -> tuple[DocumentAlignment | None, DocumentResponses]:
     """The alignment of the document's valid responses with the gold, and the responses that pass
     NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
-    out = Path(setting.output) if setting.output is not None else None
     valid = build(system, aux)
-    alignment = align_document(gold, valid, types, Parameters(strict_min_type_similarity=setting.plan), similarity_lines=out is not None)
-    if alignment is not None and out is not None:
-        _write_similarities(out, alignment)
-        _write_alignment(out / "alignment", alignment, gold, valid)
+    alignment = align_document(gold, valid, types, Parameters(strict_min_type_similarity=setting.plan), similarities=setting.outputs)
     log = EventLog("")
     passed = filter_document(system, alignment, types, log, whole_clusters=setting.plan)
     outcome.logs["filter"] = log.events
     filtered = build(system, aux, keep=lambda row: passed.get(id(row), False))
-    if out is not None:  # after the builds, which complete the dates of TM rows as NIST writes them
-        _write_tables(out, system, lambda row: row.valid, lambda row: passed.get(id(row), False))
+    if outcome.outputs is not None:  # after the builds, which complete the dates of TM rows as NIST writes them
+        outcome.outputs = replace(
+            outcome.outputs,
+            valid=_kept(system, lambda row: row.valid),
+            filtered=_kept(system, lambda row: passed.get(id(row), False)),
+            **(_alignment_rows(alignment, gold, valid) if alignment is not None else {}),
+        )
     return alignment, filtered
 
 
@@ -203,38 +211,27 @@ def _score(setting: Setting, document: str, aux: Aux, types: TypeSimilarity, gol
     """Each metric's rows for this document (and the events each logs)."""
     inputs = Inputs("", aux, {document: gold} if gold is not None else {}, {document: system} if system is not None else {},
                     {document: alignment} if alignment is not None else {}, EventLog(""), types, setting.plan, only=document)
-    for index, (name, call) in enumerate(METRIC_CALLS):
+    for index, metric in enumerate(METRICS):
         log = EventLog("")
         try:
-            outcome.scores[name] = call(replace(inputs, log=log))
+            outcome.scores[metric.name] = metric.score(replace(inputs, log=log))
         except InputError as exc:
-            outcome.error = (METRICS, index, exc)
+            outcome.error = (SCORE, index, exc)
             return
-        outcome.logs[name] = log.events
+        outcome.logs[metric.name] = log.events
 
 
-def _write_tables(out: Path, system: Document, valid, passed) -> None:
-    write_document(out / "SPARQL-VALID-output", system, keep=valid)
-    write_document(out / "SPARQL-FILTERED-output", system, keep=passed)
+def _kept(system: Document, keep) -> Rows:
+    return {kind: tuple(tuple(row.cells) for row in rows if keep(row)) for kind, rows in system.tables.items()}
 
 
-def _write_similarities(out: Path, alignment: DocumentAlignment) -> None:
-    (out / "similarities").mkdir(parents=True, exist_ok=True)
-    with open(out / "similarities" / f"{alignment.document}.tab", "w", encoding="utf-8") as file:
-        file.write("metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n")
-        file.writelines(alignment.similarity_lines)
-    alignment.similarity_lines.clear()  # a document's rows are quadratic in its clusters: not kept
-
-
-def _write_alignment(folder: Path, alignment: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses) -> None:
-    clusters = ["metatype\tsystem_cluster\tgold_cluster\tsimilarity\n"]
-    mentions = ["metatype\tsystem_cluster\tgold_cluster\tsystem_mention\tgold_mention\tsimilarity\n"]
+def _alignment_rows(alignment: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses) -> dict[str, object]:
+    """The rows of alignment/cluster and alignment/mention, and the similarity values."""
+    clusters, mentions = [], []
     for gold_id, (system_id, similarity) in alignment.gold_to_system.items():
         metatype = gold.clusters[gold_id].metatype
-        clusters.append(f"{metatype}\t{system_id}\t{gold_id}\t{similarity}\n")
-        mentions += [f"{metatype}\t{system_id}\t{gold_id}\t{s}\t{g}\t{v}\n" for g, s, v in alignment.mentions[gold_id]]
-    clusters += [f"{gold.clusters[c].metatype}\tNone\t{c}\t0\n" for c in alignment.unaligned_gold]
-    clusters += [f"{system.clusters[c].metatype}\t{c}\tNone\t0\n" for c in alignment.unaligned_system]
-    for kind, lines in (("cluster", clusters), ("mention", mentions)):
-        (folder / kind).mkdir(parents=True, exist_ok=True)
-        (folder / kind / f"{alignment.document}.tab").write_text("".join(lines), encoding="utf-8")
+        clusters.append((metatype, system_id, gold_id, similarity))
+        mentions += [(metatype, system_id, gold_id, s, g, v) for g, s, v in alignment.mentions[gold_id]]
+    clusters += [(gold.clusters[c].metatype, NONE, c, 0) for c in alignment.unaligned_gold]
+    clusters += [(system.clusters[c].metatype, c, NONE, 0) for c in alignment.unaligned_system]
+    return {"clusters": tuple(clusters), "mentions": tuple(mentions), "similarities": tuple(alignment.similarities)}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 # code -> (level, message), as in NIST's log specifications; only the events of the TA1 pipeline
 SPECS: dict[str, tuple[str, str]] = {
@@ -92,8 +91,6 @@ class EventLog:
         return sum(event.level == level for event in self.events)
 
     def text(self) -> str:
+        """The log file's content, as NIST writes it."""
         return "".join(f"{e.when} - {self.program} - {e.level} - {e.text}\n" for e in self.events)
-
-    def write(self, path: Path) -> None:
-        path.write_text(self.text(), encoding="utf-8")
 

@@ -1,53 +1,51 @@
 """``score_ta1``: NIST's TA1 pipeline after its SPARQL stage, on aifcheck's objects.
 
 Stages as NIST's driver runs them: select the KBs, clean, validate, align and filter, score,
-results.json. Each stage's output is also written in NIST's layout when an output folder is given.
-Every stage but the summaries works on one document at a time, so each document goes through all
-of them in one task (aifcheck.score.ta1.document), spread over processes or a Dask cluster; the
-run then puts the documents' logs, notices and score rows together in NIST's order.
+results.json. Every stage but the summaries works on one document at a time, so each document goes
+through all of them in one task (aifcheck.score.ta1.document), spread over processes or a Dask
+cluster; the run then puts the documents' logs, notices and score rows together in NIST's order.
+What NIST's stages write of each document is handed, as values, to ``on_document`` as the
+documents are done (aifcheck.render.ta1 writes NIST's layout from them and from the TA1Scores).
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable, NoReturn
 
 from ...errors import InputError, UsageError
 from ...spread.parallel import Spread, map_files
-from ...render.score_table import score_table
-from .document import METRIC_CALLS, READ_GOLD, RUN_ORDER, DocumentOutcome, Setting, score_document
+from .document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
 from .events import EventLog
+from .metrics import METRICS
 from .metrics.common import MetricScores
-from .results import results, results_json
+from .results import headline_key, results
 from .select import TURTLE, kb_tables, select
 from .tables import FILE_NAMES, read_layout
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-METRICS = ("ArgumentMetricV3A1", "ArgumentMetricV3A2", "ArgumentMetricV3B1", "ArgumentMetricV3B2", "ArgumentMetricV3C1",
-           "ArgumentMetricV3C2", "CoreferenceMetric", "FrameMetric", "TemporalMetric", "NegationMetricV1", "NegationMetricV2", "TypeMetricV4")
 
 
 @dataclass(frozen=True)
 class TA1Scores:
-    """What ``score_ta1`` computed: the twelve metrics' tables and the entries of results.json."""
+    """What ``score_ta1`` computed: the twelve metrics' tables, the entries of results.json and the
+    stages' logs."""
 
     run_id: str
     documents: tuple[str, ...]  # the documents scored
-    metrics: Mapping[str, MetricScores]  # by NIST's metric name, in NIST's order
+    metrics: Mapping[str, MetricScores]  # by NIST's metric name, in the order NIST's scorer runs them
     results: Mapping[str, object]  # results.json's entries
     errors: int  # log lines holding ERROR (results.json's "Errors")
     notices: tuple[str, ...]  # one line each: skipped documents, types the similarity table lacks
+    logs: Mapping[str, EventLog]  # NIST's logs/<name>.log
     plan: bool = False
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
-        key = {"FrameMetric": "FrameMetric_{}S", "CoreferenceMetric": "CoreferenceMetric_{}F1", "TypeMetricV4": "TypeMetricV4_{}S",
-               "TemporalMetric": "TemporalMetric_{}S", "NegationMetricV2": "NegationMetricV2_{}F1",
-               "ArgumentMetricV3A2": "ArgumentMetricV3A2_{}TRFscore"}[metric]
-        return self.results[key.format("" if language == "ALL" else f"{language}_")]
+        return self.results[headline_key(metric, language)]
 
 
 def score_ta1(
@@ -57,28 +55,25 @@ def score_ta1(
     type_similarity: str | os.PathLike | None = None,
     taggable_types: str | os.PathLike | None = None,
     run_id: str | None = None,
-    output: str | os.PathLike | None = None,
     plan: bool = False,
     progress: Progress | None = None,
     spread: Spread = Spread(),
+    on_document: Callable[[DocumentOutputs], None] | None = None,
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
     ``run``: a folder of document KBs or in NIST's SPARQL-output layout; ``gold``: NIST's gold
     tables (``<doc>.ttl/<table>.rq.tsv``); ``aux``: NIST's AUX-data folder; the two type tables
-    default to the ones aifcheck ships. ``output``, when given, receives NIST's output layout.
-    ``spread`` runs the documents in processes or on a Dask cluster.
-    Raises UsageError (bad options) or InputError (a file that cannot be read or that stops
-    NIST's pipeline), each one located line.
+    default to the ones aifcheck ships. ``on_document``, when given, hears what NIST's stages
+    write of each document of the run, as it is done. ``spread`` runs the documents in processes
+    or on a Dask cluster. Raises UsageError (bad options) or InputError (a file that cannot be
+    read or that stops NIST's pipeline), each one located line.
     """
     run, gold = Path(run), Path(gold)
     spread.check()
     if not gold.is_dir():
         raise UsageError(f"--gold: {gold} is not a folder")
-    out = Path(output) if output is not None else None
-    if out is not None and out.exists() and any(out.iterdir()):
-        raise UsageError(f"-o: {out} exists and is not empty (NIST's stages write into new folders)")
-    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, out)
+    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, outputs=on_document is not None)
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
@@ -90,7 +85,7 @@ def score_ta1(
     scored = [d for d in selection.documents if aux_data.is_core(d)]
     if not scored:
         logs["run"].record("NOTHING_TO_SCORE")
-        return _finish(run_id, (), {}, logs, notices, out, plan)
+        return _finish(run_id, (), {}, logs, notices, plan)
 
     submitted = list(selection.documents)
     others = [d for d in aux_data.core if d not in selection.sources]
@@ -102,7 +97,9 @@ def score_ta1(
     for number, outcome in enumerate(_run_documents(setting, selection.kind, paths, documents, len(submitted), spread), 1):
         if progress:
             progress("documents", number, len(documents))
-        outcomes[outcome.document] = outcome
+        if on_document is not None and outcome.outputs is not None and outcome.error is None:
+            on_document(outcome.outputs)
+        outcomes[outcome.document] = replace(outcome, outputs=None)  # what is written need not be kept
     _raise_first_error(outcomes, submitted, aux_data.core, _missing_gold(gold, aux_data.core, scored))
 
     for document in submitted:
@@ -114,14 +111,12 @@ def score_ta1(
     for document in submitted:
         logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
     logs["score-responses"].extend(gold_log.events)
-    for name, _ in METRIC_CALLS:
+    for metric in METRICS:
         for document in aux_data.core:
-            logs["score-responses"].extend(outcomes[document].logs.get(name, ()))
+            logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
-    metrics = {name: MetricScores.combine([outcomes[d].scores[name] for d in aux_data.core if name in outcomes[d].scores]) for name in METRICS}
-    if out is not None:
-        _write_scores(out, metrics, run_id)
-    return _finish(run_id, tuple(scored), metrics, logs, notices, out, plan)
+    metrics = {m.name: MetricScores.combine([outcomes[d].scores[m.name] for d in aux_data.core if m.name in outcomes[d].scores]) for m in METRICS}
+    return _finish(run_id, tuple(scored), metrics, logs, notices, plan)
 
 
 def _run_documents(setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread) -> Iterable[DocumentOutcome]:
@@ -179,16 +174,8 @@ def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], t
     return notices
 
 
-def _write_scores(out: Path, metrics: dict[str, MetricScores], run_id: str) -> None:
-    for folder in ("alignment/cluster", "alignment/mention", "similarities", "scores"):
-        (out / folder).mkdir(parents=True, exist_ok=True)
-    for name, scores in metrics.items():
-        cells = scores.cells(run_id)  # formatted once for both tables
-        (out / "scores" / f"{name}-scores.txt").write_text(score_table(scores.columns, cells, "pretty"), encoding="utf-8")
-        (out / "scores" / f"{name}-scores.tab").write_text(score_table(scores.columns, cells, "tab"), encoding="utf-8")
-
-
-def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str], out: Path | None, plan: bool) -> TA1Scores:
+def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str],
+            plan: bool) -> TA1Scores:
     lines = [line for log in logs.values() for line in log.text().splitlines()]
     errors = [line for line in lines if "ERROR" in line]
     stats: dict[str, int] = {}
@@ -196,9 +183,4 @@ def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricSc
         code = line.split(" - ")[4] if line.count(" - ") >= 4 else "ERROR"
         stats[code] = stats.get(code, 0) + 1
     entries = results(run_id, metrics, len(errors), dict(sorted(stats.items())))
-    if out is not None:
-        (out / "logs").mkdir(parents=True, exist_ok=True)
-        for name, log in logs.items():
-            log.write(out / "logs" / f"{name}.log")
-        (out / "results.json").write_text(results_json(entries), encoding="utf-8")
-    return TA1Scores(run_id, documents, metrics, entries, len(errors), tuple(notices), plan)
+    return TA1Scores(run_id, documents, metrics, entries, len(errors), tuple(notices), logs, plan)

@@ -6,24 +6,13 @@ integer 0. ``Total`` is ``FrameMetric_S``; ``Errors`` counts the log lines holdi
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
+from .metrics import METRICS
 from .metrics.common import MetricScores
 
 LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
 PLURAL = {"ALL": "", "Entity": "Entities_", "Event": "Events_", "Relation": "Relations_"}
-# metric -> (the column results.json reports and its name there, the metatypes it reports)
-REPORTED = {
-    **{f"ArgumentMetricV3{v}": ("trf_score", "TRFscore", ("ALL", "Event", "Relation")) for v in ("A1", "A2", "B1", "B2", "C1", "C2")},
-    "CoreferenceMetric": ("f1", "F1", ("ALL", "Entity", "Event")),
-    "FrameMetric": ("average_edge_score", "S", ("ALL", "Event", "Relation")),
-    "NegationMetricV1": ("f1", "F1", ("ALL", "Event", "Relation")),
-    "NegationMetricV2": ("f1", "F1", ("ALL", "Event", "Relation")),
-    "TemporalMetric": ("similarity", "S", ("ALL", "Event", "Relation")),
-    "TypeMetricV4": ("type_similarity", "S", ("ALL", "Entity", "Event")),
-}
-OMITTED_LANGUAGES = {"ArgumentMetricV3C2": ("SPA",)}  # NIST's driver lists no ArgumentMetricV3C2_SPA_* entries
 
 
 def result_key(metric: str, language: str, metatype: str, column: str) -> str:
@@ -33,16 +22,19 @@ def result_key(metric: str, language: str, metatype: str, column: str) -> str:
 def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_stats: Mapping[str, int]) -> dict[str, object]:
     """The entries of results.json (a missing metric or row gives the integer 0)."""
     found: dict[str, object] = {}
-    for metric, (column, label, metatypes) in REPORTED.items():
+    for metric in METRICS:
         for language in LANGUAGES:
-            if language in OMITTED_LANGUAGES.get(metric, ()):
+            if language in metric.omitted_languages:
                 continue
-            for metatype in metatypes:
-                row = scores[metric].summary(language, metatype) if metric in scores else None
-                found[result_key(metric, language, metatype, label)] = 0 if row is None else format(row.get(column), "6.4f").strip()
+            for metatype in metric.metatypes:
+                row = scores[metric.name].summary(language, metatype) if metric.name in scores else None
+                key = result_key(metric.name, language, metatype, metric.label)
+                found[key] = 0 if row is None else format(row.get(metric.reported), "6.4f").strip()
     found.update({"Errors": errors, "ErrorStats": dict(error_stats), "FatalError": "No", "RunID": run_id, "Total": found["FrameMetric_S"]})
     return found
 
 
-def results_json(entries: Mapping[str, object]) -> str:
-    return json.dumps({"scores": [dict(entries)]}, indent=4, sort_keys=True)
+def headline_key(metric: str, language: str = "ALL") -> str:
+    """The key of a metric's ALL-Macro value over all metatypes in results.json."""
+    label = next(m.label for m in METRICS if m.name == metric)
+    return result_key(metric, language, "ALL", label)

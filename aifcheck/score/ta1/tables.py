@@ -20,6 +20,7 @@ COLUMNS = {
            "ea_month", "ea_day", "ea_year", "eb_month", "eb_day", "eb_year"),
 }
 HEADERS = {kind: "\t".join(f"?{c}" for c in columns) for kind, columns in COLUMNS.items()}
+Cells = tuple[tuple[str, ...], ...]  # the lines of a table, each a tuple of cells
 _INDEX = {kind: {c: i for i, c in enumerate(columns)} for kind, columns in COLUMNS.items()}
 
 
@@ -96,14 +97,3 @@ def read_text(path: Path) -> str:
 
 def read_document(document: str, files: dict[str, Path]) -> Document:
     return Document(document, {kind: parse_table(kind, document, str(path), read_text(path)) for kind, path in files.items()})
-
-
-def write_document(folder: Path, document: Document, keep=lambda row: row.valid) -> None:
-    """Write the rows ``keep`` accepts as ``FOLDER/<doc>.ttl/<table>.rq.tsv``."""
-    target = folder / f"{document.id}.ttl"
-    target.mkdir(parents=True, exist_ok=True)
-    for kind, rows in document.tables.items():
-        text = HEADERS[kind] + "\n" + "".join(row.text() for row in rows if keep(row))
-        (target / FILE_NAMES[kind]).write_text(text, encoding="utf-8")
-
-

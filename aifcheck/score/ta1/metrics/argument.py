@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....render.score_table import Column
+from ...table import Column
 from ...matching import munkres_assign
 from ..iou import iou_matrix
 from ..responses import mention
@@ -47,8 +47,7 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
             count += sum(1 for i, t in enumerate(gold) if i not in gold_matched and t.metatype in metatypes)
             count += sum(1 for j, t in enumerate(system) if j not in system_score and t.metatype in metatypes)
             rows.append(ScoreRow(document, language, key, (("trf_score", total / count if count else 0),)))
-    name = f"ArgumentMetricV3{variant}{1 if justified else 2}"
-    return summarise(name, COLUMNS, rows, ("trf_score",), by_document_metatype)
+    return summarise(COLUMNS, rows, ("trf_score",), by_document_metatype)
 
 
 def _match(inputs: Inputs, document: str, gold: list[Edge], system: list[Edge], check_justification: bool) -> list[tuple[int, int, float]]:

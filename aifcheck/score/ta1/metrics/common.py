@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ....render.score_table import Column, cell, score_table
+from ...table import Column
 from ..align import DocumentAlignment
 from ..aux import Aux
 from ..events import EventLog
@@ -88,9 +88,8 @@ class Recipe:
 
 @dataclass(frozen=True)
 class MetricScores:
-    """A metric's rows and summaries, printable as NIST's ``scores/<name>-scores.{txt,tab}``."""
+    """A metric's rows and summaries: NIST's ``scores/<metric>-scores.{txt,tab}`` (aifcheck.render.ta1)."""
 
-    name: str
     columns: tuple[Column, ...]
     rows: tuple[ScoreRow, ...]  # sorted as NIST sorts them
     recipe: Recipe = field(compare=False, repr=False)
@@ -99,7 +98,7 @@ class MetricScores:
     def combine(parts: list[MetricScores]) -> MetricScores:
         """One metric's scores of documents scored apart, as one table."""
         first = parts[0]
-        return MetricScores(first.name, first.columns, tuple(sorted((row for part in parts for row in part.rows), key=first.recipe.sort_key)), first.recipe)
+        return MetricScores(first.columns, tuple(sorted((row for part in parts for row in part.rows), key=first.recipe.sort_key)), first.recipe)
 
     @cached_property  # a run's documents are scored apart: only the combined scores are summarised
     def summaries(self) -> tuple[ScoreRow, ...]:
@@ -130,22 +129,6 @@ class MetricScores:
                 return row
         return None
 
-    def table(self, separator: str, run_id: str) -> str:
-        return score_table(self.columns, self.cells(run_id), separator)
-
-    def cells(self, run_id: str) -> list[dict[str, str]]:
-        """Each row's cells as NIST prints them, by column name (for score_table)."""
-        lines = []
-        for row in (*self.rows, *self.summaries):
-            texts = {"document_id": row.document, "run_id": run_id, "language": str(row.language), "metatype": str(row.metatype),
-                     "gold_cluster_id": "" if row.summary else row.gold_cluster,
-                     "system_cluster_id": "" if row.summary else row.system_cluster}
-            for column in self.columns:
-                if column.name not in texts:
-                    texts[column.name] = cell(column, row.get(column.name), row.summary)
-            lines.append(texts)
-        return lines
-
 
 ID_COLUMNS = (Column("document_id", "DocID", "s"), Column("run_id", "RunID", "s"), Column("language", "Language", "s"), Column("metatype", "Metatype", "s"))
 CLUSTER_COLUMNS = (Column("gold_cluster_id", "GoldClusterID", "s"), Column("system_cluster_id", "SystemClusterID", "s"))
@@ -167,11 +150,11 @@ def micro_macro(rows: list[ScoreRow], column: str, kind: str) -> object:
     return mean([mean(values) for values in by_document.values()])
 
 
-def summarise(name: str, columns: tuple[Column, ...], rows: list[ScoreRow], score_columns: Sequence[str],
+def summarise(columns: tuple[Column, ...], rows: list[ScoreRow], score_columns: Sequence[str],
               sort_key: Callable[[ScoreRow], tuple], aggregate: Aggregate = micro_macro, blank: Sequence[str] = ()) -> MetricScores:
     """A metric's rows sorted as NIST does, with how to summarise them (MetricScores.summaries):
     ``aggregate`` computes each summary's value, ``blank`` columns are empty in summaries."""
-    return MetricScores(name, columns, tuple(sorted(rows, key=sort_key)), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
+    return MetricScores(columns, tuple(sorted(rows, key=sort_key)), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
 
 
 def by_cluster(row: ScoreRow) -> tuple:

@@ -8,13 +8,12 @@ document the system did not submit scores 0.
 """
 from __future__ import annotations
 
-from ....render.score_table import Column
+from ...table import Column
 from ..align import type_similarity
 from ..responses import DocumentResponses
 from ..similarity import TypeSimilarity
 from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
 
-NAME = "CoreferenceMetric"
 COLUMNS = (*ID_COLUMNS, Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))
 GROUPS = {"ALL": ("Entity", "Event"), "Entity": ("Entity",), "Event": ("Event",)}
 
@@ -47,7 +46,7 @@ def score(inputs: Inputs) -> MetricScores:
             recall = aligned / gold_total if gold_total else 0
             f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
             rows.append(ScoreRow(document, language, key, (("precision", precision), ("recall", recall), ("f1", f1))))
-    return summarise(NAME, COLUMNS, rows, ("precision", "recall", "f1"), by_document_metatype, blank=("precision", "recall"))
+    return summarise(COLUMNS, rows, ("precision", "recall", "f1"), by_document_metatype, blank=("precision", "recall"))
 
 
 def _self_total(responses: DocumentResponses | None, metatypes: tuple[str, ...], types: TypeSimilarity) -> float:

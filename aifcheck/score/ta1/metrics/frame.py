@@ -12,10 +12,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ....render.score_table import Column
+from ...table import Column
 from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Edge, Inputs, MetricScores, ScoreRow, aligned_similarity, by_cluster, cluster_sim, frame_edges, roles_precision, summarise
 
-NAME = "FrameMetric"
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("average_edge_score", "AvgEdgeScore", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")
 
@@ -41,7 +40,7 @@ def score(inputs: Inputs) -> MetricScores:
             cluster = inputs.system_cluster(document, system_id)
             if cluster is not None and cluster.metatype in FRAMES:
                 rows.append(ScoreRow(document, language, cluster.metatype, (("average_edge_score", 0),), NONE, system_id))
-    return summarise(NAME, COLUMNS, rows, ("average_edge_score",), by_cluster)
+    return summarise(COLUMNS, rows, ("average_edge_score",), by_cluster)
 
 
 def _average_edge_score(inputs: Inputs, document: str, gold_edges: dict[str, Edge], system_edges: dict[str, Edge]) -> float:

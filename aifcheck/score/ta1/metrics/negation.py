@@ -9,7 +9,7 @@ counts.
 """
 from __future__ import annotations
 
-from ....render.score_table import Column
+from ...table import Column
 from .common import CLUSTER_COLUMNS, ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_cluster, micro_macro, summarise
 
 FRAMES = ("Relation", "Event")
@@ -61,7 +61,7 @@ def score_v1(inputs: Inputs) -> MetricScores:
             rows.append(ScoreRow(document, language, metatype, tuple(values.items()), gold_id, system_id))
         for metatype, (same, system_size, gold_size) in pooled.items():
             rows.append(ScoreRow(document, language, metatype, tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size)))))
-    return summarise("NegationMetricV1", V1_COLUMNS, rows, ("precision", "recall", "f1"), by_cluster, blank=("precision", "recall"))
+    return summarise(V1_COLUMNS, rows, ("precision", "recall", "f1"), by_cluster, blank=("precision", "recall"))
 
 
 def score_v2(inputs: Inputs) -> MetricScores:
@@ -86,7 +86,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes
             rows.append(ScoreRow(document, language, key, (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn)))))
-    return summarise("NegationMetricV2", V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
+    return summarise(V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
 
 
 def _by_document_metatype(row: ScoreRow) -> tuple:

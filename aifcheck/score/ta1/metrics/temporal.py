@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime
 
 from ....errors import InputError
-from ....render.score_table import Column
+from ...table import Column
 from ..dates import Date
 from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
-NAME = "TemporalMetric"
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("similarity", "Similarity", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")
 C = 1 / 12
@@ -50,7 +49,7 @@ def score(inputs: Inputs) -> MetricScores:
                         total += _similarity(gold_tuple, system_tuple)
                     similarity = total / len(tuples)
             rows.append(ScoreRow(document, language, cluster.metatype, (("similarity", similarity),), gold_id, system_id))
-    return summarise(NAME, COLUMNS, rows, ("similarity",), by_cluster)
+    return summarise(COLUMNS, rows, ("similarity",), by_cluster)
 
 
 def _tuple(dates: tuple[Date | None, ...] | None, plan: bool, document: str, cluster: str) -> Tuple4:

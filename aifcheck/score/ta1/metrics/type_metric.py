@@ -3,10 +3,9 @@ aligned entity and event pairs (TypeSim without threshold), unaligned gold and s
 event clusters scoring 0. Relations are not scored."""
 from __future__ import annotations
 
-from ....render.score_table import Column
+from ...table import Column
 from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
-NAME = "TypeMetricV4"
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("type_similarity", "TypeSimilarity", "6.4f", "R", "6.4f"))
 SCORED = ("Entity", "Event")
 
@@ -27,4 +26,4 @@ def score(inputs: Inputs) -> MetricScores:
             cluster = inputs.system_cluster(document, system_id)
             if cluster is not None and cluster.metatype in SCORED:
                 rows.append(ScoreRow(document, language, cluster.metatype, (("type_similarity", 0.0),), NONE, system_id))
-    return summarise(NAME, COLUMNS, rows, ("type_similarity",), by_cluster)
+    return summarise(COLUMNS, rows, ("type_similarity",), by_cluster)
