@@ -17,7 +17,7 @@ import importlib
 # counts in every run (PEP 562).
 _EXPORTS = {
     "Options": "validation.run", "validate": "validation.run",
-    "Rule": "validation.catalog", "Severity": "validation.catalog", "load_catalog": "validation.catalog",
+    "Rule": "validation.catalog", "Severity": "validation.catalog", "load_catalog": "validation.shapes",
     "claims": "extract.claims",
     "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
     "load": "extract.kg",

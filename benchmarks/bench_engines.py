@@ -224,7 +224,7 @@ def merged_shapes(paths: list[Path], target: Path) -> Path:
 
 def rule_coverage() -> tuple[set[str], list[str]]:
     """(the aifcheck rules the official shapes check, every rule the nist profile checks)."""
-    from aifcheck.validation.catalog import load_catalog
+    from aifcheck.validation.shapes import load_catalog
 
     nist = [r.id for r in load_catalog().rules_for("nist") if r.checked and r.task is None]
     files = {path.name for path in OFFICIAL_SHAPES}

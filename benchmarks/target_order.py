@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aifcheck.validation.catalog import load_catalog  # noqa: E402
+from aifcheck.validation.shapes import load_catalog  # noqa: E402
 from aifcheck.validation.shapes import binds_this  # noqa: E402
 from aifcheck.validation.engine.fast import compile_constraint  # noqa: E402
 from aifcheck.errors import InputError  # noqa: E402

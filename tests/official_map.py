@@ -210,7 +210,7 @@ def nist_rejections(path: Path) -> list[Rejection]:
 def readme_tables(rows: list[Row]) -> str:
     """Official shape -> aifcheck rules (a shape of aida_ontology.shacl that maps as its namesake
     in dwd_aif.shacl shares its line), and aifcheck rule -> the official shapes NIST applies."""
-    from aifcheck.validation.catalog import load_catalog
+    from aifcheck.validation.shapes import load_catalog
 
     by_shape: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for row in rows:

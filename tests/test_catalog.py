@@ -1,19 +1,25 @@
 """Tests on the catalogue itself: IDs, coverage of RULES.md, fixtures, metadata."""
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import re
 
 import pytest
 
-from aifcheck.validation.catalog import RULE_ID, Severity, Target, _fingerprint, load_catalog
-from aifcheck.validation.shapes import anti_join_problem, binds_this, build_catalog, implies_targets
-from aifcheck.validation.engine.fast import anti_joins, compile_constraint
+from aifcheck.validation.build import build_catalog
+from aifcheck.validation.catalog import RULE_ID, Severity, Target, fingerprint, shapes_folder
+from aifcheck.validation.engine.analysis import anti_join_problem, binds_this, implies_targets
+from aifcheck.validation.engine.compile import compile_queries, load_queries
+from aifcheck.validation.engine.sparql_text import anti_joins
+from aifcheck.validation.shapes import load_catalog, shape_texts
 from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
 
 from helpers import SHARED
 
 CATALOG = load_catalog()
+QUERIES = load_queries(CATALOG)
 RULES_MD = SHARED / "RULES.md"
 RULE_GROUPS = ("A", "N", "T", "S")  # every group of RULES.md
 # the groups RULES.md does not define: O, what NIST's submission check (the official AIF shapes)
@@ -123,7 +129,7 @@ def test_targets_last_only_where_the_body_binds_this() -> None:
     # that leaves $this unbound would find nothing instead of the violations. Building the
     # catalogue refuses such a hint; every hint shipped passed that check.
     assert any(c.targets_last for r in CATALOG.rules.values() for c in r.constraints), "no hint to check"
-    texts = dict(CATALOG.shape_texts)
+    texts = shape_texts()
     # A1's check that rdf:subject, rdf:predicate and rdf:object are present binds $this in no solution
     assert not binds_this(CATALOG.get("A1").constraints[1].select, CATALOG.prefixes)
     aif = texts["aif.ttl"]
@@ -151,14 +157,14 @@ def test_a_body_implies_its_targets_only_through_every_branch() -> None:
 
 def test_a_body_that_implies_its_targets_runs_as_written() -> None:
     a12 = CATALOG.get("A12")
-    implied = [i for i, c in enumerate(a12.constraints) if c.implies_targets]
-    assert implied and all("SELECT DISTINCT ?this" not in CATALOG.queries["A12", i] for i in implied)
+    implied = [i for i, c in enumerate(a12.constraints) if implies_targets(c.select, a12.targets, CATALOG.prefixes)]
+    assert implied and all("SELECT DISTINCT ?this" not in QUERIES["A12", i] for i in implied)
     o10 = CATALOG.get("O10")  # a branch that types $this by rdf:predicate rdf:type, not by rdf:type
-    assert not o10.constraints[0].implies_targets and "SELECT DISTINCT ?this" in CATALOG.queries["O10", 0]
+    assert not implies_targets(o10.constraints[0].select, o10.targets, CATALOG.prefixes) and "SELECT DISTINCT ?this" in QUERIES["O10", 0]
 
 
 def test_targets_last_is_refused_where_the_body_implies_the_targets() -> None:
-    texts = dict(CATALOG.shape_texts)
+    texts = shape_texts()
     aif = texts["aif.ttl"]
     start = aif.index('aifc:ruleId "A12"')  # the file's last rule
     end = len(aif)
@@ -170,7 +176,7 @@ def test_targets_last_is_refused_where_the_body_implies_the_targets() -> None:
 
 def _hinted(rule_id: str, text_in_constraint: str, hint: str) -> dict[str, str]:
     """The shape texts with ``hint`` on the constraint of ``rule_id`` whose text holds ``text_in_constraint``."""
-    texts = dict(CATALOG.shape_texts)
+    texts = shape_texts()
     name = next(n for n, t in texts.items() if f'aifc:ruleId "{rule_id}"' in t)
     text = texts[name]
     at = text.index(text_in_constraint, text.index(f'aifc:ruleId "{rule_id}"'))
@@ -197,8 +203,8 @@ def test_an_anti_join_moves_each_not_exists_to_the_end_of_its_group_as_minus() -
 
 def test_anti_join_hints_compile_to_minus_and_are_refused_where_minus_could_differ() -> None:
     hinted = [(r.id, i) for r in CATALOG.rules.values() for i, c in enumerate(r.constraints) if c.anti_join]
-    assert ("A3", 6) in hinted and all("MINUS" in CATALOG.queries[key] for key in hinted)
-    assert not any("MINUS" in q for key, q in CATALOG.queries.items() if key not in hinted)
+    assert ("A3", 6) in hinted and all("MINUS" in QUERIES[key] for key in hinted)
+    assert not any("MINUS" in q for key, q in QUERIES.items() if key not in hinted)
     # N14's NOT EXISTS sits in UNION branches that bind none of its variables: MINUS would remove nothing
     with pytest.raises(ValueError, match="N14: aifc:antiJoin on a constraint whose FILTER NOT EXISTS shares no variable"):
         build_catalog(_hinted("N14", "boundingBoxUpperLeftX", "aifc:antiJoin true"))
@@ -219,31 +225,53 @@ def test_binds_this_sees_through_unions_and_optionals() -> None:
     assert not binds_this("SELECT $this WHERE { ?s ?p ?o . FILTER NOT EXISTS { $this ?q ?s } }", {})
 
 
-def test_the_cache_is_named_by_each_source_s_size_and_modification_time(tmp_path) -> None:
-    source = tmp_path / "nist.ttl"
-    source.write_text("a")
-    os.utime(source, ns=(10**18, 10**18))
-    names = {_fingerprint([source])}
-    source.write_text("b")  # same size, another time
-    os.utime(source, ns=(10**18 + 1, 10**18 + 1))
-    names.add(_fingerprint([source]))
-    source.write_text("bc")  # another size, the same time
-    os.utime(source, ns=(10**18 + 1, 10**18 + 1))
-    names.add(_fingerprint([source]))
-    assert len(names) == 3 and _fingerprint([source]) in names
-    assert _fingerprint([source, tmp_path / "gone.tsv"]) != _fingerprint([source])
+def test_the_fingerprint_follows_the_shapes_contents_not_their_times(tmp_path, monkeypatch) -> None:
+    # an install or a clone gives the files new times: the shipped catalogue must still fit them
+    copy = tmp_path / "shapes"
+    shutil.copytree(shapes_folder(), copy)
+    monkeypatch.setattr("aifcheck.validation.catalog.shapes_folder", lambda: copy)
+    fingerprint.cache_clear()
+    try:
+        first = fingerprint()
+        for path in copy.iterdir():
+            os.utime(path, ns=(10**18, 10**18))
+        fingerprint.cache_clear()
+        assert fingerprint() == first
+        (copy / "nist.ttl").write_text((copy / "nist.ttl").read_text() + "\n# a comment\n")
+        fingerprint.cache_clear()
+        assert fingerprint() != first
+    finally:
+        fingerprint.cache_clear()
 
 
-def test_the_cached_catalogue_is_the_one_built_from_the_shapes(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path))
+def test_the_shipped_catalogue_and_queries_are_those_built_from_the_shapes() -> None:
+    # fails when shapes/ changed without `python -m aifcheck.validation.shapes` (which rewrites them)
+    built = build_catalog(shape_texts(), fingerprint())
+    shipped = {name: json.loads((shapes_folder() / name).read_text()) for name in ("catalog.json", "queries.json")}
+    assert shipped["catalog.json"]["fingerprint"] == shipped["queries.json"]["fingerprint"] == fingerprint(), (
+        "shapes/*.json are stale: run python -m aifcheck.validation.shapes"
+    )
+    assert CATALOG == built and len(CATALOG.rules) > 100
+    assert QUERIES == compile_queries(built)
+
+
+def test_shapes_that_differ_from_the_shipped_ones_are_built_once_into_the_cache(tmp_path, monkeypatch, capsys) -> None:
+    copy = tmp_path / "shapes"
+    shutil.copytree(shapes_folder(), copy)
+    (copy / "catalog.json").unlink()
+    (copy / "queries.json").unlink()
+    monkeypatch.setattr("aifcheck.validation.catalog.shapes_folder", lambda: copy)
+    monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    fingerprint.cache_clear()
     load_catalog.cache_clear()
     try:
-        built = load_catalog()  # nothing cached in tmp_path: built from the shapes, and cached
-        assert len(list(tmp_path.glob("catalog-*.pickle"))) == 1
+        built = load_catalog()
+        assert "building it (once, into the cache)" in capsys.readouterr().err
+        assert sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir()) == ["catalog", "queries"]
         load_catalog.cache_clear()
         assert load_catalog() == built == CATALOG
+        assert capsys.readouterr().err == ""  # read from the cache: no second build
+        assert load_queries(built) == QUERIES
     finally:
+        fingerprint.cache_clear()
         load_catalog.cache_clear()
-    prefixes = tuple(sorted(built.prefixes.items()))
-    compiled = {(r.id, i): compile_constraint(r.targets, c, prefixes) for r in built.rules.values() for i, c in enumerate(r.constraints)}
-    assert built.queries == compiled and len(compiled) > 100

@@ -14,7 +14,8 @@ import pytest
 from helpers import FIXTURES, SHARED_DATA
 
 import aifcheck
-from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.catalog import Severity
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import fixtures_for
 
 CATALOG = load_catalog()

@@ -12,7 +12,8 @@ from helpers import FIXTURES, ROOT, SHARED
 from typer.testing import CliRunner
 
 import aifcheck
-from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.catalog import Severity
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.cli import application
 
 app = application()

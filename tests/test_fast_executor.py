@@ -87,7 +87,7 @@ def test_no_copy_outlives_a_run_that_fails_here(tmp_path: Path) -> None:
 # in a process of its own: this one may hold threads from other tests, and then does not fork
 SAME_FINDINGS = """
 import sys
-from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.engine import fast
 from aifcheck.loading.kb import load_kb
 from aifcheck.validation.run import Options

@@ -27,7 +27,7 @@ from official_map import (
 )
 
 import aifcheck
-from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
 from aifcheck.validation.run import Options
 

@@ -19,7 +19,8 @@ from helpers import FIXTURES
 
 import aifcheck
 from aifcheck.validation import run as validation
-from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.catalog import Severity
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import Fixture, fixtures_for
 
 

@@ -8,7 +8,7 @@ from rdflib import Variable
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from aifcheck.validation.catalog import load_catalog
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.engine import RawResult, get_executor
 from aifcheck.validation.fixtures import fixtures_for
 from aifcheck.loading.kb import load_kb

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SHARED_DATA
 
-from aifcheck.validation.catalog import Severity, load_catalog
+from aifcheck.validation.catalog import Severity
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.errors import InputError, UsageError
 from aifcheck.validation.report import ExitStatus, Report
 from aifcheck.validation.submission import CHECKS, lint

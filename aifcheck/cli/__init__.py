@@ -108,7 +108,7 @@ def validate(
     no_config: Annotated[bool, NO_CONFIG] = False,
 ) -> None:
     """Check RDF files against the rules of a profile and report every violation with its rule ID."""
-    from ..validation.catalog import load_catalog
+    from ..validation.shapes import load_catalog
     from ..loading.paths import discover
     from .progress import ProgressBar
     from ..render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
@@ -198,7 +198,7 @@ def rules(
     profile: Annotated[Optional[str], typer.Option(help="List only the rules a profile runs (aif, nist, ta3, submission).")] = None,
 ) -> None:
     """List the rule catalogue, or show one rule: its text, plan reference and failing example."""
-    from ..validation.catalog import load_catalog
+    from ..validation.shapes import load_catalog
     from ..choices import choose
     from ..validation.fixtures import fixtures_for
 

@@ -113,7 +113,7 @@ def lint_submission(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
-    from ..validation.catalog import load_catalog  # imported here, as collect above
+    from ..validation.shapes import load_catalog  # imported here, as collect above
     from ..spread.parallel import Spread
     from ..render import render
     from ..validation.submission import lint

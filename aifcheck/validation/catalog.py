@@ -1,23 +1,24 @@
-"""The rule catalogue, read from the shapes in shapes/ (no hand-kept lists).
+"""The rule catalogue, as plain values read from the shapes in shapes/ (no hand-kept lists).
 
 Each profile file (aif.ttl, nist.ttl, ta3.ttl) declares one ``aifc:Profile`` and the rules
 of that profile. A rule is one ``sh:NodeShape`` carrying ``aifc:ruleId``, ``rdfs:label``
 (title), ``rdfs:comment`` (text), ``aifc:planRef``, ``sh:severity`` and one or more
 ``sh:sparql`` constraints, each with its ``sh:message``. Rules about a submission directory
 rather than a graph are ``aifc:SubmissionRule`` resources with the same metadata; their
-checks are Python (aifcheck/submission.py). Rules that RULES.md names but that have nothing
+checks are Python (aifcheck.validation.submission). Rules that RULES.md names but that have nothing
 to check are ``aifc:UncheckedRule`` resources with an ``aifc:reason``.
 
-This module holds the catalogue as plain values; aifcheck.catalog_build reads the shapes
-(with rdflib) when they change.
+aifcheck.validation.shapes reads the shapes (with rdflib) into a Catalog. What is built from the
+shapes ships with the package as JSON beside them (shapes/catalog.json, and the fast executor's
+shapes/queries.json), named by the fingerprint of the shapes it was built from; a run whose
+shapes differ builds its own once and keeps it in the user's cache (``Built``).
 """
 from __future__ import annotations
 
 import os
-import pickle
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from pathlib import Path
 
@@ -35,20 +36,13 @@ GROUP_CONCAT = re.compile(
 
 @dataclass(frozen=True)
 class Constraint:
-    """One SPARQL-based constraint of a rule: its SELECT and the message template."""
+    """One SPARQL-based constraint of a rule: its SELECT, the message template, and what the shape
+    hints to the fast executor (aifcheck.validation.engine.compile says what each hint does)."""
 
     select: str
     message: str
-    # a hint to the fast executor: test each solution's $this against the targets after the body,
-    # instead of enumerating the targets first (for selective bodies that bind $this)
-    targets_last: bool = False
-    # a hint to the fast executor: run its FILTER NOT EXISTS as MINUS, one anti-join instead of a
-    # look-up per solution (for bodies with many solutions; engine.fast.anti_joins)
-    anti_join: bool = False
-    # found when the catalogue is built: every solution of the body holds a triple pattern that puts
-    # $this among the rule's targets (``$this a C`` for a target class C, ...), so the fast executor
-    # joins no targets to it (a tenth of the rule queries' time on an 11k-triple file)
-    implies_targets: bool = False
+    targets_last: bool = False  # aifc:targetsLast: test the targets after the body
+    anti_join: bool = False  # aifc:antiJoin: run its FILTER NOT EXISTS as MINUS
 
     @cached_property  # read for every result row: scan the SELECT once
     def lists(self) -> tuple[tuple[str, str], ...]:
@@ -101,25 +95,30 @@ class Profile:
     excludes: frozenset[str] = frozenset()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Catalog:
     profiles: dict[str, Profile]
     rules: dict[str, Rule]  # in file order: aif, nist, ta3
-    shape_texts: dict[str, str] = field(repr=False)  # file name -> Turtle
     prefixes: dict[str, str] = field(default_factory=dict)
-    # the fast executor's whole-graph query of each constraint, by (rule ID, constraint index):
-    # compiled once with the catalogue and kept in its cache (4 ms a run otherwise)
-    queries: dict[tuple[str, int], str] = field(default_factory=dict, repr=False)
+    fingerprint: str = ""  # of the shapes it was read from (see fingerprint())
 
-    @cached_property
-    def shapes(self):
-        """Every shape file in one rdflib Graph, for pySHACL (the fast executor reads the rules only)."""
-        import rdflib  # only the reference executor needs it
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The shape files, one per profile."""
+        return tuple(profile.file for profile in self.profiles.values())
 
-        graph = rdflib.Graph()
-        for text in self.shape_texts.values():
-            graph.parse(data=text, format="turtle")
-        return graph
+    def to_json(self) -> dict:
+        return {
+            "profiles": [[p.name, p.parent, p.file, sorted(p.excludes)] for p in self.profiles.values()],
+            "rules": [_rule_json(rule) for rule in self.rules.values()],
+            "prefixes": self.prefixes,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, fingerprint: str) -> Catalog:
+        profiles = {name: Profile(name, parent, file, frozenset(excludes)) for name, parent, file, excludes in data["profiles"]}
+        rules = {r["id"]: _rule(r) for r in data["rules"]}
+        return cls(profiles, rules, data["prefixes"], fingerprint)
 
     def profile_chain(self, name: str) -> list[Profile]:
         if name not in self.profiles:
@@ -163,43 +162,36 @@ class Catalog:
             raise UsageError(f"unknown rule ID '{rule_id}' (see 'aifcheck rules')") from None
 
 
-PROFILE_FILES = ("aif.ttl", "nist.ttl", "ta3.ttl", "submission.ttl")
+def _rule_json(rule: Rule) -> dict:
+    found = {f.name: getattr(rule, f.name) for f in fields(rule)}
+    found["severity"] = rule.severity.label
+    found["targets"] = [[t.kind, t.term] for t in rule.targets]
+    found["constraints"] = [[c.select, c.message, c.targets_last, c.anti_join] for c in rule.constraints]
+    found["skip_conditions"] = sorted(rule.skip_conditions)
+    found["vocabulary"] = list(rule.vocabulary)
+    return found
 
 
-@cache
-def load_catalog() -> Catalog:
-    """Read every profile file shipped in shapes/ (installed as aifcheck.shapes).
-
-    rdflib takes about a tenth of a second to parse the shapes, a fifth of a small file's whole
-    run, so the catalogue built from them (with the fast executor's queries) is kept in a cache
-    file named by the size and modification time of every file of shapes/ and of the modules that
-    build it, as Python names its bytecode caches: an edit to any of them builds it afresh.
-    Reading it needs no rdflib, nor the shapes' text. A cache that cannot be read or written is
-    only skipped.
-    """
-    shapes = _shapes_folder()
-    code = Path(__file__).parent
-    sources = [*sorted(p for p in shapes.iterdir() if p.suffix in (".ttl", ".tsv")), code / "catalog.py", code / "shapes.py", code / "engine" / "fast.py"]
-    cached = _cache_dir() / f"catalog-{_fingerprint(sources)}.pickle"
-    try:
-        return pickle.loads(cached.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
-        pass
-    from .shapes import build_catalog  # rdflib: only when the shapes changed
-
-    texts = {name: (shapes / name).read_text(encoding="utf-8") for name in PROFILE_FILES if (shapes / name).is_file()}
-    catalog = build_catalog(texts)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_name(f"{cached.name}.{os.getpid()}")
-        partial.write_bytes(pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(partial, cached)  # atomic: parallel runs never read a half-written file
-    except OSError:
-        pass
-    return catalog
+def _rule(data: dict) -> Rule:
+    return Rule(**{
+        **data,
+        "severity": Severity.parse(data["severity"]),
+        "targets": tuple(Target(kind, term) for kind, term in data["targets"]),
+        "constraints": tuple(Constraint(*c) for c in data["constraints"]),
+        "skip_conditions": frozenset(data["skip_conditions"]),
+        "vocabulary": tuple(data["vocabulary"]),
+    })
 
 
-def _shapes_folder() -> Path:
+# ------------------------------------------------------------------------------------------
+# What is built from the shapes: shipped beside them, or kept in the user's cache
+# ------------------------------------------------------------------------------------------
+
+FORMAT = 1  # of the built files' JSON: a change of layout builds them afresh
+SOURCES = (".ttl", ".tsv")  # the files of shapes/ a build reads
+
+
+def shapes_folder() -> Path:
     # the installed package's folder: importlib.resources would cost every run 3 ms of imports,
     # and aifcheck is never installed zipped
     from .. import shapes
@@ -207,21 +199,68 @@ def _shapes_folder() -> Path:
     return Path(shapes.__file__).parent
 
 
-def _fingerprint(paths: list[Path]) -> str:
-    """Names, sizes and modification times of the files, as 16 hex digits (zlib's checksums: the
-    module is loaded already, hashlib would add 2 ms)."""
-    stats = []
-    for path in paths:
+@cache
+def fingerprint() -> str:
+    """The shapes' names and contents (and aifcheck's version), as 16 hex digits: zlib's
+    checksums (loaded already; hashlib would add an import to every run). A shipped or cached build
+    serves only the shapes it was built from, whatever the files' times after an install."""
+    from .. import __version__
+
+    folder = shapes_folder()
+    stamp = f"{__version__}:{FORMAT}".encode()
+    digest = zlib.crc32(stamp), zlib.adler32(stamp)
+    for path in sorted(p for p in folder.iterdir() if p.suffix in SOURCES):
+        for piece in (path.name.encode(), path.read_bytes()):
+            digest = zlib.crc32(piece, digest[0]), zlib.adler32(piece, digest[1])
+    return f"{digest[0]:08x}{digest[1]:08x}"
+
+
+class Built:
+    """One file built from the shapes (``name``: catalog.json, queries.json): the one shipped in
+    shapes/, or the one in the user's cache, when it was built from the shapes as they are."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def read(self, current: str) -> dict | None:
+        """The built data for shapes of fingerprint ``current``, or None when none is found."""
+        import json
+
+        for path in (shapes_folder() / self.name, self.cached(current)):
+            try:
+                found = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(found, dict) and found.get("fingerprint") == current:
+                return found["data"]
+        return None
+
+    def keep(self, current: str, data: object) -> None:
+        """Keep data built from the shapes in the user's cache; a cache that cannot be written is skipped."""
+        import json
+
+        target = self.cached(current)
         try:
-            found = path.stat()
-            stats.append(f"{path.name}:{found.st_size}:{found.st_mtime_ns}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(f"{target.name}.{os.getpid()}")
+            partial.write_text(json.dumps({"fingerprint": current, "data": data}), encoding="utf-8")
+            os.replace(partial, target)  # atomic: parallel runs never read a half-written file
         except OSError:
-            stats.append(f"{path.name}:missing")
-    text = "\n".join(stats).encode()
-    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+            pass
+
+    def ship(self, current: str, data: object) -> None:
+        """Write the file shipped beside the shapes (aifcheck.validation.shapes --write)."""
+        import json
+
+        text = json.dumps({"fingerprint": current, "data": data}, indent=1, sort_keys=True)
+        (shapes_folder() / self.name).write_text(text + "\n", encoding="utf-8")
+
+    def cached(self, current: str) -> Path:
+        stem, _, suffix = self.name.rpartition(".")
+        return cache_dir() / f"{stem}-{current}.{suffix}"
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     if os.environ.get("AIFCHECK_CACHE_DIR"):
         return Path(os.environ["AIFCHECK_CACHE_DIR"])
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
@@ -230,7 +269,7 @@ def _cache_dir() -> Path:
 def read_vocabulary(name: str) -> tuple[str, ...]:
     """The terms of a vocabulary file of shapes/: the first tab-separated column of each line that
     is neither empty nor a # comment."""
-    text = (_shapes_folder() / name).read_text(encoding="utf-8")
+    text = (shapes_folder() / name).read_text(encoding="utf-8")
     lines = (line.split("\t", 1)[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
     return tuple(dict.fromkeys(lines))
 

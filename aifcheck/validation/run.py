@@ -11,9 +11,10 @@ from functools import lru_cache, partial
 
 import pyoxigraph as ox
 
-from .catalog import Catalog, Rule, Severity, load_catalog
+from .catalog import Catalog, Rule, Severity
 from ..choices import choose, did_you_mean
-from .engine import RawResult, RuleFailure, get_executor
+from .engine import Executor, RawResult, RuleFailure, get_executor
+from .shapes import load_catalog
 from ..errors import InputError, UsageError, printable
 from ..loading.kb import KB, STORES, Limits, load_kb
 from ..loading.lines import Term
@@ -157,7 +158,8 @@ def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: s
         from ..loading.terms import kb_from_graph
 
         started = time.perf_counter()
-        opts.rules(load_catalog())
+        checker = Checker(opts, load_catalog())
+        checker.rules()  # usage errors before the graph is copied
         report = Report(profile, strict=opts.strict)
         try:
             kb = kb_from_graph(source)
@@ -165,7 +167,7 @@ def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: s
             report.files.append(FileReport(exc.path, error=FileError(exc.path, str(exc))))
         else:
             with kb:
-                report.files.append(check_kb(kb, opts))
+                report.files.append(check_kb(kb, checker))
         report.seconds = time.perf_counter() - started
         return report
     paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
@@ -184,7 +186,7 @@ def validate_paths(
     file_progress: FileProgress | None = None,
 ) -> Report:
     """Validate every file the arguments name (files, folders, globs, "-" for standard input)."""
-    opts.rules(load_catalog())  # raise usage errors before any file is read
+    Checker(opts, load_catalog()).rules()  # raise usage errors before any file is read
     files, problems = discover(args)
     return validate_files(files, [FileError(p.path, str(p)) for p in problems], opts, progress, file_progress)
 
@@ -195,13 +197,16 @@ def validate_files(
     opts: Options,
     progress: Callable[[FileReport, int, int], None] | None = None,
     file_progress: FileProgress | None = None,
+    catalog: Catalog | None = None,
 ) -> Report:
     """Validate files, in their order. ``progress`` hears of each file as it is done;
-    ``file_progress`` of the reading and checking inside a file (when files run one at a time)."""
+    ``file_progress`` of the reading and checking inside a file (when files run one at a time).
+    ``catalog``: the rules to choose from (by default the shipped catalogue)."""
     started = time.perf_counter()
-    opts.rules(load_catalog())
+    checker = Checker(opts, catalog or load_catalog())
+    checker.rules()  # usage errors before any file is read
     report = Report(opts.profile, strict=opts.strict, input_errors=list(input_errors))
-    for i, file_report in enumerate(_map_files(files, opts, file_progress), start=1):
+    for i, file_report in enumerate(_map_files(files, checker, file_progress), start=1):
         report.files.append(file_report)
         if progress is not None:
             progress(file_report, i, len(files))
@@ -209,27 +214,32 @@ def validate_files(
     return report
 
 
-def _map_files(files: list[str], opts: Options, file_progress: FileProgress | None) -> Iterable[FileReport]:
+def _map_files(files: list[str], checker: Checker, file_progress: FileProgress | None) -> Iterable[FileReport]:
+    opts = checker.options
     spread = Spread(opts.jobs, opts.scheduler, opts.ship_files, opts.file_timeout)
     if not spread.in_processes(len(files)):  # here, where a file's own progress can be shown
         spread.check()
         for path in files:
-            yield validate_file(path, opts, file_progress)
+            yield validate_file(path, opts, file_progress, checker=checker)
         return
-    yield from map_files(partial(validate_file, opts=opts, threads=spread.threads()), files, _lost, spread)
+    spread_checker = Checker(opts, checker.catalog, spread.threads())
+    yield from map_files(partial(validate_file, opts=opts, checker=spread_checker), files, _lost, spread)
 
 
 def _lost(path: str, reason: str) -> FileReport:
     return FileReport(path, error=FileError(path, str(InputError(path, reason))))
 
 
-def validate_file(path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None) -> FileReport:
+def validate_file(
+    path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None, checker: Checker | None = None
+) -> FileReport:
     """Load one file and run every selected rule on it; an unreadable file becomes a FileError.
-    ``threads`` run the file's queries (fast engine), by default one per core. A TA3 claim frame
-    with no --condition takes the condition of the ConditionN folder it is in."""
+    ``checker``: what the run checks files with (by default the shipped catalogue's rules for
+    ``opts``, their queries run on ``threads``, by default one per core). A TA3 claim frame with no
+    --condition takes the condition of the ConditionN folder it is in."""
     started = time.perf_counter()
-    if opts.profile == "ta3" and opts.condition is None:
-        opts = replace(opts, condition=condition_of(path))
+    checker = checker or Checker(opts, load_catalog(), threads)
+    condition = condition_of(path) if opts.profile == "ta3" and opts.condition is None else opts.condition
     reading, on_store = None, None
     if progress is not None:
         phase = "reading"
@@ -246,24 +256,52 @@ def validate_file(path: str, opts: Options, progress: FileProgress | None = None
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     with kb:
-        file_report = check_kb(kb, opts, partial(progress, path, "checking") if progress else None, threads)
+        file_report = check_kb(kb, checker, partial(progress, path, "checking") if progress else None, condition)
     file_report.seconds = time.perf_counter() - started
     return file_report
 
 
-def check_kb(
-    kb: KB, opts: Options, progress: Callable[[int, int], None] | None = None, threads: int | None = None
-) -> FileReport:
-    """Run the selected rules on one KB, and locate what they find."""
-    catalog = load_catalog()
-    rules = opts.rules(catalog)
+class Checker:
+    """What every file of a run is checked with, chosen once: the catalogue, the rules the options
+    select (for each TA3 condition a file may be in), and the executor that runs them. Sent to a
+    worker process as its options alone: the worker uses the catalogue it ships with."""
+
+    def __init__(self, options: Options, catalog: Catalog, threads: int | None = None) -> None:
+        self.options, self.catalog, self.threads = options, catalog, threads
+        self._rules: dict[int | None, list[Rule]] = {}
+        self._executor: Executor | None = None
+
+    def rules(self, condition: int | None = None) -> list[Rule]:
+        """The rules a file of this condition runs (the options' own condition when it has one)."""
+        condition = self.options.condition if self.options.condition is not None else condition
+        if condition not in self._rules:
+            self._rules[condition] = replace(self.options, condition=condition).rules(self.catalog)
+        return self._rules[condition]
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = get_executor(self.options.engine, self.threads)
+        return self._executor
+
+    def __reduce__(self):
+        return (_shipped_checker, (self.options, self.threads))
+
+
+def _shipped_checker(options: Options, threads: int | None) -> Checker:
+    return Checker(options, load_catalog(), threads)
+
+
+def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | None = None, condition: int | None = None) -> FileReport:
+    """Run the checker's rules (for a file of this TA3 condition) on one KB, and locate what they find."""
+    opts, rules = checker.options, checker.rules(condition)
     by_id = {rule.id: rule for rule in rules}
     file_report = FileReport(kb.path, triples=len(kb), prefixes=kb.prefixes)
     seen: set[tuple[str, Term, str]] = set()
     found: list[RawResult] = []
     errors = 0
     current_rule = None
-    for result in get_executor(opts.engine, threads).run(kb, rules, catalog, progress):
+    for result in checker.executor.run(kb, rules, checker.catalog, progress):
         if result.rule_id != current_rule:  # results come rule by rule: stop between rules
             if opts.max_violations is not None and errors >= opts.max_violations:
                 file_report.truncated_after = opts.max_violations

@@ -43,13 +43,14 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..names import AIDA, check_condition, condition_folder, folder_condition
-from .catalog import load_catalog
+from .catalog import Catalog
+from .shapes import load_catalog
 from ..errors import InputError, UsageError
 from ..loading.kb import KB, load_kb
 from ..loading.paths import is_rdf_file
 from ..spread.parallel import Spread, map_files
 from .report import FileError, FileReport, Report, Violation
-from .run import Options, check_kb
+from .run import Checker, Options, check_kb
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
@@ -130,6 +131,7 @@ def lint(
     complete: bool = False,
     user_queries: str | os.PathLike | None = None,
     spread: Spread = Spread(),
+    catalog: Catalog | None = None,
 ) -> Report:
     """Check a submission directory: the S rules, and the ta3 profile on every claim frame.
 
@@ -139,11 +141,13 @@ def lint(
     ``queries`` (Condition 5, the query claim frames folder) give the IDs the folders must be
     named with (S8); for a whole run, ``user_queries`` is NIST's user-queries folder, which holds
     them for every condition (ConditionN/topics.tsv, Condition5/<query claim frames>).
-    ``spread`` runs the claim frames' checks in processes or on a Dask cluster.
-    Bad options raise UsageError; inputs that cannot be read, InputError.
+    ``spread`` runs the claim frames' checks in processes or on a Dask cluster; ``catalog``: the
+    rules (by default the shipped catalogue). Bad options raise UsageError; inputs that cannot be
+    read, InputError.
     """
     started = time.perf_counter()
     spread.check()
+    catalog = catalog or load_catalog()
     root = Path(directory)
     if not root.is_dir():
         raise InputError(str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)")
@@ -154,7 +158,7 @@ def lint(
     for folder, part_condition in parts:
         if user_queries is not None:
             topics, queries = _user_queries(Path(user_queries), part_condition)
-        one = _lint_condition(folder, part_condition, topics, queries, complete, spread)
+        one = _lint_condition(folder, part_condition, topics, queries, complete, spread, catalog)
         report.files += one.files
         report.input_errors += one.input_errors
     report.seconds = time.perf_counter() - started
@@ -190,7 +194,8 @@ def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | Non
 
 
 def _lint_condition(
-    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool, spread: Spread
+    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool, spread: Spread,
+    catalog: Catalog,
 ) -> Report:
     _check_options(condition, topics, queries)
     report = Report("submission")
@@ -202,10 +207,10 @@ def _lint_condition(
         known_from = f"the topics file {topics}"
         report.input_errors.extend(problems)
     folders, strays = _scan(root)
-    frames, claim_ids = _validate_frames(folders, condition, spread)
+    frames, claim_ids = _validate_frames(folders, Checker(Options(profile="ta3", condition=condition), catalog, spread.threads()), spread)
     submission = Submission(root, condition, folders, strays, claim_ids, known, known_from, complete)
     files = {**frames, **{str(f.ranking.path): FileReport(str(f.ranking.path)) for f in folders if f.ranking}}
-    for violation in check(submission):
+    for violation in check(submission, catalog):
         files.setdefault(violation.file, FileReport(violation.file, is_file=not Path(violation.file).is_dir())).violations.append(violation)
     for file_report in files.values():
         file_report.violations.sort()
@@ -214,10 +219,10 @@ def _lint_condition(
 
 
 def _validate_frames(
-    folders: tuple[Folder, ...], condition: int, spread: Spread
+    folders: tuple[Folder, ...], checker: Checker, spread: Spread
 ) -> tuple[dict[str, FileReport], dict[Path, tuple[tuple[str, int], ...]]]:
     """The ta3 report of every RDF file in the query folders, and the claim IDs of the readable ones."""
-    check = partial(_validate_frame, options=Options(profile="ta3", condition=condition), threads=spread.threads())
+    check = partial(_validate_frame, checker=checker)
     paths = [str(p) for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)]
     reports: dict[str, FileReport] = {}
     claim_ids: dict[Path, tuple[tuple[str, int], ...]] = {}
@@ -228,7 +233,7 @@ def _validate_frames(
     return reports, claim_ids
 
 
-def _validate_frame(path: str, options: Options, threads: int) -> tuple[FileReport, tuple[tuple[str, int], ...] | None]:
+def _validate_frame(path: str, checker: Checker) -> tuple[FileReport, tuple[tuple[str, int], ...] | None]:
     """One claim frame's ta3 report, and its claim IDs (None when it cannot be read)."""
     started = time.perf_counter()
     try:
@@ -236,7 +241,7 @@ def _validate_frame(path: str, options: Options, threads: int) -> tuple[FileRepo
     except InputError as exc:
         return FileReport(path, error=_input_error(exc)), None
     with kb:
-        file_report = check_kb(kb, options, threads=threads)
+        file_report = check_kb(kb, checker)
         ids = _claim_ids(kb)
     file_report.seconds = time.perf_counter() - started
     return file_report, ids
@@ -246,9 +251,8 @@ def _lost_frame(path: str, reason: str) -> tuple[FileReport, None]:
     return FileReport(path, error=_input_error(InputError(path, reason))), None
 
 
-def check(submission: Submission) -> list[Violation]:
+def check(submission: Submission, catalog: Catalog) -> list[Violation]:
     """Every S rule's findings, stamped with the rule's ID, severity and plan reference."""
-    catalog = load_catalog()
     found = []
     for rule_id, run in CHECKS.items():
         rule = catalog.get(rule_id)

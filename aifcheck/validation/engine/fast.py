@@ -1,137 +1,22 @@
-"""The fast executor: each SPARQL constraint compiled into one whole-graph query on pyoxigraph.
-
-SHACL evaluates a SPARQL constraint once per focus node with $this pre-bound (pySHACL
-re-parses the query each time). Here the rule's targets become a DISTINCT sub-select
-joined as the first member of the query's top-level group, so a single query finds every
-violating focus node. The shapes keep to the one convention that makes this equivalent:
-$this is never used inside a sub-select or MINUS (tests/test_shapes.py checks it). A constraint
-marked aifc:targetsLast keeps its body first and tests each solution's $this against the
-targets (FILTER EXISTS), which is faster when the body is selective and binds $this. A constraint
-whose body implies its targets (Constraint.implies_targets) is run as written. A constraint marked
-aifc:antiJoin has its FILTER NOT EXISTS run as MINUS (see anti_joins).
-"""
+"""The fast executor: each rule's SPARQL constraints run as one whole-graph query on pyoxigraph
+(aifcheck.validation.engine.compile compiles them), on all cores."""
 from __future__ import annotations
 
 import os
 import pickle
-import re
 import signal
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import BinaryIO, TypeVar
 
-from ..catalog import GROUP_CONCAT, Catalog, Constraint, Rule, Target
+from ..catalog import Catalog, Constraint, Rule
 from ...loading.kb import KB
 from .base import RawResult, RuleFailure, fill_message
+from .compile import UNIT_SEPARATOR, Queries, load_queries
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-# GROUP_CONCAT joins with this instead of the shape's separator, which an item may contain
-# (a literal "b, a"): the items are split back, sorted, and joined with the shape's separator
-_UNIT_SEPARATOR = "\x1f"
-_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
-
-# The shapes test a variable against a list of IRIs with FILTER (?p IN (...)), as SHACL forbids
-# VALUES in constraints. For pyoxigraph a VALUES block is the same join (the variable is bound
-# by a triple pattern of the same group) but an index lookup instead of a scan: 25% faster.
-_IN_LIST = re.compile(r"FILTER\s*\((\?\w+) IN \(((?:\s*(?:[A-Za-z][\w-]*:[\w.-]*|<[^<>\s]*>)\s*,?)+)\)\)")
-
-# Braces, what may hold a brace that is not one (strings, IRIs, comments, skipped whole), and the
-# braces that open an EXISTS: a FILTER of its own that holds only NOT EXISTS, or any other EXISTS
-_BRACE_TOKEN = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*'
-    r"|(?P<not_exists>\bFILTER\s+NOT\s+EXISTS\s*\{)|(?P<exists>\bEXISTS\s*\{)|[{}]",
-    re.IGNORECASE,
-)
-
-_TARGET_PATTERNS = {
-    "class": "?this <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{}>",
-    "node": "VALUES ?this {{ <{}> }}",
-    "subjectsOf": "?this <{}> ?aifc_target_other",
-    "objectsOf": "?aifc_target_other <{}> ?this",
-}
-
-
-def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, prefixes: tuple[tuple[str, str], ...]) -> str:
-    """The whole-graph query for one constraint of one rule."""
-    header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
-    body = _IN_LIST.sub(lambda m: f"VALUES {m[1]} {{ {' '.join(m[2].replace(',', ' ').split())} }}", constraint.select)
-    body = GROUP_CONCAT.sub(_join_with_unit_separator, body)
-    match = _WHERE.search(body)
-    if match is None:
-        raise ValueError("SPARQL constraint has no WHERE clause")
-    query = header + _with_targets(targets, constraint, body, match)
-    return anti_joins(query)[0] if constraint.anti_join else query
-
-
-def _with_targets(targets: tuple[Target, ...], constraint: Constraint, body: str, match: re.Match) -> str:
-    if constraint.implies_targets:
-        return body
-    union = " UNION ".join("{ " + _TARGET_PATTERNS[t.kind].format(t.term) + " }" for t in targets)
-    if constraint.targets_last:  # one index look-up per solution of the body
-        end = _group_end(body, match.end() - 1)
-        return body[:end] + f"\nFILTER EXISTS {{ {union} }}\n" + body[end:]
-    focus = f"{{ SELECT DISTINCT ?this WHERE {{ {union} }} }}\n"
-    return body[: match.end()] + "\n" + focus + body[match.end():]
-
-
-def anti_joins(query: str) -> tuple[str, list[str]]:
-    """The query with each ``FILTER NOT EXISTS { P }`` that no other EXISTS holds moved to the end
-    of its group as ``MINUS { P }``, and the patterns moved (``{ P }``). SHACL-SPARQL forbids MINUS
-    in a shape, yet pyoxigraph runs it as one hash anti-join, where NOT EXISTS looks P up once per
-    solution: 7x faster for A3's check of what a justification points to, at 1M triples. The two
-    agree when every solution binds a variable of P and P tests only variables it binds itself
-    (catalog_build checks); a FILTER holds for its whole group, so the MINUS goes at the group's end."""
-    frames: list[tuple[str, int, list[str]]] = []  # per open brace: its kind, its offset, the MINUS moved to its end
-    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
-    moved: list[str] = []
-    for token in _BRACE_TOKEN.finditer(query):
-        if token["not_exists"] or token["exists"]:
-            nested = any(kind != "group" for kind, _, _ in frames)
-            kind = "not_exists" if token["not_exists"] and not nested else "exists"
-            frames.append((kind, token.start(), []))
-        elif token[0] == "{":
-            frames.append(("group", token.start(), []))
-        elif token[0] == "}":
-            kind, start, minus = frames.pop()
-            if kind == "not_exists":
-                moved.append(query[query.index("{", start) : token.end()])
-                edits.append((start, token.end(), ""))
-                frames[-1][2].append(f"MINUS {moved[-1]}")
-            elif minus:
-                edits.append((token.start(), token.start(), "\n" + "\n".join(minus) + "\n"))
-    pieces, kept = [], 0
-    for start, end, replacement in sorted(edits):
-        pieces += (query[kept:start], replacement)
-        kept = end
-    pieces.append(query[kept:])
-    return "".join(pieces), moved
-
-
-def holds_exists(pattern: str) -> bool:
-    """Whether SPARQL text holds an EXISTS (outside strings, IRIs and comments)."""
-    return any(token["exists"] or token["not_exists"] for token in _BRACE_TOKEN.finditer(pattern))
-
-
-def _join_with_unit_separator(match: re.Match) -> str:
-    start, end = (offset - match.start() for offset in match.span("sep"))
-    return match[0][:start] + _UNIT_SEPARATOR + match[0][end:]
-
-
-def _group_end(query: str, start: int) -> int:
-    """The offset of the "}" that closes the group opened at ``start``."""
-    depth = 0
-    for token in _BRACE_TOKEN.finditer(query, start):
-        if token[0] == "{" or token["exists"] or token["not_exists"]:
-            depth += 1
-        elif token[0] == "}":
-            depth -= 1
-            if depth == 0:
-                return token.start()
-    raise ValueError("SPARQL constraint: unbalanced braces")
-
 
 # A small file's queries spend a fourth of their time being parsed and planned, with the GIL
 # held: on threads they overlap poorly (NIST's 11k-triple KB: 87 ms on one thread, 71 ms on two).
@@ -223,16 +108,24 @@ class FastExecutor:
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads or os.cpu_count() or 1  # threads that run one file's queries
+        self._queries: tuple[Catalog, Queries] | None = None
+
+    def queries(self, catalog: Catalog) -> Queries:
+        """The catalogue's compiled queries, loaded once (see aifcheck.validation.engine.compile)."""
+        if self._queries is None or self._queries[0] is not catalog:
+            self._queries = (catalog, load_queries(catalog))
+        return self._queries[1]
 
     def run(
         self, kb: KB, rules: list[Rule], catalog: Catalog, progress: Callable[[int, int], None] | None = None
     ) -> Iterator[RawResult | RuleFailure]:
         store = kb.store
+        queries = self.queries(catalog)
         checks = [(rule, index, constraint) for rule in rules for index, constraint in enumerate(rule.constraints)]
 
         def solve(check: tuple[Rule, int, Constraint]) -> tuple[list[str], list] | Exception:
             try:
-                solutions = store.query(catalog.queries[check[0].id, check[1]])
+                solutions = store.query(queries[check[0].id, check[1]])
                 return [v.value for v in solutions.variables], [tuple(row) for row in solutions]  # (picklable)
             except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
                 return exc
@@ -244,7 +137,7 @@ class FastExecutor:
         if self.threads > 1 and _can_fork(kb):
             # the longest queries first (the closed shapes' O10 is the longest and the slowest: a
             # query's length says roughly what it costs), so that short ones are left to even out the end
-            longest = sorted(range(len(checks)), key=lambda i: -len(catalog.queries[checks[i][0].id, checks[i][1]]))
+            longest = sorted(range(len(checks)), key=lambda i: -len(queries[checks[i][0].id, checks[i][1]]))
             outcomes: Iterator = _in_forks(solve, checks, self.threads, longest)
         elif self.threads > 1:
             from concurrent.futures import ThreadPoolExecutor  # (with logging, 3 ms a forked run does without)
@@ -277,6 +170,6 @@ class FastExecutor:
         texts = {k: v.value for k, v in bound.items()}
         for var, separator in constraint.lists:
             if var in texts:  # sorted, so that the message is the same from run to run
-                texts[var] = separator.join(sorted(texts[var].split(_UNIT_SEPARATOR)))
+                texts[var] = separator.join(sorted(texts[var].split(UNIT_SEPARATOR)))
         message = fill_message(constraint.message, texts)
         return RawResult(rule.id, index, focus, bound.get("value", focus), message)

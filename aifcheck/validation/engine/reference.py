@@ -13,11 +13,21 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor
 
-from ..catalog import Catalog, Rule
-from ..shapes import SH
 from ...loading.kb import KB
 from ...loading.terms import RdflibView, quiet_rdflib
+from ..catalog import Catalog, Rule, shapes_folder
 from .base import RawResult, RuleFailure
+
+SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
+
+
+@lru_cache(maxsize=4)
+def shapes_graph(files: tuple[str, ...]) -> rdflib.Graph:
+    """The shape files of shapes/ in one rdflib Graph, as pySHACL reads them."""
+    graph = rdflib.Graph()
+    for name in files:
+        graph.parse(shapes_folder() / name, format="turtle")
+    return graph
 
 
 @lru_cache(maxsize=2048)
@@ -85,9 +95,9 @@ class ReferenceExecutor:
     @staticmethod
     def _validate(view: RdflibView, rules: list[Rule], catalog: Catalog) -> list[RawResult]:
         shapes = rdflib.Graph()
-        shapes += catalog.shapes
+        shapes += shapes_graph(catalog.files)
         active = {rdflib.URIRef(rule.shape): rule.id for rule in rules if rule.shape is not None}
-        for shape in set(catalog.shapes.subjects(SH.sparql, None)) - set(active):
+        for shape in set(shapes.subjects(SH.sparql, None)) - set(active):
             shapes.add((shape, SH.deactivated, rdflib.Literal(True)))
         _, report, _ = pyshacl.validate(
             view.graph, shacl_graph=shapes, advanced=True, allow_warnings=True, allow_infos=True, inference="none"
