@@ -27,7 +27,8 @@ import numpy as np
 from bench_score_ta3 import command_times  # benchmarks/, this script's folder, is on sys.path
 from scipy.optimize import linear_sum_assignment
 
-from aifcheck.score.crux.claims import WEIGHTS, read_claim_file, score_claims
+from aifcheck.score.crux.claims import WEIGHTS, comparison_keys, read_claim_file, score_claims
+
 from aifcheck.score.crux.relations import score_relations
 
 EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain", "unknown")
@@ -81,9 +82,9 @@ def per_document(system: Path, gold: Path) -> tuple[int, int]:
     """TP and matched weight with one assignment per document over all its frames."""
     ours, theirs = read_claim_file(system), read_claim_file(gold, gold=True)
     by_document: dict[str, tuple[list, list]] = {}
-    for side, frames in enumerate((ours.frames, theirs.frames)):
-        for frame in frames:
-            by_document.setdefault(frame.root_uid, ([], []))[side].append(frame.keys(frozenset()))
+    for side, claims in enumerate((ours.claims, theirs.claims)):
+        for claim in claims:
+            by_document.setdefault(claim.document, ([], []))[side].append(comparison_keys(claim, frozenset()))
     pairs = total = 0
     for found, wanted in by_document.values():
         if not found or not wanted:

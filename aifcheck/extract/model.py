@@ -244,7 +244,7 @@ class Claim:
     sorted tuples.
     """
 
-    source: str  # the file the claim was read from
+    source: str  # the file the claim was read from (a claim-frame KB, or a CRUX .tab file)
     document: str
     claim_id: str
     topic: str
@@ -267,3 +267,22 @@ class Claim:
     refuting_claims: tuple[str, ...] = ()
     related_claims: tuple[str, ...] = ()
     importance: float | None = None
+    # a CRUX .tab file has no 4-tuple: its claim date/time as it gives it (on|before|after
+    # yyyy-mm-ddTHH:MM:SS, x for an unknown digit), None when unknown
+    crux_date: str | None = None
+
+
+# CRUX 2023's names of AIF's epistemic and sentiment values (CRUX plan §2.1)
+CRUX_EPISTEMIC = {
+    "EpistemicTrueCertain": "true-certain",
+    "EpistemicTrueUncertain": "true-uncertain",
+    "EpistemicFalseCertain": "false-certain",
+    "EpistemicFalseUncertain": "false-uncertain",
+    "EpistemicUnknown": "unknown",
+}
+CRUX_SENTIMENT = {
+    "SentimentNegative": "negative",
+    "SentimentPositive": "positive",
+    "SentimentMixed": "mixed",
+    "SentimentNeutralUnknown": "neutral-unknown",
+}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 
 from ..errors import UsageError
-from ..extract.model import Claim, ClaimComponent, LDCDate, LDCTime
+from ..extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent, LDCDate, LDCTime
 
 SEPARATOR = ";"  # between the values of a multi-valued TSV cell (as NIST separates Qnodes)
 AFFILIATION_SLOTS = 3  # plan §2.4.1 TA3 item 6: at most 3 claimer affiliations
@@ -104,19 +104,6 @@ def _iso_date(date: LDCDate) -> str:
     return f"{date.year:04d}-{date.month:02d}-{date.day:02d}"
 
 
-EPISTEMIC = {
-    "EpistemicTrueCertain": "true-certain",
-    "EpistemicTrueUncertain": "true-uncertain",
-    "EpistemicFalseCertain": "false-certain",
-    "EpistemicFalseUncertain": "false-uncertain",
-    "EpistemicUnknown": "unknown",
-}
-SENTIMENT = {
-    "SentimentNegative": "negative",
-    "SentimentPositive": "positive",
-    "SentimentMixed": "mixed",
-    "SentimentNeutralUnknown": "neutral-unknown",
-}
 
 
 def crux_row(claim: Claim) -> tuple[str, ...]:
@@ -145,9 +132,9 @@ def crux_row(claim: Claim) -> tuple[str, ...]:
         claim.template or EMPTY,
         _crux_name(claim.x_variable),
         _crux_name(claim.claimer),
-        EPISTEMIC.get(claim.epistemic, claim.epistemic),
+        CRUX_EPISTEMIC.get(claim.epistemic, claim.epistemic),
         SEPARATOR.join(a.name for a in claim.affiliations) or EMPTY,
-        SENTIMENT.get(claim.sentiment, claim.sentiment),
+        CRUX_SENTIMENT.get(claim.sentiment, claim.sentiment),
         crux_date_time(claim.date_time),
         _crux_name(claim.location),
         _crux_name(claim.medium),

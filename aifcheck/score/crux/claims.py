@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InputError
+from ...extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent
 from ..allocations import cyclic_gc_paused
 from ..matching import assign
 from ..tsv import read_rows
@@ -61,35 +62,14 @@ _DATE_RANGES = ((1, 12), (1, 31), (0, 23), (0, 59), (0, 59))  # month, day, hour
 
 
 @dataclass(frozen=True)
-class Frame:
-    """One claim frame as read: a comparison key per field (None for EMPTY_NA, a frozenset for
-    the affiliation); an entity field's key is (name key, KB identity or None)."""
-
-    root_uid: str
-    claim_id: str
-    values: dict[str, object]
-
-    def keys(self, identities: frozenset[str]) -> dict[str, object]:
-        """The keys compared: entities by identity where ``identities`` (the entity columns both
-        files identify) has the field and the frame has an identity, by name otherwise."""
-        keys = dict(self.values)
-        for field in ENTITIES:
-            value = keys[field]
-            if isinstance(value, tuple):
-                name, identity = value
-                keys[field] = ("identity", identity) if identity and field in identities else ("name", name)
-        return keys
-
-
-@dataclass(frozen=True)
 class ClaimFile:
-    frames: tuple[Frame, ...]
+    claims: tuple[Claim, ...]
     identities: frozenset[str]  # the entity columns this file gives identities for
 
 
 def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
-    """Read a Task 1 file; InputError (file and line) for a format error, and for a gold claim ID
-    given twice."""
+    """Read a Task 1 file into claims; InputError (file and line) for a format error, and for a
+    gold claim ID given twice."""
     rows = read_rows(path)
     path = str(path)
     columns: tuple[str, ...] = COLUMNS
@@ -100,42 +80,75 @@ def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
             raise InputError(path, f"the header has no column {', '.join(missing)}", rows[0][0])
         rows = rows[1:]
     identities = frozenset(f for f in ENTITIES if f"qnode_{f}_identity" in columns)
-    frames = []
+    claims = []
     seen: dict[str, int] = {}
     for line, cells in rows:
         if len(cells) != len(columns):
             raise InputError(path, f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", line)
-        record = dict(zip(columns, (c.strip() for c in cells)))
-        frame = _frame(path, line, record)
-        if gold and frame.claim_id in seen:
-            first = seen[frame.claim_id]
-            raise InputError(path, f"gold claim ID {frame.claim_id} is repeated (first at line {first})", line)
-        seen.setdefault(frame.claim_id, line)
-        frames.append(frame)
-    return ClaimFile(tuple(frames), identities)
+        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells))))
+        if gold and claim.claim_id in seen:
+            first = seen[claim.claim_id]
+            raise InputError(path, f"gold claim ID {claim.claim_id} is repeated (first at line {first})", line)
+        seen.setdefault(claim.claim_id, line)
+        claims.append(claim)
+    return ClaimFile(tuple(claims), identities)
 
 
-def _frame(path: str, line: int, record: dict[str, str]) -> Frame:
+_AIF_EPISTEMIC = {label: name for name, label in CRUX_EPISTEMIC.items()}
+_AIF_SENTIMENT = {label: name for name, label in CRUX_SENTIMENT.items()}
+
+
+def _claim(path: str, line: int, record: dict[str, str]) -> Claim:
     for column in COLUMNS:
         if not record[column]:
             raise InputError(path, f"{column} is empty (write {EMPTY} for a field without a value)", line)
     for column, allowed in (("epistemic_status", EPISTEMIC), ("sentiment_status", SENTIMENT)):
         if record[column] not in allowed:
             raise InputError(path, f"unknown {column} '{record[column]}' (expected {', '.join(allowed)})", line)
-    affiliations = (a.strip() for a in record["claimer_affiliation"].split(AFFILIATION_SEPARATOR))
-    keys: dict[str, object] = {
-        "topic": _name(record["topic"]),
-        "claim_template": None if record["claim_template"] == EMPTY else _name(record["claim_template"]),
-        "epistemic_status": record["epistemic_status"],
-        "sentiment_status": record["sentiment_status"],
-        "claim_datetime": _date(path, line, record["claim_datetime"]),
-        "claimer_affiliation": frozenset(_name(a) for a in affiliations if a and a != EMPTY),
-    }
-    for field in ENTITIES:
+
+    def component(field: str) -> ClaimComponent | None:
         identity = record.get(f"qnode_{field}_identity", "")
         has_identity = identity and not identity.startswith("EMPTY_")
-        keys[field] = None if record[field] == EMPTY else (_name(record[field]), identity if has_identity else None)
-    return Frame(record["root_uid"], record["claim_id"], keys)
+        return None if record[field] == EMPTY else ClaimComponent(record[field], identity if has_identity else "")
+
+    affiliations = (a.strip() for a in record["claimer_affiliation"].split(AFFILIATION_SEPARATOR))
+    return Claim(
+        source=path,
+        document=record["root_uid"],
+        claim_id=record["claim_id"],
+        topic=record["topic"],
+        epistemic=_AIF_EPISTEMIC[record["epistemic_status"]],
+        sentiment=_AIF_SENTIMENT[record["sentiment_status"]],
+        template=None if record["claim_template"] == EMPTY else record["claim_template"],
+        x_variable=component("x_variable"),
+        claimer=component("claimer"),
+        affiliations=tuple(ClaimComponent(a, "") for a in affiliations if a and a != EMPTY),
+        location=component("claim_location"),
+        medium=component("claim_medium"),
+        crux_date=_date(path, line, record["claim_datetime"]),
+    )
+
+
+def comparison_keys(claim: Claim, identities: frozenset[str]) -> dict[str, object]:
+    """The values compared, one per field (None for EMPTY_NA, a frozenset for the affiliation):
+    names case-folded with whitespace collapsed; an entity by its identity where ``identities``
+    (the entity columns both files identify) has the field and the claim gives one, else by name."""
+    keys: dict[str, object] = {
+        "topic": _name(claim.topic),
+        "claim_template": None if claim.template is None else _name(claim.template),
+        "epistemic_status": CRUX_EPISTEMIC[claim.epistemic],
+        "sentiment_status": CRUX_SENTIMENT[claim.sentiment],
+        "claim_datetime": claim.crux_date,
+        "claimer_affiliation": frozenset(_name(a.name) for a in claim.affiliations),
+    }
+    for field, component in zip(ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium)):
+        if component is None:
+            keys[field] = None
+        elif component.identity and field in identities:
+            keys[field] = ("identity", component.identity)
+        else:
+            keys[field] = ("name", _name(component.name))
+    return keys
 
 
 def _name(text: str) -> str:
@@ -204,7 +217,7 @@ class ClaimScores(Counts):
     documents: tuple[DocumentScore, ...]  # per root_uid of either file, sorted
 
 
-Keys = tuple[str, dict[str, object]]  # (root_uid, a frame's comparison keys)
+Keys = tuple[str, dict[str, object]]  # (root_uid, a claim's comparison keys)
 
 
 def weight(system: dict[str, object], gold: dict[str, object]) -> int:
@@ -223,8 +236,8 @@ def score_claims(system: str | os.PathLike, gold: str | os.PathLike) -> ClaimSco
 
 def _score_claims(ours: ClaimFile, theirs: ClaimFile) -> ClaimScores:
     identities = ours.identities & theirs.identities
-    system_keys = [(f.root_uid, f.keys(identities)) for f in ours.frames]
-    gold_keys = [(f.root_uid, f.keys(identities)) for f in theirs.frames]
+    system_keys = [(c.document, comparison_keys(c, identities)) for c in ours.claims]
+    gold_keys = [(c.document, comparison_keys(c, identities)) for c in theirs.claims]
     blocks: dict[tuple[str, tuple[object, ...]], tuple[list[dict[str, object]], ...]] = defaultdict(lambda: ([], []))
     for side, frames in enumerate((system_keys, gold_keys)):
         for root_uid, keys in frames:
