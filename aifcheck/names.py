@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from .choices import choose
 from .errors import UsageError
 
 AIDA = (
@@ -43,12 +44,11 @@ def condition_of(path: str | PurePath) -> int | None:
 
 
 def check_task(task: str) -> str:
-    if task not in TASKS:
-        raise UsageError(f"unknown task '{task}' (choose {', '.join(TASKS)})")
-    return task
+    """The task a user names, in any case (UsageError with the nearest names when unknown)."""
+    return choose(task, TASKS, "task")
 
 
-def check_condition(condition: int) -> int:
-    if condition not in CONDITIONS:
+def check_condition(condition: int | str) -> int:
+    if str(condition) not in map(str, CONDITIONS):
         raise UsageError(f"unknown condition '{condition}' (choose {', '.join(map(str, CONDITIONS))})")
-    return condition
+    return int(condition)

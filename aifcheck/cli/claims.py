@@ -10,23 +10,59 @@ other inputs have been processed (for lint-submission, violations, exit 1, win o
 """
 from __future__ import annotations
 
-import enum
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
-import click
 import typer
 
-from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, OutputFormat, color_enabled, format_name
 from ..loading.paths import discover
 from ..validation.report import ExitStatus
+from .common import (
+    CONDITION,
+    Config,
+    Engine,
+    FileTimeout,
+    Format,
+    Ignore,
+    Jobs,
+    MaxSize,
+    MaxViolations,
+    Named,
+    NoConfig,
+    Output,
+    Quiet,
+    Scheduler,
+    Select,
+    SeverityOption,
+    ShipFiles,
+    Statistics,
+    Store,
+    Strict,
+    color_enabled,
+    format_name,
+    parse_size,
+    prepare_folder,
+    report_paths,
+)
 
 
-class ClaimFormat(str, enum.Enum):
-    tsv = "tsv"
-    crux = "crux"
-    json = "json"
+def _claim_formats() -> tuple[str, ...]:
+    from ..render.claims import FORMATS
+
+    return tuple(FORMATS)
+
+
+CLAIM_FORMAT = Named("format", _claim_formats)
+
+
+def _relations() -> tuple[str, ...]:
+    from ..extract.claims import IDENTICAL
+
+    return (IDENTICAL,)
+
+
+RELATION = Named("relation", _relations)
 
 
 CLAIMS_EXAMPLES = """Examples:
@@ -52,12 +88,12 @@ def register(app: typer.Typer) -> None:
 def claims(
     paths: Annotated[list[str], typer.Argument(help="Claim frame files (.ttl, .nt, .gz), folders, globs, or - for stdin.")],
     output_format: Annotated[
-        ClaimFormat, typer.Option("--format", help="tsv (every field), crux (CRUX 2023 .tab) or json.")
-    ] = ClaimFormat.tsv,
+        str, typer.Option("--format", click_type=CLAIM_FORMAT, help="tsv (every field), crux (CRUX 2023 .tab) or json.")
+    ] = "tsv",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (stdout by default).")] = None,
     relations: Annotated[
         str | None,
-        typer.Option("--relations", click_type=click.Choice(["identical"]),
+        typer.Option("--relations", click_type=RELATION,
                      help="identical: instead of the claims, the pairs of identical claims (CRUX §2.2) "
                           "as CRUX Task 2 lines (claim_id_1, identical, claim_id_2)."),
     ] = None,
@@ -73,7 +109,7 @@ def claims(
 
     found, problems = collect(paths)
     if relations is None:
-        text = render_claims(found, output_format.value, with_source)
+        text = render_claims(found, output_format, with_source)
     else:
         text = to_relations(identical_pairs(found), relations)
     if output is None:
@@ -94,31 +130,58 @@ def claims(
 def lint_submission(
     directory: Annotated[Path, typer.Argument(help="The submission: one folder per query (or a whole TA3 run: Condition5/6/7).")],
     condition: Annotated[
-        int | None, typer.Option(help="TA3 condition 5, 6 or 7 (default: from the ConditionN folder names).")
+        Optional[str], typer.Option(click_type=CONDITION, help="TA3 condition 5, 6 or 7 (default: from the ConditionN folder names).")
     ] = None,
-    topics: Annotated[Path | None, typer.Option(help="Conditions 6, 7: NIST's topics file (topics.tsv).")] = None,
+    topics: Annotated[Optional[Path], typer.Option(help="Conditions 6, 7: NIST's topics file (topics.tsv).")] = None,
     queries: Annotated[
-        Path | None, typer.Option(help="Condition 5: NIST's folder of query claim frames (<ID>.ttl).")
+        Optional[Path], typer.Option(help="Condition 5: NIST's folder of query claim frames (<ID>.ttl).")
     ] = None,
     user_queries: Annotated[
-        Path | None, typer.Option(help="A whole run: NIST's user-queries folder (ConditionN/topics.tsv, ...).")
+        Optional[Path], typer.Option(help="A whole run: NIST's user-queries folder (ConditionN/topics.tsv, ...).")
     ] = None,
     complete: Annotated[bool, typer.Option("--complete", help="Every topic or query must have a folder (S8).")] = False,
-    output_format: Annotated[
-        OutputFormat | None, typer.Option("--format", help="Output format (github when GITHUB_ACTIONS is set, else text).")
-    ] = None,
-    jobs: Annotated[int, JOBS] = 1,
-    scheduler: Annotated[str | None, SCHEDULER] = None,
-    ship_files: Annotated[bool, SHIP_FILES] = False,
-    file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+    output_format: Format = None,
+    output: Output = None,
+    max_violations: MaxViolations = None,
+    jobs: Jobs = 1,
+    scheduler: Scheduler = None,
+    ship_files: ShipFiles = False,
+    file_timeout: FileTimeout = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    severity: SeverityOption = "warning",
+    strict: Strict = False,
+    engine: Engine = "fast",
+    max_size: MaxSize = None,
+    store: Store = "auto",
+    quiet: Quiet = False,
+    statistics: Statistics = False,
+    config: Config = None,
+    no_config: NoConfig = False,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
-    from ..validation.shapes import load_catalog  # imported here, as collect above
+    from ..render.reports import ReportOutput
     from ..spread.parallel import Spread
-    from ..render import render
+    from ..validation.run import Options
+    from ..validation.shapes import load_catalog
     from ..validation.submission import lint
 
     fmt = format_name(output_format)
-    report = lint(directory, condition, topics, queries, complete, user_queries, Spread(jobs, scheduler, ship_files, file_timeout))
-    render(report, load_catalog(), sys.stdout, fmt, color_enabled(sys.stdout))
+    options = Options(
+        profile="ta3", select=frozenset(select) if select else None, ignore=frozenset(ignore or ()), min_severity=severity,
+        strict=strict, max_violations=max_violations, engine=engine, max_size=parse_size(max_size), store=store,
+    )
+    catalog = load_catalog()
+    report = lint(directory, int(condition) if condition else None, topics, queries, complete, user_queries,
+                  Spread(jobs, scheduler, ship_files, file_timeout), catalog, options)
+    targets = None
+    if output is not None:
+        prepare_folder(output)
+        targets = report_paths([f.file for f in report.files], output, ReportOutput.extension(fmt))
+    out = ReportOutput(catalog, fmt, sys.stdout, sys.stderr, targets=targets, quiet=quiet, statistics=statistics,
+                       colour=color_enabled(sys.stdout))
+    out.start(report.input_errors)
+    for file_report in report.files:
+        out.file_done(file_report, report.profile, report.strict)
+    out.finish(report)
     raise typer.Exit(int(report.exit_status))

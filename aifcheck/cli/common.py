@@ -1,12 +1,13 @@
-"""What every aifcheck command shares: one way to report a user's mistake, the choices its options
-take, settings from pyproject.toml, sizes, and reports written under ``-o``."""
+"""What every aifcheck command shares: one way to report a user's mistake, names chosen from the
+registries that own them, the options of a validation run (validate and lint-submission), settings
+from pyproject.toml, sizes, and reports written under ``-o``."""
 from __future__ import annotations
 
-import enum
 import os
 import re
-import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Annotated, Any, Optional
 
 import click
 import typer
@@ -14,14 +15,11 @@ import typer.core
 import typer.main
 from typer.core import TyperGroup
 
-from .config import find_config, read_config
+from ..choices import choose
 from ..errors import AifcheckError, OutputError, UsageError
+from ..names import CONDITIONS, TASKS
 from ..validation.report import ExitStatus
-
-
-# typer's rich help imports rich.markdown and markdown-it: 0.17 s on every --help, more than a
-# whole small run takes; click's own help says the same in plain text
-typer.core.HAS_RICH = typer.main.HAS_RICH = False
+from .config import find_config, read_config
 
 
 class AifcheckGroup(TyperGroup):
@@ -31,6 +29,9 @@ class AifcheckGroup(TyperGroup):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a bad option of click's parsing (a value not among the choices)
+            click.echo(f"aifcheck: error: {exc.format_message()}", err=True)
+            raise click.exceptions.Exit(ExitStatus.USAGE) from None
         except UsageError as exc:
             click.echo(f"aifcheck: error: {exc}", err=True)
             raise click.exceptions.Exit(ExitStatus.USAGE) from None
@@ -40,49 +41,93 @@ class AifcheckGroup(TyperGroup):
 
 
 def new_app(**settings) -> typer.Typer:
-    """A typer app (or sub-app) with aifcheck's conventions: -h, one error path, plain tracebacks."""
+    """A typer app (or sub-app) with aifcheck's conventions: -h, one error path, plain tracebacks,
+    and click's plain-text help (typer's rich help imports rich.markdown and markdown-it, more time
+    than a whole small run takes)."""
+    typer.core.HAS_RICH = typer.main.HAS_RICH = False
     return typer.Typer(
         cls=AifcheckGroup,
         context_settings={"help_option_names": ["-h", "--help"]},
         pretty_exceptions_show_locals=False,
+        rich_markup_mode=None,
         **settings,
     )
 
 
-class ProfileName(str, enum.Enum):
-    aif = "aif"
-    nist = "nist"
-    ta3 = "ta3"
+class Named(click.ParamType):
+    """A name from the registry that owns it, typed in any case, answered with the list of names
+    when unknown. The registry is read only when a value or the help needs it (some are slow to
+    import, and most runs never show the choices)."""
+
+    name = "name"
+
+    def __init__(self, what: str, names: Callable[[], Iterable[object]]) -> None:
+        self.what = what
+        self._names = names
+
+    def names(self) -> list[str]:
+        return [str(name) for name in self._names()]
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        names = self.names()
+        try:
+            return choose(str(value), names, self.what)
+        except UsageError:
+            self.fail(f"{str(value)!r} is not one of {', '.join(map(repr, names))}.", param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join(self.names()) + "]"
 
 
-class OutputFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
+def _profiles() -> list[str]:
+    from ..validation.shapes import load_catalog
+
+    return load_catalog().rdf_profiles()
 
 
-class SeverityName(str, enum.Enum):
-    error = "error"
-    warning = "warning"
-    info = "info"
+def _formats() -> Iterable[str]:
+    from ..render import FORMATS
+
+    return FORMATS
 
 
-class EngineName(str, enum.Enum):
-    fast = "fast"
-    reference = "reference"
+def _engines() -> Iterable[str]:
+    from ..validation.engine import ENGINES
+
+    return ENGINES
 
 
-class StoreName(str, enum.Enum):
-    auto = "auto"
-    memory = "memory"
-    disk = "disk"
+def _stores() -> Iterable[str]:
+    from ..loading.kb import STORES
+
+    return STORES
 
 
-def format_name(chosen: OutputFormat | None) -> str:
+def _severities() -> Iterable[str]:
+    from ..validation.report import Severity
+
+    return [s.label for s in sorted(Severity, reverse=True)]
+
+
+def _table_formats() -> Iterable[str]:
+    from ..render import TABLE_FORMATS
+
+    return TABLE_FORMATS
+
+
+PROFILE = Named("profile", _profiles)
+TABLE_FORMAT = Named("format", _table_formats)
+REPORT_FORMAT = Named("format", _formats)
+ENGINE = Named("engine", _engines)
+STORE = Named("store", _stores)
+SEVERITY = Named("severity", _severities)
+CONDITION = Named("condition", lambda: CONDITIONS)
+
+
+def format_name(chosen: str | None) -> str:
     """The format asked for, or github on GitHub Actions, or text."""
     if chosen is not None:
-        return chosen.value
+        return chosen
     return "github" if os.environ.get("GITHUB_ACTIONS") else "text"
 
 
@@ -114,9 +159,7 @@ def _use_config(ctx: click.Context, _param: click.Parameter, value: Path | None)
     found = (value, None) if value is not None else find_config(Path.cwd())
     ctx.meta["aifcheck.config"] = value
     if found is not None:
-        settings = read_config(*found)
-        names = {p.name for p in ctx.command.params}
-        ctx.default_map = {k: v for k, v in settings.items() if k in names}
+        ctx.default_map = read_config(*found, ctx.command.params)
     return value
 
 
@@ -138,25 +181,36 @@ NO_CONFIG = typer.Option(
 )
 
 
-# --jobs and the Dask options: the same on every command that reads many files (aifcheck.parallel)
+# --jobs and the Dask options: the same on every command that reads many files (aifcheck.spread)
 JOBS = typer.Option("--jobs", "-j", help="Files checked in N parallel processes.")
 SCHEDULER = typer.Option(help="Files checked on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
 SHIP_FILES = typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
 FILE_TIMEOUT = typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried once more (default 3600).")
 
+# What validate and lint-submission share: which rules, what a run shows, how it reads its files.
+Format = Annotated[Optional[str], typer.Option("--format", click_type=REPORT_FORMAT, help="Output format (github when GITHUB_ACTIONS is set, else text).")]
+Output = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write one report file per input under this folder.")]
+MaxViolations = Annotated[Optional[int], typer.Option(help="Show at most N findings per file; stop checking it after N errors.")]
+Select = Annotated[Optional[list[str]], typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")]
+Ignore = Annotated[Optional[list[str]], typer.Option(help="Skip these rule IDs.")]
+SeverityOption = Annotated[str, typer.Option(click_type=SEVERITY, help="Lowest severity shown.")]
+Strict = Annotated[bool, typer.Option(help="Warnings fail the run too.")]
+Engine = Annotated[str, typer.Option(click_type=ENGINE, help="fast (compiled SPARQL) or reference (pySHACL).")]
+MaxSize = Annotated[Optional[str], typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused.")]
+Store = Annotated[str, typer.Option(click_type=STORE, help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
+Statistics = Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")]
+Jobs = Annotated[int, JOBS]
+Scheduler = Annotated[Optional[str], SCHEDULER]
+ShipFiles = Annotated[bool, SHIP_FILES]
+FileTimeout = Annotated[Optional[float], FILE_TIMEOUT]
+Config = Annotated[Optional[Path], CONFIG]
+NoConfig = Annotated[bool, NO_CONFIG]
+
 
 def color_enabled(stream) -> bool:
     """Colour on a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb."""
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-
-
-def fail(status: ExitStatus) -> None:
-    """End the command with this exit status."""
-    raise typer.Exit(int(status))
-
-
-def stderr_line(text: str) -> None:
-    print(text, file=sys.stderr)
 
 
 def report_paths(files: list[str], folder: Path, extension: str) -> dict[str, Path]:

@@ -1,42 +1,21 @@
 """Settings from ``[tool.aifcheck]`` in pyproject.toml: the defaults of the command line's options.
 
 The file is the nearest pyproject.toml with a ``[tool.aifcheck]`` table, from the current folder
-upward (or the one ``--config`` names). Keys are the long option names (``max-violations``);
-a flag given on the command line wins over the file. A key aifcheck does not know, or a value of
-the wrong kind, is refused: a setting that silently does nothing is worse than none.
+upward (or the one ``--config`` names). Keys are the long names of the command's options
+(``max-violations``): each command takes its own options, checked as the command line checks
+them; a flag given on the command line wins over the file. A key the command does not know, or a
+value of the wrong kind, is refused: a setting that silently does nothing is worse than none.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import click
+
 from ..choices import did_you_mean
 from ..errors import InputError, UsageError
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-# key -> (the option's parameter name, a test of the value's kind, the kind in words)
-KEYS: dict[str, tuple[str, Callable[[Any], bool], str]] = {
-    "profile": ("profile", lambda v: isinstance(v, str), "a string"),
-    "select": ("select", _strings, "a list of rule IDs"),
-    "ignore": ("ignore", _strings, "a list of rule IDs"),
-    "severity": ("severity", lambda v: isinstance(v, str), "a string"),
-    "strict": ("strict", lambda v: isinstance(v, bool), "true or false"),
-    "jobs": ("jobs", lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
-    "engine": ("engine", lambda v: isinstance(v, str), "a string"),
-    "format": ("output_format", lambda v: isinstance(v, str), "a string"),
-    "max-violations": ("max_violations", lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
-    "max-size": ("max_size", lambda v: isinstance(v, (str, int)) and not isinstance(v, bool), "a size such as \"4G\""),
-    "store": ("store", lambda v: isinstance(v, str), "auto, memory or disk"),
-    "task": ("task", lambda v: isinstance(v, str), "a string"),
-    "condition": ("condition", lambda v: isinstance(v, int) and not isinstance(v, bool), "5, 6 or 7"),
-    "quiet": ("quiet", lambda v: isinstance(v, bool), "true or false"),
-    "statistics": ("statistics", lambda v: isinstance(v, bool), "true or false"),
-}
 
 
 def find_config(start: Path) -> tuple[Path, Any] | None:
@@ -53,24 +32,64 @@ def find_config(start: Path) -> tuple[Path, Any] | None:
     return None
 
 
-def read_config(path: Path, table: Any = None) -> dict[str, Any]:
-    """The settings of a configuration file, keyed by option parameter name; ``table`` is its
-    [tool.aifcheck] table when find_config has read it already."""
+def read_config(path: Path, table: Any, params: Iterable[click.Parameter]) -> dict[str, Any]:
+    """The settings of a configuration file for a command whose options are ``params``, keyed by
+    parameter name; ``table`` is its [tool.aifcheck] table when find_config has read it already.
+    A key is an option's long name; its value is checked as the option checks a value given on the
+    command line."""
     if table is None:
         table = _parse(path, _bytes(path)).get("tool", {}).get("aifcheck")
     if table is None:
         raise UsageError(f"{path}: no [tool.aifcheck] table")
     if not isinstance(table, dict):  # tool.aifcheck = 3
         raise UsageError(f"{path}: [tool.aifcheck] must be a table of settings")
+    options = {
+        name[2:]: param for param in params if isinstance(param, click.Option) and param.name not in NOT_SETTINGS
+        for name in param.opts if name.startswith("--")
+    }
     settings: dict[str, Any] = {}
     for key, value in table.items():
-        if key not in KEYS:
-            raise UsageError(f"{path}: [tool.aifcheck] has no setting '{key}'{did_you_mean(key, KEYS)}")
-        name, accepts, kind = KEYS[key]
-        if not accepts(value):
-            raise UsageError(f"{path}: [tool.aifcheck] {key} must be {kind}")
-        settings[name] = str(value) if key == "max-size" else value
+        if key not in options:
+            raise UsageError(f"{path}: [tool.aifcheck] has no setting '{key}'{did_you_mean(key, options)}")
+        param = options[key]
+        if not _accepts(param, value):
+            raise UsageError(f"{path}: [tool.aifcheck] {key} must be {_kind(param)}")
+        settings[param.name] = str(value) if isinstance(value, int) and param.type is click.STRING else value
     return settings
+
+
+NOT_SETTINGS = {"config", "no_config", "output", "help"}  # what belongs to one run, not to a project
+
+
+def _accepts(param: click.Option, value: Any) -> bool:
+    if param.multiple:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if param.is_flag:
+        return isinstance(value, bool)
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    if isinstance(value, int) and param.type is click.STRING:
+        return True  # a size given as a number of bytes
+    if hasattr(param.type, "names"):
+        return isinstance(value, str)  # a name: checked by the option itself, which suggests the nearest
+    try:
+        param.type.convert(value, param, None)
+    except click.BadParameter:
+        return False
+    return True
+
+
+def _kind(param: click.Option) -> str:
+    if param.multiple:
+        return "a list of strings"
+    if param.is_flag:
+        return "true or false"
+    if param.type is click.INT:
+        return "a whole number"
+    if param.type is click.FLOAT:
+        return "a number"
+    names = getattr(param.type, "names", None)
+    return f"one of {', '.join(names())}" if names else "a string"
 
 
 def _bytes(path: Path) -> bytes:

@@ -10,7 +10,6 @@ other inputs are done.
 """
 from __future__ import annotations
 
-import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..names import TASKS
 from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
 from ..errors import InputError, OutputError, UsageError
 from ..loading.paths import discover
@@ -28,12 +28,6 @@ if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command 
     from ..spread.parallel import Spread
     from ..extract.query import EntryPoints
     from ..pipeline.sparql import PrintedTable
-
-
-class Task(str, enum.Enum):
-    ta1 = "ta1"
-    ta2 = "ta2"
-    ta3 = "ta3"
 
 
 EXAMPLES = """Examples:
@@ -54,7 +48,7 @@ def register(app: typer.Typer) -> None:
 def query(
     paths: Annotated[list[str], typer.Argument(help="KB files (.ttl, .nt, .gz), folders or globs.")],
     table: Annotated[str | None, typer.Option(help="One NIST table, e.g. AIDA_P3_TA1_CM_A0001.")] = None,
-    task: Annotated[Task | None, typer.Option(help="All tables of a task (with --nist-layout).")] = None,
+    task: Annotated[str | None, typer.Option(help=f"All tables of a task ({', '.join(TASKS)}; with --nist-layout).")] = None,
     nist_layout: Annotated[
         bool, typer.Option("--nist-layout", help="Write DIR/<input file>/<TABLE>.rq.tsv as NIST does.")
     ] = False,
@@ -83,7 +77,7 @@ def query(
 def _run(
     paths: list[str],
     table: str | None,
-    task: Task | None,
+    task: str | None,
     nist_layout: bool,
     sparql: Path | None,
     output: Path | None,
@@ -105,7 +99,7 @@ def _run(
     if task is not None:
         prepare_folder(output)
         try:
-            problems += write_nist_layout(files, task.value, output, points, spread).errors
+            problems += write_nist_layout(files, task, output, points, spread).errors
         except OSError as exc:
             raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:

@@ -12,7 +12,6 @@ not change the exit status.
 """
 from __future__ import annotations
 
-import enum
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,12 +19,9 @@ from typing import Annotated, TypeVar
 
 import typer
 
+from .common import TABLE_FORMAT
+
 T = TypeVar("T")
-
-
-class ScoreFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
 
 
 TA3_EXAMPLES = """Example:
@@ -54,8 +50,8 @@ def _warn(warnings: Iterable[str]) -> None:
         typer.echo(f"aifcheck: warning: {warning}", err=True)
 
 
-def _write(scores: T, output_format: ScoreFormat, as_json: Callable[[T], str], as_text: Callable[[T], str]) -> None:
-    sys.stdout.write(as_json(scores) if output_format is ScoreFormat.json else as_text(scores))
+def _write(scores: T, output_format: str, as_json: Callable[[T], str], as_text: Callable[[T], str]) -> None:
+    sys.stdout.write(as_json(scores) if output_format == "json" else as_text(scores))
 
 
 def ta3(
@@ -87,7 +83,7 @@ def ta3(
 def crux_claims(
     system: Annotated[Path, typer.Argument(help="The system's claim frames: CRUX's 12-column .tab.")],
     gold: Annotated[Path, typer.Option(help="The gold claim frames (12 columns, or a header-named table).")],
-    output_format: Annotated[ScoreFormat, typer.Option("--format", help="text or json.")] = ScoreFormat.text,
+    output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 1: claim-frame P/R/F1, accuracy and per-field P/R/F1 (CRUX plan §2.1)."""
     from ..score.crux.claims import score_claims
@@ -99,7 +95,7 @@ def crux_claims(
 def crux_relations(
     system: Annotated[Path, typer.Argument(help="The system's relations: claim_id_1 <tab> label <tab> claim_id_2.")],
     gold: Annotated[Path, typer.Option(help="The gold relations (same layout, or a header-named table).")],
-    output_format: Annotated[ScoreFormat, typer.Option("--format", help="text or json.")] = ScoreFormat.text,
+    output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 2: per-class P/R/F1 and macro-F1 of cross-claim relations (CRUX plan §2.2)."""
     from ..score.crux.relations import score_relations

@@ -1,7 +1,6 @@
 """``aifcheck summary`` and ``aifcheck graph``: what is inside a KB, counted and drawn."""
 from __future__ import annotations
 
-import enum
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -10,12 +9,8 @@ from typing import Annotated
 import typer
 
 from ..loading.paths import discover
+from .common import TABLE_FORMAT
 from ..validation.report import ExitStatus
-
-
-class SummaryFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
 
 
 SUMMARY_EXAMPLES = """Examples:
@@ -41,7 +36,7 @@ def register(app: typer.Typer) -> None:
 
 def summary(
     paths: Annotated[list[str], typer.Argument(help="KB files, folders or globs (- for standard input).")],
-    output_format: Annotated[SummaryFormat, typer.Option("--format", help="text or json.")] = SummaryFormat.text,
+    output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
     top: Annotated[int, typer.Option(help="How many of the most used types to list.")] = 10,
 ) -> None:
     """Count what is inside each KB: clusters by metatype, members, mentions per document and
@@ -55,7 +50,7 @@ def summary(
     found, unreadable = read_each(files, summarize)
     problems += unreadable
     shown = found + [total(found)] if len(found) > 1 else found
-    if output_format is SummaryFormat.json:
+    if output_format == "json":
         write_json([asdict(s) for s in shown], sys.stdout)
     else:
         render(shown, sys.stdout, max(top, 0))

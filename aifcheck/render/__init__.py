@@ -27,11 +27,15 @@ def _imported_when_used(module: str) -> Callable[[Report, Catalog, TextIO], None
     return render
 
 
-LINE_FORMATS: dict[str, Callable[[Line, bool], str]] = {"text": text.line_text, "github": github.line_text}
+# each format by name, in the order the help lists them: a line format's line syntax, or None for a
+# document format (rendered by its module's render)
+_SYNTAX: dict[str, Callable[[Line, bool], str] | None] = {"text": text.line_text, "json": None, "sarif": None, "github": github.line_text}
+LINE_FORMATS = {name: syntax for name, syntax in _SYNTAX.items() if syntax is not None}
 DOCUMENT_FORMATS: dict[str, Callable[[Report, Catalog, TextIO], None]] = {
-    name: _imported_when_used(name) for name in ("json", "sarif")
+    name: _imported_when_used(name) for name, syntax in _SYNTAX.items() if syntax is None
 }
-FORMATS = (*LINE_FORMATS, *DOCUMENT_FORMATS)
+FORMATS = tuple(_SYNTAX)
+TABLE_FORMATS = ("text", "json")  # a score or summary table: for people, or for other tools
 EXTENSIONS = {"text": ".txt", "json": ".json", "sarif": ".sarif", "github": ".txt"}
 
 

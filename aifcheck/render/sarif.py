@@ -11,7 +11,8 @@ from ..validation.report import Report
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def render(report: Report, catalog: Catalog, out: TextIO) -> None:
+def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | None = None) -> None:
+    """The report as a SARIF log; ``properties`` (the run's counts, when only they are asked for) go in the run's property bag."""
     rules = [r for r in catalog.rules.values() if r.checked]
     index = {rule.id: i for i, rule in enumerate(rules)}
     results = [
@@ -57,6 +58,7 @@ def render(report: Report, catalog: Catalog, out: TextIO) -> None:
                     {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
                 ],
                 "results": results,
+                **({"properties": properties} if properties else {}),
             }
         ],
     }

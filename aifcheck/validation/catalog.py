@@ -23,7 +23,7 @@ from functools import cache, cached_property
 from pathlib import Path
 
 from ..errors import UsageError
-from .severity import Severity
+from .report import Severity
 
 RULE_ID = re.compile(r"^[ANTSOD]\d+[a-z]?$")
 
@@ -119,6 +119,10 @@ class Catalog:
         profiles = {name: Profile(name, parent, file, frozenset(excludes)) for name, parent, file, excludes in data["profiles"]}
         rules = {r["id"]: _rule(r) for r in data["rules"]}
         return cls(profiles, rules, data["prefixes"], fingerprint)
+
+    def rdf_profiles(self) -> list[str]:
+        """The profiles that check RDF files (the others check a submission's folders)."""
+        return [name for name in self.profiles if any(rule.kind == "shape" for rule in self.rules_for(name))]
 
     def profile_chain(self, name: str) -> list[Profile]:
         if name not in self.profiles:

@@ -1,10 +1,27 @@
-"""Results: located findings, per-file outcomes and the run's exit status."""
+"""Results: located findings and their severity, per-file outcomes and the run's exit status."""
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from .severity import Severity
+from ..errors import UsageError
+
+
+class Severity(enum.IntEnum):
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            raise UsageError(f"unknown severity '{text}' (choose error, warning or info)") from None
 
 
 class ExitStatus(enum.IntEnum):

@@ -13,7 +13,7 @@ import pyoxigraph as ox
 
 from .catalog import Catalog, Rule, Severity
 from ..choices import choose, did_you_mean
-from .engine import Executor, RawResult, RuleFailure, get_executor
+from .engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
 from .shapes import load_catalog
 from ..errors import InputError, UsageError, printable
 from ..loading.kb import KB, STORES, Limits, load_kb
@@ -23,7 +23,6 @@ from ..loading.paths import discover
 from ..names import check_condition, check_task, condition_of
 from .report import FileError, FileReport, Report, Violation
 
-ENGINES = ("fast", "reference")
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,11 @@ class Options:
     file_timeout: float | None = None  # with a scheduler: seconds a file may take on a worker (None: cluster.FILE_TIMEOUT)
 
     def __post_init__(self) -> None:
+        # names in any case ("NIST", "TA2"), as the command line takes them
+        for name, known, what in (("engine", ENGINES, "engine"), ("store", STORES, "store")):
+            object.__setattr__(self, name, choose(getattr(self, name), known, what))
+        if self.task is not None:
+            object.__setattr__(self, "task", check_task(self.task))
         # the Python API accepts "info" for Severity.INFO, and lists for the sets
         if isinstance(self.min_severity, str):
             object.__setattr__(self, "min_severity", Severity.parse(self.min_severity))
@@ -59,6 +63,9 @@ class Options:
         """The rules this run executes, in catalogue order; UsageError when the options are wrong
         or leave nothing to check."""
         self._check_values()
+        profile = choose(self.profile, catalog.profiles, "profile")
+        if profile != self.profile:  # named in another case
+            return replace(self, profile=profile).rules(catalog)
         runnable = [rule for rule in catalog.rules_for(self.profile) if rule.kind == "shape"]
         if not runnable:
             raise UsageError(
@@ -77,18 +84,12 @@ class Options:
         return chosen
 
     def _check_values(self) -> None:
-        if self.task is not None:
-            check_task(self.task)
         if self.condition is not None:
             check_condition(self.condition)
-        if self.engine not in ENGINES:
-            raise UsageError(f"unknown engine '{self.engine}' (choose {' or '.join(ENGINES)})")
         if self.max_violations is not None and self.max_violations < 1:
             raise UsageError("--max-violations must be at least 1")
         if self.max_size is not None and self.max_size < 1:
             raise UsageError("--max-size must be at least 1 byte")
-        if self.store not in STORES:
-            raise UsageError(f"unknown store '{self.store}' (choose {', '.join(STORES)})")
 
     def _applies(self, rule: Rule) -> bool:
         """Whether the rule runs with this task, condition and lowest severity."""

@@ -35,22 +35,23 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 import pyoxigraph as ox
 
-from ..names import AIDA, check_condition, condition_folder, folder_condition
-from .catalog import Catalog
-from .shapes import load_catalog
+from ..choices import choose
 from ..errors import InputError, UsageError
 from ..loading.kb import KB, load_kb
 from ..loading.paths import is_rdf_file
+from ..names import AIDA, check_condition, condition_folder, folder_condition
 from ..spread.parallel import Spread, map_files
+from .catalog import Catalog
 from .report import FileError, FileReport, Report, Violation
 from .run import Checker, Options, check_kb
+from .shapes import load_catalog
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
@@ -132,6 +133,7 @@ def lint(
     user_queries: str | os.PathLike | None = None,
     spread: Spread = Spread(),
     catalog: Catalog | None = None,
+    options: Options | None = None,
 ) -> Report:
     """Check a submission directory: the S rules, and the ta3 profile on every claim frame.
 
@@ -142,23 +144,25 @@ def lint(
     named with (S8); for a whole run, ``user_queries`` is NIST's user-queries folder, which holds
     them for every condition (ConditionN/topics.tsv, Condition5/<query claim frames>).
     ``spread`` runs the claim frames' checks in processes or on a Dask cluster; ``catalog``: the
-    rules (by default the shipped catalogue). Bad options raise UsageError; inputs that cannot be
-    read, InputError.
+    rules (by default the shipped catalogue); ``options``: which rules run and what is shown, as
+    for ``validate`` (its profile is ta3 for the claim frames; --select and --ignore may name S
+    rules too). Bad options raise UsageError; inputs that cannot be read, InputError.
     """
     started = time.perf_counter()
     spread.check()
     catalog = catalog or load_catalog()
+    chosen = Chosen.of(options or Options(profile="ta3"), catalog)
     root = Path(directory)
     if not root.is_dir():
         raise InputError(str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)")
     parts = _conditions(root, condition)
     if len(parts) > 1 and (topics is not None or queries is not None):
         raise UsageError("a whole TA3 run takes NIST's user-queries folder (--user-queries), not --topics or --queries")
-    report = Report("submission")
+    report = Report("submission", strict=chosen.frames.strict)
     for folder, part_condition in parts:
         if user_queries is not None:
             topics, queries = _user_queries(Path(user_queries), part_condition)
-        one = _lint_condition(folder, part_condition, topics, queries, complete, spread, catalog)
+        one = _lint_condition(folder, part_condition, topics, queries, complete, spread, catalog, chosen)
         report.files += one.files
         report.input_errors += one.input_errors
     report.seconds = time.perf_counter() - started
@@ -193,9 +197,43 @@ def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | Non
     return tables[0], None
 
 
+@dataclass(frozen=True)
+class Chosen:
+    """What a lint runs: the options of the claim frames' checks (None: no frame rule chosen) and
+    the S rules chosen."""
+
+    frames: Options
+    check_frames: bool
+    submission_rules: frozenset[str]
+
+    @classmethod
+    def of(cls, options: Options, catalog: Catalog) -> Chosen:
+        options = replace(options, profile="ta3")
+        s_rules = {r.id for r in catalog.rules.values() if r.kind == "submission"}
+        named = {
+            option: catalog.resolve([choose(part.strip(), _nameable(catalog), "rule ID")
+                                     for name in names for part in name.split(",") if part.strip()])
+            for option, names in (("select", options.select or ()), ("ignore", options.ignore))
+        }
+        wanted = named["select"] & s_rules if options.select is not None else s_rules
+        chosen = frozenset(r for r in wanted - named["ignore"] if catalog.rules[r].severity >= options.min_severity)
+        if options.select is not None and not named["select"] - s_rules:  # only S rules named
+            return cls(options, False, chosen)
+        frames = replace(
+            options,
+            select=frozenset(named["select"] - s_rules) if options.select is not None else None,
+            ignore=frozenset(named["ignore"] - s_rules),
+        )
+        return cls(frames, True, chosen)
+
+
+def _nameable(catalog: Catalog) -> set[str]:
+    return {*catalog.rules, *(rule.family for rule in catalog.rules.values()), *(i[0] for i in catalog.rules)}
+
+
 def _lint_condition(
     root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool, spread: Spread,
-    catalog: Catalog,
+    catalog: Catalog, chosen: Chosen,
 ) -> Report:
     _check_options(condition, topics, queries)
     report = Report("submission")
@@ -207,10 +245,11 @@ def _lint_condition(
         known_from = f"the topics file {topics}"
         report.input_errors.extend(problems)
     folders, strays = _scan(root)
-    frames, claim_ids = _validate_frames(folders, Checker(Options(profile="ta3", condition=condition), catalog, spread.threads()), spread)
+    checker = Checker(replace(chosen.frames, condition=condition), catalog, spread.threads()) if chosen.check_frames else None
+    frames, claim_ids = _validate_frames(folders, checker, spread)
     submission = Submission(root, condition, folders, strays, claim_ids, known, known_from, complete)
     files = {**frames, **{str(f.ranking.path): FileReport(str(f.ranking.path)) for f in folders if f.ranking}}
-    for violation in check(submission, catalog):
+    for violation in check(submission, catalog, chosen.submission_rules):
         files.setdefault(violation.file, FileReport(violation.file, is_file=not Path(violation.file).is_dir())).violations.append(violation)
     for file_report in files.values():
         file_report.violations.sort()
@@ -219,9 +258,10 @@ def _lint_condition(
 
 
 def _validate_frames(
-    folders: tuple[Folder, ...], checker: Checker, spread: Spread
+    folders: tuple[Folder, ...], checker: Checker | None, spread: Spread
 ) -> tuple[dict[str, FileReport], dict[Path, tuple[tuple[str, int], ...]]]:
-    """The ta3 report of every RDF file in the query folders, and the claim IDs of the readable ones."""
+    """The ta3 report of every RDF file in the query folders (no finding when ``checker`` is None:
+    no frame rule was chosen), and the claim IDs of the readable ones."""
     check = partial(_validate_frame, checker=checker)
     paths = [str(p) for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)]
     reports: dict[str, FileReport] = {}
@@ -233,7 +273,7 @@ def _validate_frames(
     return reports, claim_ids
 
 
-def _validate_frame(path: str, checker: Checker) -> tuple[FileReport, tuple[tuple[str, int], ...] | None]:
+def _validate_frame(path: str, checker: Checker | None) -> tuple[FileReport, tuple[tuple[str, int], ...] | None]:
     """One claim frame's ta3 report, and its claim IDs (None when it cannot be read)."""
     started = time.perf_counter()
     try:
@@ -241,7 +281,7 @@ def _validate_frame(path: str, checker: Checker) -> tuple[FileReport, tuple[tupl
     except InputError as exc:
         return FileReport(path, error=_input_error(exc)), None
     with kb:
-        file_report = check_kb(kb, checker)
+        file_report = check_kb(kb, checker) if checker is not None else FileReport(path, triples=len(kb), prefixes=kb.prefixes)
         ids = _claim_ids(kb)
     file_report.seconds = time.perf_counter() - started
     return file_report, ids
@@ -251,10 +291,13 @@ def _lost_frame(path: str, reason: str) -> tuple[FileReport, None]:
     return FileReport(path, error=_input_error(InputError(path, reason))), None
 
 
-def check(submission: Submission, catalog: Catalog) -> list[Violation]:
-    """Every S rule's findings, stamped with the rule's ID, severity and plan reference."""
+def check(submission: Submission, catalog: Catalog, chosen: frozenset[str] | None = None) -> list[Violation]:
+    """The findings of every S rule (or of those ``chosen``), stamped with the rule's ID, severity
+    and plan reference."""
     found = []
     for rule_id, run in CHECKS.items():
+        if chosen is not None and rule_id not in chosen:
+            continue
         rule = catalog.get(rule_id)
         found.extend(
             Violation(f.file, f.line, rule.id, f.focus, rule.severity, f.message, rule.plan_ref)

@@ -5,22 +5,22 @@
 """
 from __future__ import annotations
 
+from ...choices import choose
 from .base import Executor, RawResult, RuleFailure
+
+ENGINES = ("fast", "reference")
 
 
 def get_executor(name: str, threads: int | None = None) -> Executor:
-    """The executor called ``name``; ``threads`` (fast only) run one file's queries, default all cores."""
-    from ...errors import UsageError
-
-    if name == "fast":
+    """The executor called ``name`` (one of ENGINES, any case); ``threads`` (fast only) run one file's
+    queries, default all cores. Each is imported when chosen: the reference one imports pySHACL."""
+    if choose(name, ENGINES, "engine") == "fast":
         from .fast import FastExecutor
 
         return FastExecutor(threads)
-    if name == "reference":
-        from .reference import ReferenceExecutor
+    from .reference import ReferenceExecutor
 
-        return ReferenceExecutor()
-    raise UsageError(f"unknown engine '{name}' (choose fast or reference)")
+    return ReferenceExecutor()
 
 
-__all__ = ["Executor", "RawResult", "RuleFailure", "get_executor"]
+__all__ = ["ENGINES", "Executor", "RawResult", "RuleFailure", "get_executor"]

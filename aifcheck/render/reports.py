@@ -1,0 +1,76 @@
+"""Where a validation run's report goes, file by file as the files are done: findings streamed in
+a line format, one report file per input under ``-o``, or the whole report at the end (the
+document formats); then the counts per rule (``--statistics``) and the summary (``-q`` prints only
+it), in the run's format."""
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+from typing import TextIO
+
+from ..validation.catalog import Catalog
+from ..validation.report import FileError, FileReport, Report
+from . import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
+from .output import write_atomically, write_json
+from .text import statistics as text_statistics
+from .text import summary_line
+
+
+class ReportOutput:
+    def __init__(self, catalog: Catalog, fmt: str, out: TextIO, err: TextIO, *, targets: dict[str, Path] | None = None,
+                 quiet: bool = False, statistics: bool = False, colour: bool = False) -> None:
+        self.catalog, self.fmt, self.out, self.err = catalog, fmt, out, err
+        self.targets = targets  # one report per input file, when written under -o
+        self.quiet, self.statistics, self.colour = quiet, statistics, colour
+        self.stream = targets is None and fmt in LINE_FORMATS and not (quiet or statistics)
+
+    @staticmethod
+    def extension(fmt: str) -> str:
+        """The file name ending of a report written under -o."""
+        return EXTENSIONS[fmt]
+
+    def start(self, input_errors: list[FileError]) -> None:
+        if self.stream:
+            render_input_errors(input_errors, self.out, self.fmt, self.colour)
+
+    def file_done(self, file_report: FileReport, profile: str, strict: bool) -> None:
+        if self.stream:
+            render_file(file_report, self.catalog, self.out, self.fmt, self.colour)
+            self.out.flush()
+        if self.targets is not None and file_report.file in self.targets:
+            single = Report(profile, files=[file_report], seconds=file_report.seconds, strict=strict)
+            text = io.StringIO()
+            render(single, self.catalog, text, self.fmt)
+            write_atomically(self.targets[file_report.file], text.getvalue())
+
+    def finish(self, report: Report) -> None:
+        if self.targets is not None:
+            for problem in report.input_errors:
+                print(problem.message, file=self.err)
+        if self.fmt in LINE_FORMATS or not (self.quiet or self.statistics or self.targets is not None):
+            self._finish_in_lines(report)
+            return
+        counts = {"summary": report.summary()}
+        if self.statistics and not self.quiet:
+            counts["statistics"] = self._counts(report)
+        if self.fmt == "json":
+            write_json(counts, self.out)
+        else:
+            from .sarif import render as sarif
+
+            sarif(Report(report.profile, input_errors=report.input_errors, strict=report.strict), self.catalog, self.out, properties=counts)
+
+    def _finish_in_lines(self, report: Report) -> None:
+        if self.statistics and not self.quiet:
+            text_statistics(report, self.catalog, self.out, self.colour)
+        if self.stream or self.quiet or self.statistics or self.targets is not None:
+            print(summary_line(report), file=self.out)
+        else:
+            render(report, self.catalog, self.out, self.fmt, self.colour)
+
+    def _counts(self, report: Report) -> list[dict[str, object]]:
+        counts = Counter(v.rule_id for v in report.violations)
+        return [{"rule": rule_id, "count": count, "severity": self.catalog.rules[rule_id].severity.label,
+                 "title": self.catalog.rules[rule_id].title}
+                for rule_id, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
