@@ -1,0 +1,1 @@
+"""NIST's docker stages per task: clean, validate, merge, ARF; pools."""
