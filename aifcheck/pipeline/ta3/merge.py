@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...errors import InputError
 from .tables import RANKING_SUFFIX, Table
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
@@ -20,6 +21,9 @@ def merge(clean: Iterable[Table]) -> tuple[Table, ...]:
     frames = sorted({path.rsplit("/", 1)[0] for path in by_path if path.count("/") == 3 and path.split("/")[2].endswith(".ttl")})
     merged = []
     for frame in frames:
+        missing = [name for name in (*GR_HALVES, *COPIED) if f"{frame}/{name}" not in by_path]
+        if missing:
+            raise InputError(frame, f"no {', '.join(missing)}: NIST's merge stops on it")
         first, second = (by_path[f"{frame}/{name}"] for name in GR_HALVES)
         merged.append(Table(f"{frame}/{GR}", _header(first), first.rows + second.rows))
         merged.extend(Table(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
