@@ -8,8 +8,6 @@ is the SHA-256 of every output file's path and bytes, logs aside (their lines ho
 """
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import SHARED_DATA
+from tree_digest import digest
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.ta3.clean import clean_cell
@@ -44,16 +43,6 @@ NIST_REPORT = "b221bf427181182b7337b5c0e091a0ec59dfb498b5a20c9641d968f220a6a1b8"
 NIST_TOPIC = "8bc0216264e860d99d1e7daf4630638a20134ca43c0a1b62c8aec33561e72f12"
 NIST_TIED_RANK = "024b2590114829f5ce0845042f152336935adca2714fbff0e8a6f50b676fb8c6"
 
-
-def digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for root, dirs, files in sorted(os.walk(folder)):
-        dirs.sort()
-        for name in sorted(files):
-            rel = os.path.relpath(os.path.join(root, name), folder)
-            if not rel.startswith("logs"):
-                h.update(rel.encode() + b"\0" + Path(root, name).read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 def run_pipeline(run: Path, out: Path, **options) -> object:

@@ -8,8 +8,6 @@ pools are digests (SHA-256 of every file's path and bytes) of what NIST's unmodi
 """
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import SHARED_DATA
+from tree_digest import digest
 
 from aifcheck.errors import InputError
 from aifcheck.pipeline.pool_ta3 import pool_ta3
@@ -41,15 +40,6 @@ QUERIES_TO_SCORE = "\n".join([
     "C303\tCondition7\tC303\tontopic:5",
 ]) + "\n"
 
-
-def digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for root, dirs, files in sorted(os.walk(folder)):
-        dirs.sort()
-        for name in sorted(files):
-            rel = os.path.relpath(os.path.join(root, name), folder)
-            h.update(rel.encode() + b"\0" + Path(root, name).read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 @pytest.fixture(scope="module")
