@@ -17,8 +17,8 @@ SPECS: dict[str, tuple[str, str]] = {
     "INVALID_DATE": ("ERROR", "Cluster {} has invalid {} {}"),
     "INVALID_DATE_RANGE": ("ERROR", "{} {} has invalid date range: {} > {}"),
     "MISSING_CLAIM_RANK": ("ERROR", "Ranking information not found for claim {}"),
-    "MULTIPLE_CLAIM_RANKS": ("ERROR", "Multiple ranks found for claim {}"),
     "MISSING_REQUIRED_CLAIM_FIELD": ("ERROR", "Claim {} (required for {} KBs) missing in claim {}"),
+    "MULTIPLE_CLAIM_RANKS": ("ERROR", "Multiple ranks found for claim {}"),
     "UNEXPECTED_CLAIM_ID": ("ERROR", "Unexpected claim ID '{}' (expected '{}')"),
     "UNEXPECTED_CLAIM_VALUE": ("ERROR", "Unexpected {} '{}' for claim {}"),
     "UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES": (

@@ -126,16 +126,14 @@ class _Run:
     def load(self, table: Table) -> None:
         parts = table.path.split("/")
         condition = parts[0]
-        if table.is_ranking:
+        if table.is_ranking:  # no header line: NIST gives the condition's
             schema = "RANKING5" if condition == "Condition5" else "RANKING67"
             header = SCHEMAS[schema][0]
-            lines = ["\t".join(row) for row in table.rows]
-            first = 1
         else:
             header = tuple((table.header or "").split("\t"))
             schema = next((name for name, (known, _) in SCHEMAS.items() if known == header and not name.startswith("RANKING")), None)
-            lines = ["\t".join(row) for row in table.rows]
-            first = 2
+        lines = ["\t".join(row) for row in table.rows]
+        first = 1 if table.is_ranking else 2  # the line number of the first row
         path = f"{self.root}/{table.path}"
         if schema is None:
             self.log.record("UNKNOWN_RESPONSE_FILE_TYPE", path)
