@@ -44,7 +44,7 @@ def _root(
 # at each start, so a run holds only the module of the command it invokes; help and unknown names
 # get all.
 COMMANDS = {"validate": "validate", "rules": "validate", "query": "query", "claims": "claims", "lint-submission": "claims",
-            "summary": "summary", "graph": "summary", "score": "score"}
+            "summary": "summary", "graph": "summary", "pipeline": "pipeline", "pool": "pool", "score": "score"}
 
 
 def application(command: str | None = None) -> typer.Typer:

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from ..choices import choose
 from ..errors import AifcheckError, OutputError, UsageError
-from ..names import CONDITIONS, TASKS
+from ..names import CONDITIONS
 from ..validation.report import ExitStatus
 from .config import find_config, read_config
 

@@ -42,16 +42,28 @@ def write_json(document: Any, out: TextIO) -> None:
     out.write("".join(pieces))
 
 
+def check_new_folder(target: Path, force: bool = False) -> None:
+    """A UsageError when ``target`` is a file, or a folder that holds files and ``force`` is not set:
+    a run that cannot write its output should not compute it first."""
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"-o {target}: not a folder")
+    if target.is_dir() and any(target.iterdir()) and not force:
+        raise UsageError(f"-o {target}: exists and is not empty (--force replaces it)")
+
+
+def write_file(path: Path, text: str) -> None:
+    """A file of a folder being written (by new_folder): its parents made, its text as it is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="")
+
+
 @contextmanager
 def new_folder(target: Path, force: bool = False) -> Iterator[Path]:
     """A folder to write a run's output into, put in ``target``'s place once the run is complete:
     a run that fails or is interrupted leaves ``target`` as it was and no partial folder behind.
     ``target`` must not exist, or be an empty folder; with ``force`` one that holds files is
     replaced. A second run on the same ``target`` is refused while the first one works."""
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"-o {target}: not a folder")
-    if target.is_dir() and any(target.iterdir()) and not force:
-        raise UsageError(f"-o {target}: exists and is not empty (give --force to replace it)")
+    check_new_folder(target, force)
     parent = target.absolute().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)

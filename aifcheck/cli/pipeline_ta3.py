@@ -1,0 +1,50 @@
+"""The ``aifcheck pipeline ta3`` command: a thin layer over aifcheck.pipeline.ta3.
+
+    aifcheck pipeline ta3 RUN --user-queries DIR --aux DIR [--depth Condition5:N,...] [--ltf DIR] -o OUT [--force]
+
+Bad input is one line (file, line where there is one) on stderr and exit 3; warnings (input NIST's
+docker reads in a way worth knowing, or stops on) go to stderr and do not change the exit status.
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXAMPLES = """Example:
+
+  aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/ --depth Condition5:10,Condition6:10,Condition7:10 -o out/
+"""
+
+
+def register(pipeline: typer.Typer) -> None:
+    """Add ``ta3`` to the ``pipeline`` group."""
+    pipeline.command("ta3", no_args_is_help=True, epilog=EXAMPLES)(ta3)
+
+
+def ta3(
+    run: Annotated[Path, typer.Argument(help="The TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv and its claim frames (.ttl).")],
+    user_queries: Annotated[Path, typer.Option(
+        help="NIST's user queries: Condition5|6|7/topics.tsv and Condition5/Query_Claim_Frames/.")],
+    aux: Annotated[Path, typer.Option(help="LDC's AUX data as NIST's docker mounts it (its *parent_children.tsv is read).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Write SPARQL-*-output, ARF-output and logs/ here.")],
+    depth: Annotated[Optional[str], typer.Option(
+        help="Keep only the N best-ranked claims per query and relation: Condition5:N,Condition6:N,Condition7:N.")] = None,
+    ltf: Annotated[Optional[Path], typer.Option(
+        help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT when it is not empty.")] = False,
+) -> None:
+    """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
+    from ..pipeline.ta3.run import pipeline_ta3
+    from ..render.output import check_new_folder
+    from ..render.pipeline_ta3 import summary, write_pipeline
+
+    check_new_folder(output, force)
+    result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))
+    write_pipeline(result, output, force)
+    for warning in result.warnings:
+        typer.echo(f"aifcheck: warning: {warning}", err=True)
+    sys.stdout.write(summary(result, str(output)))

@@ -1,0 +1,42 @@
+"""The ``aifcheck pool ta3`` command: a thin layer over aifcheck.pipeline.pool_ta3.
+
+    aifcheck pool ta3 RUN... --queries-to-score FILE -o DIR [--previous-pool DIR]... [--force]
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXAMPLES = """Example:
+
+  aifcheck pool ta3 runs/team1 runs/query_claim_frames --queries-to-score queries.tab -o pool/
+"""
+
+
+def register(pool: typer.Typer) -> None:
+    """Add ``ta3`` to the ``pool`` group."""
+    pool.command("ta3", no_args_is_help=True, epilog=EXAMPLES)(ta3)
+
+
+def ta3(
+    runs: Annotated[list[Path], typer.Argument(
+        help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its folder's name.")],
+    queries_to_score: Annotated[Path, typer.Option(
+        help="NIST's queries table: query_id, condition, depth (ontopic:N,supporting:N,...).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Write pool/, claim-mappings.tab and human-readable-format.tab here.")],
+    previous_pool: Annotated[Optional[list[Path]], typer.Option(
+        help="A pool made before: its claims are mapped but not written again (repeatable).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the output folder when it is not empty.")] = False,
+) -> None:
+    """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
+    from ..pipeline.pool_ta3 import pool_ta3
+    from ..render.output import check_new_folder
+    from ..render.pool_ta3 import summary, write_pool
+
+    check_new_folder(output, force)
+    pool = pool_ta3(runs, queries_to_score, previous_pool)
+    write_pool(pool, output, force)
+    sys.stdout.write(summary(pool, str(output)))

@@ -1,0 +1,35 @@
+"""NIST's clean stage (clean_sparql_output.py): in every cell of every line of every ``.tsv`` file
+(the header and the ranking files included), a cell that holds ``<https://...#NAME>`` anywhere
+becomes NAME alone, the first such IRI's fragment (NIST's regular expression takes the shortest
+match); other cells are kept. Every line is written back with a newline."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .events import EventLog
+from .tables import Table, TextFile, text_lines
+
+_IRI = re.compile(r"<https://.*?#(.*?)>")
+
+
+def clean_cell(cell: str) -> str:
+    match = _IRI.search(cell)
+    return match[1] if match else cell
+
+
+def clean_file(file: Table | TextFile) -> Table:
+    if isinstance(file, TextFile):
+        lines = [line.split("\t") for line in text_lines(file.text)]
+        return Table(file.path, None, tuple(tuple(map(clean_cell, cells)) for cells in lines))
+    header = "\t".join(clean_cell(cell) for cell in file.header.split("\t")) if file.header is not None else None
+    return Table(file.path, header, tuple(tuple(map(clean_cell, row)) for row in file.rows))
+
+
+def clean(files: Iterable[Table | TextFile], log: EventLog, source: str, target: str) -> tuple[Table, ...]:
+    """The files of SPARQL-CLEAN-output; ``source`` and ``target`` name the two folders in the log."""
+    cleaned = []
+    for file in files:
+        log.info(f"cleaning: {source}/{file.path}, output: {target}/{file.path}")
+        cleaned.append(clean_file(file))
+    return tuple(cleaned)

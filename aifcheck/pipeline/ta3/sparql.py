@@ -1,0 +1,37 @@
+"""NIST's SPARQL stage of the TA3 docker: the TA3 tables of each claim frame kept, and the kept
+ranking file of each query copied beside them.
+
+``SPARQL-output/ConditionN/<query>/<frame>.ttl/<TABLE>.rq.tsv`` for each table of aifcheck's
+``queries/AIDA_P3_TA3_*.rq`` (NIST's GraphDB output, which aifcheck reproduces byte for byte), and
+``SPARQL-output/ConditionN/<query>/<query>.ranking.tsv`` as NIST's docker copies it (the lines the
+depth kept, as its driver wrote them). A query folder is made for every folder that kept a frame
+or a ranking line.
+"""
+from __future__ import annotations
+
+from ...extract.query import orders_by_line, table_names
+from ...loading.kb import load_kb
+from ..sparql import run_table
+from .select import Frame, Selection
+from .tables import Table, TextFile
+
+
+def frame_tables(frame: Frame) -> tuple[Table, ...]:
+    """The TA3 tables of one claim frame. The one place this package runs aifcheck's queries."""
+    names = table_names("ta3")
+    with load_kb(frame.path, lines=any(orders_by_line(name) for name in names)) as kb:
+        found = [run_table(kb, name) for name in names]
+    return tuple(Table(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found)
+
+
+def sparql_output(selection: Selection) -> tuple[tuple[Table | TextFile, ...], tuple[str, ...]]:
+    """The files of SPARQL-output, and the query folders NIST's docker makes (ConditionN/<query>),
+    in its order (a query with only a ranking file has a folder too)."""
+    files: list[Table | TextFile] = []
+    for frame in selection.frames:
+        files.extend(frame_tables(frame))
+    folders = {f"{f.condition}/{f.query}" for f in selection.frames}
+    for ranking in selection.rankings:  # each is <query>.ranking.tsv (select.py checked it)
+        folders.add(ranking.path.rsplit("/", 1)[0])
+        files.append(ranking)
+    return tuple(sorted(files, key=lambda f: f.path)), tuple(sorted(folders))
