@@ -39,11 +39,9 @@ from .common import (
     Statistics,
     Store,
     Strict,
-    color_enabled,
     format_name,
-    parse_size,
-    prepare_folder,
-    report_paths,
+    report_output,
+    validation_options,
 )
 
 
@@ -160,26 +158,16 @@ def lint_submission(
     no_config: NoConfig = False,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
-    from ..render.reports import ReportOutput
     from ..spread.parallel import Spread
-    from ..validation.run import Options
     from ..validation.shapes import load_catalog
     from ..validation.submission import lint
 
     fmt = format_name(output_format)
-    options = Options(
-        profile="ta3", select=frozenset(select) if select else None, ignore=frozenset(ignore or ()), min_severity=severity,
-        strict=strict, max_violations=max_violations, engine=engine, max_size=parse_size(max_size), store=store,
-    )
+    options = validation_options("ta3", select, ignore, severity, strict, max_violations, engine, max_size, store)
     catalog = load_catalog()
     report = lint(directory, int(condition) if condition else None, topics, queries, complete, user_queries,
                   Spread(jobs, scheduler, ship_files, file_timeout), catalog, options)
-    targets = None
-    if output is not None:
-        prepare_folder(output)
-        targets = report_paths([f.file for f in report.files], output, ReportOutput.extension(fmt))
-    out = ReportOutput(catalog, fmt, sys.stdout, sys.stderr, targets=targets, quiet=quiet, statistics=statistics,
-                       colour=color_enabled(sys.stdout))
+    out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics)
     out.start(report.input_errors)
     for file_report in report.files:
         out.file_done(file_report, report.profile, report.strict)

@@ -245,3 +245,29 @@ def prepare_folder(folder: Path) -> None:
         raise OutputError(f"cannot write under {folder}: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"cannot write under {folder}: permission denied")
+
+
+def validation_options(profile: str, select: list[str] | None, ignore: list[str] | None, severity: str, strict: bool,
+                       max_violations: int | None, engine: str, max_size: str | None, store: str, **spread: Any):
+    """The Options of a validation run from the options validate and lint-submission share."""
+    from ..validation.run import Options
+
+    return Options(profile=profile, select=frozenset(select) if select else None, ignore=frozenset(ignore or ()),
+                   min_severity=severity, strict=strict, max_violations=max_violations, engine=engine,
+                   max_size=parse_size(max_size), store=store, **spread)
+
+
+def report_output(catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool):
+    """Where a validation run's report goes (aifcheck.render.reports): stdout, or one report per
+    input under -o."""
+    import sys
+
+    from ..render.reports import ReportOutput
+
+    targets = None
+    if output is not None:
+        prepare_folder(output)
+        targets = report_paths(files, output, ReportOutput.extension(fmt))
+    return ReportOutput(catalog, fmt, sys.stdout, sys.stderr, targets=targets, quiet=quiet, statistics=statistics,
+                        colour=color_enabled(sys.stdout))
+

@@ -28,11 +28,9 @@ from .common import (
     Store,
     Strict,
     CONDITION,
-    color_enabled,
     format_name,
-    parse_size,
-    prepare_folder,
-    report_paths,
+    report_output,
+    validation_options,
 )
 
 VALIDATE_EXAMPLES = """Examples:
@@ -89,27 +87,19 @@ def validate(
 ) -> None:
     """Check RDF files against the rules of a profile and report every violation with its rule ID."""
     from ..loading.paths import discover
-    from ..render.reports import ReportOutput
     from ..validation.report import FileError, FileReport
-    from ..validation.run import Checker, Options, validate_files
+    from ..validation.run import Checker, validate_files
     from ..validation.shapes import load_catalog
     from .progress import ProgressBar
 
     fmt = format_name(output_format)
-    options = Options(
-        profile=profile, select=frozenset(select) if select else None, ignore=frozenset(ignore or ()), min_severity=severity,
-        strict=strict, max_violations=max_violations, task=task, condition=int(condition) if condition else None, engine=engine,
-        jobs=jobs, max_size=parse_size(max_size), store=store, scheduler=scheduler, ship_files=ship_files, file_timeout=file_timeout,
-    )
+    options = validation_options(profile, select, ignore, severity, strict, max_violations, engine, max_size, store, task=task,
+                                 condition=int(condition) if condition else None, jobs=jobs, scheduler=scheduler,
+                                 ship_files=ship_files, file_timeout=file_timeout)
     catalog = load_catalog()
     Checker(options, catalog).rules()  # usage errors before any file is read
     files, problems = discover(paths)
-    targets = None
-    if output is not None:
-        prepare_folder(output)
-        targets = report_paths(files, output, ReportOutput.extension(fmt))
-    out = ReportOutput(catalog, fmt, sys.stdout, sys.stderr, targets=targets, quiet=quiet, statistics=statistics,
-                       colour=color_enabled(sys.stdout))
+    out = report_output(catalog, fmt, files, output, quiet, statistics)
     input_errors = [FileError(p.path, str(p)) for p in problems]
     out.start(input_errors)
     with ProgressBar.on_terminal(len(files)) as bar:

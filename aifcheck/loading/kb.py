@@ -41,7 +41,7 @@ import pyoxigraph as ox
 from ..errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, MarkedStream
-from .paths import STDIN
+from .paths import STDIN, alive
 
 T = TypeVar("T")
 
@@ -665,18 +665,8 @@ def _sweep_stale_folders() -> None:
 
     for folder in Path(tempfile.gettempdir()).glob(f"{_DISK_PREFIX}*"):
         pid = folder.name.removeprefix(_DISK_PREFIX).split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
 
 
 @atexit.register

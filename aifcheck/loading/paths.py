@@ -56,3 +56,14 @@ def _add_path(path: Path, files: list[str], problems: list[InputError], explicit
         problems.append(InputError(str(path), "no such file or directory"))
     else:
         problems.append(InputError(str(path), "not a regular file"))
+
+
+def alive(pid: int) -> bool:
+    """Whether the process that owns a temporary path (named by its pid) still runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

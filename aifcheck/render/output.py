@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import OutputError, UsageError
+from ..loading.paths import alive
 
 
 def write_atomically(target: Path, text: str) -> None:
@@ -97,7 +98,7 @@ def _take(lock: Path, target: Path) -> None:
             descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             owner = _owner(lock)
-            if owner is not None and _alive(owner):
+            if owner is not None and alive(owner):
                 raise UsageError(f"-o {target}: another aifcheck run (process {owner}) is writing it") from None
             lock.unlink(missing_ok=True)
             if owner is not None:
@@ -116,13 +117,3 @@ def _owner(lock: Path) -> int | None:
         return int(lock.read_text().strip())
     except (OSError, ValueError):
         return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
