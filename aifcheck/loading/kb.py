@@ -20,7 +20,6 @@ entities, deeply nested XML) is refused before parsing.
 """
 from __future__ import annotations
 
-import atexit
 import codecs
 import io
 import os
@@ -28,15 +27,17 @@ import re
 import shutil
 import sys
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pyoxigraph as ox
+
+if TYPE_CHECKING:
+    from tempfile import TemporaryDirectory
 
 from ..errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
@@ -90,6 +91,7 @@ class KB:
     base: str | None = None  # the IRI relative IRIs were resolved against
     marks: str | None = field(default=None, repr=False)  # its text's line marks (see aifcheck.marking), if known
     _folder: str | None = field(default=None, repr=False)  # an on-disk store's temporary folder
+    _temporary: TemporaryDirectory | None = field(default=None, repr=False)  # that removes it
     _lines: LineIndex | None = field(default=None, repr=False)
     # a finding asks for its focus's line several times (its line, its message, its node's text)
     _found: dict[Term, int | None] = field(default_factory=dict, repr=False)
@@ -127,9 +129,9 @@ class KB:
         self.store = ox.Store()
         self._lines, self.marks, self._triples = None, None, None
         self._found.clear()
-        if self._folder is not None:
-            _remove_folder(self._folder)
-            self._folder = None
+        if self._temporary is not None:
+            self._temporary.cleanup()
+            self._folder, self._temporary = None, None
 
     def __enter__(self) -> KB:
         return self
@@ -150,28 +152,23 @@ class Limits:
     bomb_after: int = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class HeldFile:
-    """A file's content read on another machine (a cluster worker receives it so), and the IRI the
-    file has there, which its relative IRIs resolve against."""
+class HeldFile(str):
+    """A file's path that also holds the file's content, read on another machine (a cluster worker
+    receives it so), and the IRI the file has there, which its relative IRIs resolve against. It
+    goes where the path goes: load_kb parses the content held as it would parse the file itself
+    (same messages, same lines), so any per-file function runs unchanged on a machine that does not
+    see the files (aifcheck.spread.cluster)."""
 
     data: bytes
     base: str
 
+    def __new__(cls, path: str, data: bytes, base: str) -> HeldFile:
+        held = super().__new__(cls, path)
+        held.data, held.base = data, base
+        return held
 
-_HELD: ContextVar[Mapping[str, HeldFile]] = ContextVar("aifcheck_held_files", default={})
-
-
-@contextmanager
-def holding(files: Mapping[str, HeldFile]) -> Iterator[None]:
-    """Within this block (in this thread), load_kb(name) parses the content held for ``name`` as it
-    would parse the file itself: same messages, same lines. So any per-file function runs unchanged
-    on a machine that does not see the files (aifcheck.cluster)."""
-    token = _HELD.set(files)
-    try:
-        yield
-    finally:
-        _HELD.reset(token)
+    def __reduce__(self):
+        return (HeldFile, (str(self), self.data, self.base))
 
 
 def read_each(files: Iterable[str], read: Callable[[KB], T]) -> tuple[list[T], list[InputError]]:
@@ -199,10 +196,10 @@ def load_kb(
     ``store`` is auto, memory or disk (see choose_store); ``on_store`` hears the one chosen
     ("memory" or "disk") before the file is parsed. ``lines=False`` leaves out the line marks
     (KB.line_of then knows no node): for callers that locate nothing, a fifth less loading."""
+    held = path if isinstance(path, HeldFile) else None
     path = str(path)
     if store not in STORES:
         raise UsageError(f"unknown store '{store}' (choose {', '.join(STORES)})")
-    held = _HELD.get().get(path)
     rdf_format = format_of(path)
     held_data = held.data if held else None
     with ExitStack() as opened:
@@ -234,7 +231,7 @@ def load_kb(
         # standard input cannot be read twice, as text the marks cannot follow needs: marked only
         # while its text is kept
         marking = lines and rdf_format in _MARKABLE and (text is not None or path != STDIN)
-        kb = KB(path, ox.Store(folder) if folder else ox.Store(), base=base, _folder=folder)
+        kb = KB(path, ox.Store(folder.name) if folder else ox.Store(), base=base, _folder=folder.name if folder else None, _temporary=folder)
         try:
             if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
                 # N-Triples is judged by its own parser (Turtle, which reads the rewritten text,
@@ -641,23 +638,16 @@ def _size(count: float) -> str:
 
 
 # On-disk stores live in temporary folders named with the process that made them: removed when
-# the KB is closed or the process exits, and, after a process killed outright, by the next run.
+# the KB is closed or the process exits (TemporaryDirectory's finalizer), and, after a process
+# killed outright, by the next run.
 _DISK_PREFIX = "aifcheck-store-"
-_live_folders: set[str] = set()
 
 
-def _disk_folder() -> str:
+def _disk_folder() -> TemporaryDirectory:
     import tempfile  # only for the few files on disk (with random, 1 ms of every start)
 
     _sweep_stale_folders()
-    folder = tempfile.mkdtemp(prefix=f"{_DISK_PREFIX}{os.getpid()}-")
-    _live_folders.add(folder)
-    return folder
-
-
-def _remove_folder(folder: str) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
-    _live_folders.discard(folder)
+    return tempfile.TemporaryDirectory(prefix=f"{_DISK_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
 
 
 def _sweep_stale_folders() -> None:
@@ -668,8 +658,3 @@ def _sweep_stale_folders() -> None:
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
 
-
-@atexit.register
-def _remove_live_folders() -> None:
-    for folder in list(_live_folders):
-        _remove_folder(folder)

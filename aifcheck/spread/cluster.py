@@ -4,7 +4,7 @@
 in the files' order, each as soon as it and every file before it are done, so the output is the
 same as with ``--jobs 1``. Without ``--ship-files`` a worker reads the file at its absolute path
 (the workers share the files, e.g. on NFS); with it the bytes travel from here. Either way the
-worker parses them under the file's own name and base IRI (aifcheck.kb.holding): same messages,
+worker parses them under the file's own name and base IRI (aifcheck.loading.kb.HeldFile): same messages,
 same lines as a local run.
 
 A file whose worker dies while working on it, or that has no result within the file timeout, is
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..errors import AifcheckError, UsageError
-from ..loading.kb import HeldFile, holding
+from ..loading.kb import HeldFile
 from ..loading.paths import STDIN
 
 T = TypeVar("T")
@@ -140,8 +140,7 @@ def _attempt(function: Callable[..., T], path: str, source: bytes | str, base: s
                     f"cannot read {source} on the Dask worker {worker.address}: {exc.strerror or exc} "
                     "(without --ship-files every worker must see the files at the same path)"
                 )
-        with holding({path: HeldFile(source, base)}):
-            return function(path, *args)
+        return function(HeldFile(path, source, base), *args)
 
 
 def _end_if_nannied(dask_worker) -> None:

@@ -3,6 +3,7 @@ rdflib copy of the KB's store."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import pyshacl
@@ -45,10 +46,6 @@ class _PreparingSPARQLProcessor(SPARQLProcessor):
         return super().query(strOrQuery, initBindings, initNs, base, DEBUG)
 
 
-# rdflib looks its processor up by name on every Graph.query, and pySHACL asks for "sparql".
-rdflib.plugin.register("sparql", rdflib.query.Processor, __name__, "_PreparingSPARQLProcessor")
-
-
 _check_text = SPARQLQueryHelper.check_invalid_sparql
 _checked: dict[tuple, Exception | None] = {}
 
@@ -68,7 +65,18 @@ def _check_text_once(self, sparql_text, valuenode=None, extravars=None):
     return True
 
 
-SPARQLQueryHelper.check_invalid_sparql = _check_text_once
+@contextmanager
+def _prepared_once() -> Iterator[None]:
+    """While pySHACL runs: rdflib's SPARQL processor (looked up by name on every Graph.query, and
+    pySHACL asks for "sparql") parses each query once, and pySHACL checks each text once; rdflib and
+    pySHACL are left as they were after, for any other code of the process that uses them."""
+    rdflib.plugin.register("sparql", rdflib.query.Processor, __name__, "_PreparingSPARQLProcessor")
+    SPARQLQueryHelper.check_invalid_sparql = _check_text_once
+    try:
+        yield
+    finally:
+        SPARQLQueryHelper.check_invalid_sparql = _check_text
+        rdflib.plugin.register("sparql", rdflib.query.Processor, "rdflib.plugins.sparql.processor", "SPARQLProcessor")
 
 
 class ReferenceExecutor:
@@ -79,7 +87,7 @@ class ReferenceExecutor:
     ) -> Iterator[RawResult | RuleFailure]:
         # pySHACL runs every shape in one call: there is no progress to tell
         found: list[RawResult | RuleFailure] = []
-        with quiet_rdflib():
+        with quiet_rdflib(), _prepared_once():
             view = RdflibView(kb.store)
             try:
                 found += self._validate(view, rules, catalog)
