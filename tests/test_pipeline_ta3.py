@@ -198,7 +198,7 @@ def test_the_pipeline_with_ltf_files_runs_the_handle_stage(tmp_path: Path) -> No
      "Condition6/T301/T301.ranking.tsv:1: rank 'first' of CLL0C049LVH.001531 is not a whole number"),
     (lambda r: (r / "Condition5/CLL0C04C08B.000004/CLL0C04C08B.000004.ranking.tsv").write_text(
         "CLL0C04C08B.000004\tCLL0C04AJNP.001443\t1\n"), "CLL0C04C08B.000004.ranking.tsv:1: 3 columns, expected 4 in Condition5"),
-    (lambda r: (r / "Condition6/T301/T301.ranking.tsv").write_bytes(b"T301\t\xff\n"), "T301.ranking.tsv: cannot read"),
+    (lambda r: (r / "Condition6/T301/T301.ranking.tsv").write_bytes(b"T301\t\xff\n"), "T301.ranking.tsv:1: not UTF-8 text"),
     (lambda r: (r / "Condition6/extra.ttl").write_text(""), "Condition6/extra.ttl: not at ConditionN/<query>/<file>"),
     (lambda r: (r / "Condition6/T301").rename(r / "Condition6/T999"), "unexpected topic 'T999'"),
     (lambda r: (r / "Condition6/T301/CLL0C049LVH.001531.ttl").write_text("<a> <b> <c> .\n<c> <d"),

@@ -16,6 +16,7 @@ import click
 
 from ..choices import did_you_mean
 from ..errors import InputError, UsageError
+from ..loading.paths import read_bytes
 
 
 def find_config(start: Path) -> tuple[Path, Any] | None:
@@ -93,10 +94,7 @@ def _kind(param: click.Option) -> str:
 
 
 def _bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    return read_bytes(path, "the configuration")
 
 
 def _parse(path: Path, data: bytes) -> dict[str, Any]:

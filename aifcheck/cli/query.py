@@ -20,7 +20,7 @@ import typer
 from ..names import TASKS
 from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
 from ..errors import InputError, OutputError, UsageError
-from ..loading.paths import discover
+from ..loading.paths import discover, read_text
 from ..validation.report import ExitStatus
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
@@ -127,10 +127,7 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Call
     from ..pipeline.sparql import run_sparql, run_table
 
     if sparql is not None:
-        try:
-            text = sparql.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(sparql), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(sparql, "the SPARQL query", universal=True)
         check_user_query(text, sparql.name)
         return lambda kb: run_sparql(kb, text, sparql.name)
     kinds = parameters(table)  # an unknown table is a usage error here

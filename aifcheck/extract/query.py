@@ -17,14 +17,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import pyoxigraph
 
 from ..choices import did_you_mean
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..loading.kb import KB
 from ..loading.lines import Term
+from ..loading.paths import read_text
 from ..names import check_task
 
 NIST_PREFIX = "AIDA_P3_"
@@ -71,10 +71,7 @@ class EntryPoints:
     @classmethod
     def read(cls, path: str | os.PathLike) -> EntryPoints:
         """Read a file of ``kb_id<TAB>VALUE`` or ``name<TAB>VALUE`` lines (``#`` starts a comment)."""
-        try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), f"cannot read entry points: {exc}") from None
+        lines = read_text(path, "the entry points", universal=True).splitlines()
         found: dict[str, list[str]] = {"kb_id": [], "name": []}
         for number, line in enumerate(lines, 1):
             if not line.strip() or line.startswith("#"):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from pathlib import Path
 
 from ..errors import InputError
@@ -67,3 +68,34 @@ def alive(pid: int) -> bool:
     except PermissionError:  # another user's process
         return True
     return True
+
+
+def read_bytes(path: str | os.PathLike, what: str = "") -> bytes:
+    """A file's bytes; InputError naming it when it cannot be read or is not a regular file (a
+    folder, a FIFO or a device, which would block or never end). ``what`` says what the file was
+    to be ("the topics file"), for the message."""
+    name = os.fspath(path)
+    try:
+        # not blocking: opening a FIFO that no one writes would wait for ever
+        descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise InputError(name, f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise InputError(name, f"not a regular file{f' ({what})' if what else ''}: a folder, a FIFO or a device")
+        try:
+            return file.read()
+        except OSError as exc:
+            raise InputError(name, f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}") from None
+
+
+def read_text(path: str | os.PathLike, what: str = "", universal: bool = False) -> str:
+    """A UTF-8 text file's text (``universal``: with \\r\\n and \\r read as \\n, as Python's text
+    files read them); InputError naming the file, and the line of a byte that is not UTF-8."""
+    data = read_bytes(path, what)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(os.fspath(path), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if universal else text

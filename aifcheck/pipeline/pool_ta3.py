@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, UsageError
+from ..loading.paths import read_text
 from .ta3.queries import split_cells
 from .ta3.tables import ended_lines
 
@@ -253,8 +254,4 @@ def _md5(text: str) -> str:
 
 
 def _read(path: Path) -> str:
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return read_text(path)

@@ -8,16 +8,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..loading.paths import read_text
 
 
 def read_rows(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
     """(line number, cells) for each line that is not blank; cells are split at tabs and keep
     their spaces. InputError when the file cannot be read as UTF-8 text."""
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path)
     rows = []
     # split at \n only (a stray \x0c or \u2028 inside a value is not a line break, as for NIST)
     for number, line in enumerate(text.split("\n"), 1):

@@ -45,7 +45,7 @@ import pyoxigraph as ox
 from ..choices import choose
 from ..errors import InputError, UsageError
 from ..loading.kb import KB, load_kb
-from ..loading.paths import is_rdf_file
+from ..loading.paths import is_rdf_file, read_bytes
 from ..names import AIDA, check_condition, condition_folder, folder_condition
 from ..spread.parallel import Spread, map_files
 from .catalog import Catalog
@@ -335,10 +335,7 @@ def _folder(path: Path) -> Folder:
 
 def _read_text(path: Path) -> str:
     """A tab-separated file's text; InputError (located at the bad byte) when unusable."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path)
     if not data.strip():
         raise InputError(str(path), "empty file")
     try:

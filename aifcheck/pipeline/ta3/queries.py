@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, UsageError
+from ...loading.paths import read_text
 from .tables import text_lines
 
 TOPIC_COLUMNS = {
@@ -120,7 +121,4 @@ def read_documents(aux: str | os.PathLike) -> frozenset[str]:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return read_text(path, universal=True)

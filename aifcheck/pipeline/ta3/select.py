@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, UsageError
+from ...loading.paths import read_text
 from .queries import UserQueries
 from .tables import RANKING_SUFFIX, TextFile, ended_lines
 
@@ -127,11 +128,7 @@ def _place(root: Path, path: str) -> tuple[str, str, str]:
 
 def _read_ranking(root: Path, path: str, ranks: dict[str, dict[str, dict[str, _Ranked]]]) -> None:
     condition = _place(root, path)[0]
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path)
     width = 4 if condition == "Condition5" else 3
     for number, line in enumerate(ended_lines(text), 1):
         cells = line.strip().split("\t")

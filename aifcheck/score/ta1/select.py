@@ -13,7 +13,7 @@ from ...errors import UsageError
 from ...loading.kb import load_kb
 from ...pipeline.sparql import run_table
 from .aux import Aux
-from .tables import FILE_NAMES, KINDS, read_layout, read_text
+from .tables import FILE_NAMES, KINDS, read_layout
 
 TURTLE = "turtle"
 SPARQL = "sparql-output"
@@ -50,15 +50,6 @@ def select(run: Path, aux: Aux) -> Selection:
     not_core = tuple(p.stem for p in kbs if p.stem not in invalid and not aux.is_core(p.stem))
     chosen = {p.stem: p for p in kbs if p.stem not in invalid and aux.is_core(p.stem)}
     return Selection(kind, tuple(sorted(chosen)), chosen, len(kbs), invalid, not_core)
-
-
-def raw_tables(selection: Selection, document: str) -> dict[str, tuple[str, str]]:
-    """kind -> (path to name in messages, text) of a document's tables before cleaning."""
-    source = selection.sources[document]
-    if selection.kind == SPARQL:
-        files = read_layout(source.parent, [document])[document]
-        return {kind: (str(path), read_text(path)) for kind, path in files.items()}
-    return kb_tables(str(source))
 
 
 def kb_tables(path: str) -> dict[str, tuple[str, str]]:

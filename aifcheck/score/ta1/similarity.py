@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ...errors import InputError
+from ...loading.paths import read_text
 from ..tsv import read_table
 
 BUNDLED_SIMILARITY = "similarity.tsv"
@@ -77,10 +78,7 @@ def load_similarity(similarity_path: str | os.PathLike | None, taggable_path: st
             pairs[record["q1"], record["q2"]] = float(record["similarity"])
         except ValueError:
             raise InputError(similarity_path, f"similarity {record['similarity']!r} is not a number", line) from None
-    try:
-        lines = open(taggable_path, encoding="utf-8").read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(taggable_path, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = read_text(taggable_path, "the taggable types", universal=True).splitlines()
     taggable = frozenset(line.strip() for line in lines if line.strip())
     if not taggable:
         raise InputError(taggable_path, "no taggable type (expected one qnode a line)")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError
+from ...loading.paths import read_text as read_input
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
@@ -89,10 +90,7 @@ def read_layout(folder: Path, documents: Iterable[str] | None = None) -> dict[st
 
 
 def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return read_input(path, universal=True)
 
 
 def read_document(document: str, files: dict[str, Path]) -> Document:

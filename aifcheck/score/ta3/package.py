@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...errors import InputError
+from ...loading.paths import read_text
 from ..tsv import read_table
 
 CONDITION_LISTS = {
@@ -168,14 +169,10 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
     cells stops NIST, and is an InputError here). A run reads thousands: str.split is the fastest."""
     name = f"{uid}-outer-claim.tab"
     path = os.path.join(package, "ldc_claims" if from_ldc else "system_claims", name)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         message = f"pool claim {uid} has no {name} in {package}/system_claims or ldc_claims"
-        raise InputError(mappings_path, message, line) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise InputError(mappings_path, message, line)
+    lines = read_text(path, universal=True).split("\n")
     header = [cell.strip() for cell in lines[0].rstrip().split("\t")]
     if any(c not in header for c in _OUTER_COLUMNS):
         raise InputError(path, f"the header does not name {', '.join(_OUTER_COLUMNS)}", 1)
