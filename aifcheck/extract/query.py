@@ -146,6 +146,14 @@ def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     return Table(name, columns, tuple(dict.fromkeys(solutions)))
 
 
+def query(path: str | os.PathLike, name: str, **params: str | Sequence[str]) -> Table:
+    """One table of a KB file (see run_table); InputError when the file cannot be read."""
+    from ..loading.kb import load_kb
+
+    with load_kb(path, lines=False) as kb:
+        return run_table(kb, name, **params)
+
+
 def run_sparql(kb: KB, text: str, name: str = "query") -> Table:
     """Run a user's SELECT query (SERVICE and updates are refused: see check_user_query)."""
     check_user_query(text, name)

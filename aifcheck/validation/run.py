@@ -309,7 +309,8 @@ def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | No
                 break
             current_rule = result.rule_id
         if isinstance(result, RuleFailure):
-            file_report.rule_errors.append(FileError(kb.path, f"{kb.path}: {result.message}", result.rule_id))
+            if all(e.rule_id != result.rule_id for e in file_report.rule_errors):  # one per rule, the first of its checks
+                file_report.rule_errors.append(FileError(kb.path, f"{kb.path}: {result.message}", result.rule_id))
             continue
         key = (result.rule_id, result.focus, result.message)
         if key in seen:  # the same finding reached through two targets or two solutions
