@@ -98,8 +98,8 @@ class KB:
     _triples: int | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
-        """Its triples: counted once (pyoxigraph counts by a scan of the store, 0.6 s at 10M
-        triples, and a run asks several times; the store does not change once loaded)."""
+        """Its triples: counted once (pyoxigraph counts by a scan of the store, and a run asks
+        several times; the store does not change once loaded)."""
         if self._triples is None:
             self._triples = len(self.store)
         return self._triples
@@ -264,12 +264,12 @@ def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat) -> None:
     parser = ox.parse(source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS)
     if kb.on_disk:
         kb.store.bulk_extend(parser)
-        # the bulk loader leaves many small sorted files; compacting them makes the rule
-        # queries faster (1M triples on disk: 34 s instead of 48 s, for 1 s)
+        # the bulk loader leaves many small sorted files; compacting them costs far less than it
+        # saves the rule queries
         kb.store.optimize()
     else:
-        # a transaction keeps a log of what it adds until it ends: 2 GB more at the peak of
-        # loading 10M triples in one (5.9 GB against 4.0 GB in transactions of this many, 7% slower)
+        # a transaction keeps a log of what it adds until it ends: transactions of a bounded size
+        # keep the peak of a large file's loading down, for a little more time
         while (first := next(parser, None)) is not None:
             kb.store.extend(chain((first,), islice(parser, TRANSACTION_QUADS - 1)))
     kb.prefixes = dict(parser.prefixes)
@@ -329,8 +329,8 @@ _TOKENS = re.compile(
     r'''|"(?:[^"\\\n\r]++|\\.)*+"|'(?:[^'\\\n\r]++|\\.)*+'|<[^<>\s]*+>|\#[^\n\r]*+|(<<)''',
     re.S,
 )
-# RDF/XML: internal entities expand without limit (733 bytes can make 3 GB), and the parser takes
-# time quadratic in the nesting depth (20,000 levels: 7 s); AIF needs neither.
+# RDF/XML: internal entities expand without limit (a few hundred bytes can make gigabytes), and the
+# parser takes time quadratic in the nesting depth; AIF needs neither.
 MAX_XML_DEPTH = 1000
 
 
@@ -463,7 +463,7 @@ class _Content(io.RawIOBase):
             raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
         self._gzip = None
         if path.lower().endswith(".gz"):
-            import gzip  # (for .gz files only: 1 ms that other runs do without)
+            import gzip  # (for .gz files only: an import other runs do without)
 
             self._gzip = gzip.GzipFile(fileobj=self._file)
         self.read_bytes = self._told = 0
@@ -644,7 +644,7 @@ _DISK_PREFIX = "aifcheck-store-"
 
 
 def _disk_folder() -> TemporaryDirectory:
-    import tempfile  # only for the few files on disk (with random, 1 ms of every start)
+    import tempfile  # only for the few files on disk (with random, an import other runs do without)
 
     _sweep_stale_folders()
     return tempfile.TemporaryDirectory(prefix=f"{_DISK_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)

@@ -59,7 +59,7 @@ class _MarkState:
     marks: list[str] = field(default_factory=list)  # the marks text, a piece per block
     braces: bool = False  # whether a "{" or "}" was met outside strings, IRIs and comments
     # a random part keeps the labels apart from the file's own (os.urandom: the secrets module
-    # costs every run 3 ms of imports)
+    # would add an import to every run)
     label_prefix: str = field(default_factory=lambda: f"_:aifc{os.urandom(6).hex()}n")
 
     def new_label(self) -> str:

@@ -19,7 +19,7 @@ from .lines import Line, file_lines, report_lines
 
 def _imported_when_used(module: str) -> Callable[[Report, Catalog, TextIO], None]:
     """The ``render`` of a document format's module, imported on first use (the json module costs
-    every run 1 ms; most print text)."""
+    every run an import; most print text)."""
 
     def render(report: Report, catalog: Catalog, out: TextIO) -> None:
         importlib.import_module(f"{__package__}.{module}").render(report, catalog, out)

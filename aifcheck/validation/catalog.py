@@ -196,7 +196,7 @@ SOURCES = (".ttl", ".tsv")  # the files of shapes/ a build reads
 
 
 def shapes_folder() -> Path:
-    # the installed package's folder: importlib.resources would cost every run 3 ms of imports,
+    # the installed package's folder: importlib.resources would add imports to every run,
     # and aifcheck is never installed zipped
     from .. import shapes
 

@@ -18,12 +18,12 @@ from .compile import UNIT_SEPARATOR, Queries, load_queries
 T = TypeVar("T")
 R = TypeVar("R")
 
-# A small file's queries spend a fourth of their time being parsed and planned, with the GIL
-# held: on threads they overlap poorly (NIST's 11k-triple KB: 87 ms on one thread, 71 ms on two).
-# Copies of the process made by fork run them side by side (60 ms) and send their results back
-# pickled. Only where fork is safe: Linux, an in-memory store (an on-disk one has threads of its
-# own), no other thread in this process. Larger files evaluate longer, and threads overlap as well
-# (100k triples: 0.70 s on two threads, 0.73 s forked); they also report progress query by query.
+# A small file's queries spend a good part of their time being parsed and planned, with the GIL
+# held: on threads they overlap poorly. Copies of the process made by fork run them side by side
+# and send their results back pickled. Only where fork is safe: Linux, an in-memory store (an
+# on-disk one has threads of its own), no other thread in this process. Larger files evaluate
+# longer, and threads overlap as well (benchmarks/bench_validate.py); they also report progress
+# query by query.
 FORK_LIMIT = 50_000  # quads
 
 
@@ -140,7 +140,7 @@ class FastExecutor:
             longest = sorted(range(len(checks)), key=lambda i: -len(queries[checks[i][0].id, checks[i][1]]))
             outcomes: Iterator = _in_forks(solve, checks, self.threads, longest)
         elif self.threads > 1:
-            from concurrent.futures import ThreadPoolExecutor  # (with logging, 3 ms a forked run does without)
+            from concurrent.futures import ThreadPoolExecutor  # (with logging: imports a forked run does without)
 
             pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="aifcheck-query")
             outcomes = pool.map(solve, checks)

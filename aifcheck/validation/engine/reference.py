@@ -38,7 +38,7 @@ def _prepared(text: str, base: str | None, namespaces: tuple):
 
 class _PreparingSPARQLProcessor(SPARQLProcessor):
     """pySHACL sends each constraint's text once per focus node and rdflib re-parses it every
-    time (90% of the run). A prepared query is reusable with other bindings, so parse it once."""
+    time (most of the run). A prepared query is reusable with other bindings, so parse it once."""
 
     def query(self, strOrQuery, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803 - rdflib's names
         if isinstance(strOrQuery, str):
