@@ -17,9 +17,9 @@ from aifcheck.render.ta3 import write_score_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "RUN1").is_dir())
-# NIST finishes F1 A on T9_related_last by giving the claim without a relation row the relation
-# of the file's last row (related): the documented result gives it none, as in the other order.
-ROW_ORDER = {("T9_related_last", m) for m in ("F1ScorerV1A", "F1ScorerV2A")}
+# NIST's code gives a claim without a relation row the relation of the file's last row: aifcheck
+# too, by default, so that every file NIST finishes is NIST's (--plan gives it none)
+ROW_ORDER: set[tuple[str, str]] = set()
 
 
 def _score(case: str, **options) -> TA3Scores:
@@ -155,17 +155,25 @@ def test_t8_empty_submission_counts_in_the_macro() -> None:
     assert round(_macros(scores, "NDCGScorerV1")["Condition6", "ontopic"], 4) == 0.4446  # (0.8893 + 0) / 2
 
 
-def test_t9_no_relation_row_means_no_relation_in_either_order() -> None:
+def test_t9_no_relation_row_means_no_relation_in_either_order_under_the_plan() -> None:
     for case in ("T9_identical_last", "T9_related_last"):
-        scores = _score(case)
+        scores = _score(case, plan=True)
         assert _rows(scores, "NDCGScorerV1")["related"].gains == (0, 0)  # H identical, S without a row
         assert round(_rows(scores, "NDCGScorerV1")["related"].ndcg, 4) == 0
-    first, second = _score("T9_identical_last"), _score("T9_related_last")
+    first, second = _score("T9_identical_last", plan=True), _score("T9_related_last", plan=True)
     assert first.metrics == second.metrics
-    assert not first.warnings  # NIST finds "identical" last: no relation either
-    assert len(second.warnings) == 1  # NIST finds "related" last
-    assert "1 correct claim(s) have no relation row (uidS for Q1)" in second.warnings[0]
-    assert "the file's last row (related)" in second.warnings[0]
+    assert not first.warnings  # the file's last row is "identical": no relation either way
+    assert len(second.warnings) == 1 and "1 correct claim(s) have no relation row (uidS for Q1): they have no relation (--plan)" in second.warnings[0]
+
+
+def test_t9_by_default_a_claim_without_a_row_takes_the_last_row_s_relation_as_in_nist_s_code() -> None:
+    first, second = _score("T9_identical_last"), _score("T9_related_last")
+    assert _rows(first, "NDCGScorerV1")["related"].gains == (0, 0)  # the last row, identical, is no relation
+    assert _rows(second, "NDCGScorerV1")["related"].gains[1] > 0  # uidS takes "related" from the last row
+    # NIST stops there (nDCG > 1): the documented result is the value, with its warning
+    assert any("> 1" in w for w in second.warnings)
+    (touched,) = [w for w in second.warnings if "no relation row" in w]
+    assert "1 correct claim(s) have no relation row (uidS for Q1): they take the relation of the file's last row (related)" in touched
 
 
 def test_t10_truth_without_gain_counts_in_the_macro() -> None:

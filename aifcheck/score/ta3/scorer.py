@@ -26,12 +26,13 @@ related, nonrefuting, nonsupporting; Conditions 6, 7: ontopic):
 A pool claim that is a query claim frame counts as all correct; where the run ranks it, it is
 judged as its file says (NIST's novelty cache mixes the two in computation order: a warning).
 
-Where NIST's code stops on legal input, the result is the one documented in the README: a
-(query, claim) pair without a relation row has no relation (NIST takes the relation of the
-file's last row); an ALL-Macro over no query with GT > 0 is None (NIST divides by zero); an
-NDCG above 1 (the greedy ideal list is not always ideal) is reported with a warning (NIST
-stops). ``plan=True`` applies the plan's definitions instead of NIST's where they differ
-(§2.6 items 1-6; the README has the table).
+As in NIST's code, a (query, claim) pair without a relation row takes the relation of the
+relation file's last row (NIST's lookup leaves its loop variable behind: research §2.6 item 7;
+a warning says how many claims it touched); under ``plan`` it has no relation. Where NIST's code
+stops on legal input, the result is the one documented in docs/differences.md: an ALL-Macro over
+no query with GT > 0 is None (NIST divides by zero); an NDCG above 1 (the greedy ideal list is
+not always ideal) is reported with a warning (NIST stops). ``plan=True`` applies the plan's
+definitions instead of NIST's where they differ (§2.6 items 1-7).
 """
 from __future__ import annotations
 
@@ -211,18 +212,21 @@ class _Scorer:
                              found[1].line)
         return found[0].uid if found else None
 
+    @property
+    def leaked(self) -> str | None:
+        """The relation NIST's code gives a pair without a row: the relation file's last row's."""
+        return self.package.relation_rows[-1][2] if self.package.relation_rows else None
+
     def warn_unrelated(self) -> None:
-        """NIST's code gives a (query, claim) pair without a relation row the relation of the
-        file's last row; say so where that changes something: a claim with correct required fields."""
-        leaked = self.package.relation_rows[-1][2] if self.package.relation_rows else None
+        """One line for the claims that NIST's row-order lookup touched: correct claims (their
+        relation counts) without a relation row, while the file's last row has a relation."""
         pairs = sorted((q, uid) for q, uid in self.unrelated
-                       if leaked and (self._required_correct(uid, False) or uid in self.package.flagged))
+                       if self.leaked and (self._required_correct(uid, False) or uid in self.package.flagged))
         if pairs:
             shown = ", ".join(f"{uid} for {q}" for q, uid in pairs[:3]) + (", ..." if len(pairs) > 3 else "")
-            self.warnings.append(
-                f"{self.package.relations_path}: {len(pairs)} correct claim(s) have no relation row ({shown}): "
-                f"they have no relation here; NIST's code gives them the relation of the file's last row "
-                f"({leaked}), so its scores may differ")
+            taken = "have no relation (--plan)" if self.plan else f"take the relation of the file's last row ({self.leaked}), as in NIST's code"
+            self.warnings.append(f"{self.package.relations_path}: {len(pairs)} correct claim(s) have no relation row ({shown}): "
+                                 f"they {taken}")
 
     # --- claims ------------------------------------------------------------------------------
 
@@ -262,11 +266,13 @@ class _Scorer:
         return self.correct[key]
 
     def _relation(self, query: Query, uid: str) -> str | None:
-        """LDC's relation of a pool claim to a query claim frame: its first row's, or None."""
+        """LDC's relation of a pool claim to a query claim frame: its first row's; without one, the
+        relation file's last row's (NIST's code), or None (plan)."""
         key = (query.query_id, uid)
         if key not in self.package.relations:
             self.unrelated.add(key)
-        return self.package.relations.get(key)
+            return None if self.plan else self.leaked
+        return self.package.relations[key]
 
     def _truth(self, query: Query, relation: str) -> list[str]:
         """The pool uids of the list's ideal candidates that have correct required fields, sorted."""
