@@ -25,6 +25,7 @@ def render(report: Report, catalog: Catalog, out: TextIO) -> None:
                 "error": f.error.message if f.error else None,
                 "rule_errors": [{"rule": e.rule_id, "message": e.message} for e in f.rule_errors],
                 "truncated_after": f.truncated_after,
+                "notes": list(f.notes),
                 "violations": [{**{name: getattr(v, name) for name in _FIELDS}, "severity": v.severity.label} for v in f.violations],
             }
             for f in sorted(report.files, key=lambda f: f.file)

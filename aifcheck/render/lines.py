@@ -26,7 +26,13 @@ class Truncated:
         return f"checking stopped at {self.after} finding{'s' if self.after != 1 else ''} (--max-violations)"
 
 
-Line = FileError | Finding | Truncated
+@dataclass(frozen=True)
+class Note:
+    file: str
+    text: str
+
+
+Line = FileError | Finding | Truncated | Note
 
 
 def report_lines(report: Report, catalog: Catalog) -> Iterator[Line]:
@@ -47,3 +53,5 @@ def file_lines(file_report: FileReport, catalog: Catalog) -> Iterator[Line]:
     yield from file_report.rule_errors
     if file_report.truncated_after is not None:
         yield Truncated(file_report.file, file_report.truncated_after)
+    for note in file_report.notes:
+        yield Note(file_report.file, note)

@@ -31,6 +31,7 @@ def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | Non
         + [f.error.message for f in report.files if f.error]
         + [e.message for f in report.files for e in f.rule_errors]
     ]
+    notifications += [{"level": "note", "message": {"text": f"{f.file}: {note}"}} for f in report.files for note in f.notes]
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -55,7 +56,7 @@ def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | Non
                     }
                 },
                 "invocations": [
-                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                    {"executionSuccessful": all(n["level"] != "error" for n in notifications), "toolExecutionNotifications": notifications}
                 ],
                 "results": results,
                 **({"properties": properties} if properties else {}),

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from ..validation.catalog import Catalog, Severity
 from ..validation.report import FileError, Report
-from .lines import Finding, Line, Truncated
+from .lines import Finding, Line, Note, Truncated
 
 _COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -26,6 +26,8 @@ def line_text(line: Line, colour: bool = False) -> str:
         return f"{where} {rule} {severity} {line.node}: {line.message} ({v.plan_ref})"
     if isinstance(line, Truncated):
         return f"{line.file}: {line.stopped}"
+    if isinstance(line, Note):
+        return f"{line.file}: note: {line.text}"
     assert isinstance(line, FileError)
     if line.rule_id is not None:
         return f"{line.message} [internal error in rule {line.rule_id}]"

@@ -69,6 +69,7 @@ class FileReport:
     prefixes: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     is_file: bool = True  # False for a folder's findings, which the summary does not count as a file
+    notes: list[str] = field(default_factory=list)  # what a user should know of the run on this file (no finding)
 
     @property
     def readable(self) -> bool:

@@ -20,7 +20,7 @@ from ..loading.kb import KB, STORES, Limits, load_kb
 from ..loading.lines import Term
 from ..spread.parallel import Spread, map_files
 from ..loading.paths import discover
-from ..names import check_condition, check_task, condition_of
+from ..names import AIDA, check_condition, check_task, condition_of
 from .report import FileError, FileReport, Report, Violation
 
 
@@ -319,12 +319,21 @@ def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | No
         errors += by_id[result.rule_id].severity == Severity.ERROR
         found.append(result)
     file_report.violations = sorted(_violation(kb, by_id[result.rule_id], result) for result in found)
+    if opts.profile != "ta3" and _holds_claims(kb):
+        file_report.notes.append("it holds claim frames (aida:Claim): the rules of claim frames were not run (give --profile ta3)")
     if opts.max_violations is not None and len(file_report.violations) > opts.max_violations:
         # keep the N most severe findings, shown in file order
         kept = sorted(file_report.violations, key=lambda v: -v.severity)[: opts.max_violations]
         file_report.violations = sorted(kept)
         file_report.truncated_after = opts.max_violations
     return file_report
+
+
+_CLAIM = (ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(f"{AIDA}Claim"))
+
+
+def _holds_claims(kb: KB) -> bool:
+    return next(iter(kb.store.quads_for_pattern(None, *_CLAIM, ox.DefaultGraph())), None) is not None
 
 
 _BNODE_REF = re.compile(r"<([A-Za-z0-9_\-.]+)>")
