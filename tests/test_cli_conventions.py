@@ -291,3 +291,35 @@ def test_condition_comes_from_the_folder_names(shared_data: Path) -> None:
 
 def test_readme_examples_of_the_cli_run_from_the_repository() -> None:
     assert installed("validate", "examples/", cwd=ROOT).returncode == 1
+
+
+def test_on_a_terminal_with_a_progress_bar_a_finding_is_one_line_however_narrow(tmp_path: Path) -> None:
+    """stdout and stderr on one narrow terminal, several files (so the bar shows): each finding is
+    one line, whole (FILE:LINE stays clickable), however long."""
+    files = []
+    for i in range(3):
+        files.append(tmp_path / f"kb-with-a-long-name-to-make-the-line-long-{i}.ttl")
+        files[-1].write_text(BAD.read_text(encoding="utf-8"), encoding="utf-8")
+    main, side = pty.openpty()
+    import fcntl
+    import struct
+    import termios
+
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))  # 40 columns
+    proc = subprocess.run([sys.executable, "-m", "aifcheck", "validate", *map(str, files)], stdout=side, stderr=side,
+                          timeout=300, env={**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "40"})
+    os.close(side)
+    chunks = []
+    while select.select([main], [], [], 0.5)[0]:
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    assert proc.returncode == 1
+    text = b"".join(chunks).decode(errors="replace")
+    findings = [line for line in text.replace("\r", "\n").splitlines() if " N4 error " in line]
+    assert findings and all(line.startswith(str(tmp_path)) and line.rstrip().endswith(")") for line in findings), findings

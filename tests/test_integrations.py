@@ -30,3 +30,59 @@ def test_hook_entry_checks_the_files_it_picks(name: str, status: int) -> None:
     proc = subprocess.run([sys.executable, "-m", "aifcheck", *args, name], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == status, proc.stdout + proc.stderr
     assert (name in proc.stdout) == (status == 1)
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _snippet(marker: str) -> dict:
+    """The README's YAML block that holds ``marker``."""
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", README, re.S) if marker in b]
+    return yaml.safe_load(block)
+
+
+def test_the_readme_s_pre_commit_snippet_runs_the_hook(tmp_path) -> None:
+    pre_commit = shutil.which("pre-commit") or pytest.skip("pre-commit is not installed")
+    git = shutil.which("git") or pytest.skip("git is not installed")
+    config = _snippet("id: aifcheck")
+    (repo,) = config["repos"]
+    assert repo["rev"] == "main" and [h["id"] for h in repo["hooks"]] == ["aifcheck"]
+    # the snippet as pasted, with its repository named by this clone's path (pre-commit clones it)
+    clone = tmp_path / "aifcheck"
+    subprocess.run([git, "clone", "-q", str(ROOT), str(clone)], check=True)
+    subprocess.run([git, "-C", str(clone), "checkout", "-q", "-B", "main"], check=True)
+    repo["repo"] = str(clone)
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(FIXTURES / "N4" / "bad.ttl", project / "kb.ttl")
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    subprocess.run([git, "init", "-q", str(project)], check=True)
+    subprocess.run([git, "-C", str(project), "add", "."], check=True)
+    env = {"PRE_COMMIT_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run([pre_commit, "run", "--all-files"], cwd=project, capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 1 and "kb.ttl" in proc.stdout and "N4 error" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_action_and_the_readme_s_workflow_agree() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    workflow = _snippet("runs-on")
+    (job,) = workflow["jobs"].values()
+    step = next(s for s in job["steps"] if "aifcheck" in s.get("uses", ""))
+    assert step["uses"].endswith("@main")
+    assert set(step.get("with", {})) <= set(action["inputs"])
+    names = [s.get("name") for s in action["runs"]["steps"]]
+    assert names.index("Validate") < names.index("Upload the findings") < names.index("Fail on findings")
+
+
+def test_a_usage_error_in_the_action_is_reported_as_one_and_nothing_is_uploaded(tmp_path) -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    steps = {s.get("name"): s for s in action["runs"]["steps"]}
+    script = steps["Validate"]["run"]
+    for name, value in {"paths": "examples/valid", "profile": "nist", "args": "--severity loud"}.items():
+        script = script.replace("${{ inputs.%s }}" % name, value)
+    output = tmp_path / "github-output"
+    proc = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          env={"GITHUB_OUTPUT": str(output), "PATH": f"{sys.prefix}/bin:/usr/bin:/bin"})
+    assert output.read_text() == "exit-code=2\n"
+    assert "aifcheck: error:" in proc.stderr and "::error title=aifcheck usage error::" in proc.stdout
+    assert "exit-code != '2'" in steps["Upload the findings"]["if"]

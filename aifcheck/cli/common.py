@@ -103,6 +103,12 @@ def _stores() -> Iterable[str]:
     return STORES
 
 
+def _input_formats() -> Iterable[str]:
+    from ..loading.kb import INPUT_FORMATS
+
+    return INPUT_FORMATS
+
+
 def _severities() -> Iterable[str]:
     from ..validation.report import Severity
 
@@ -121,6 +127,7 @@ REPORT_FORMAT = Named("format", _formats)
 ENGINE = Named("engine", _engines)
 STORE = Named("store", _stores)
 SEVERITY = Named("severity", _severities)
+INPUT_FORMAT = Named("input format", _input_formats)
 CONDITION = Named("condition", lambda: CONDITIONS)
 
 
@@ -199,6 +206,7 @@ Engine = Annotated[str, typer.Option(click_type=ENGINE, help="fast (compiled SPA
 MaxSize = Annotated[Optional[str], typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused.")]
 Store = Annotated[str, typer.Option(click_type=STORE, help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
+InputFormat = Annotated[Optional[str], typer.Option(click_type=INPUT_FORMAT, help="Read every file (and standard input) with this parser, whatever its name says (default: by its name; Turtle for stdin).")]
 Statistics = Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")]
 Jobs = Annotated[int, JOBS]
 Scheduler = Annotated[Optional[str], SCHEDULER]

@@ -27,9 +27,13 @@ class ProgressBar:
             from rich.console import Console  # imported only when a bar is shown: it takes a while
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+            # what the run prints meanwhile goes above the bar, one finding a line: rich would wrap
+            # it at the terminal's width (soft_wrap leaves it whole, so FILE:LINE stays clickable),
+            # and it takes stdout over only when stdout is the terminal too
             self._progress = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                console=Console(file=sys.stderr), transient=True,
+                console=Console(file=sys.stderr, soft_wrap=True), transient=True,
+                redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
             )
             self._progress.start()
             if self._total_files > 1:

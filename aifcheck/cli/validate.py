@@ -14,6 +14,7 @@ from .common import (
     FileTimeout,
     Format,
     Ignore,
+    InputFormat,
     Jobs,
     MaxSize,
     MaxViolations,
@@ -80,6 +81,7 @@ def validate(
     engine: Engine = "fast",
     max_size: MaxSize = None,
     store: Store = "auto",
+    input_format: InputFormat = None,
     quiet: Quiet = False,
     statistics: Statistics = False,
     config: Config = None,
@@ -95,7 +97,7 @@ def validate(
     fmt = format_name(output_format)
     options = validation_options(profile, select, ignore, severity, strict, max_violations, engine, max_size, store, task=task,
                                  condition=int(condition) if condition else None, jobs=jobs, scheduler=scheduler,
-                                 ship_files=ship_files, file_timeout=file_timeout)
+                                 ship_files=ship_files, file_timeout=file_timeout, input_format=input_format)
     catalog = load_catalog()
     Checker(options, catalog).rules()  # usage errors before any file is read
     files, problems = discover(paths)

@@ -39,6 +39,7 @@ import pyoxigraph as ox
 if TYPE_CHECKING:
     from tempfile import TemporaryDirectory
 
+from ..choices import choose
 from ..errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, MarkedStream
@@ -76,6 +77,12 @@ FORMATS = {
     ".jsonld": ox.RdfFormat.JSON_LD,
     ".rdf": ox.RdfFormat.RDF_XML,
     ".owl": ox.RdfFormat.RDF_XML,
+}
+# The same parsers by the names a user gives them (--input-format): for a file whose name says
+# nothing or says it wrong, and for standard input
+INPUT_FORMATS = {
+    "turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "n3": ox.RdfFormat.N3, "trig": ox.RdfFormat.TRIG,
+    "nquads": ox.RdfFormat.N_QUADS, "jsonld": ox.RdfFormat.JSON_LD, "rdfxml": ox.RdfFormat.RDF_XML,
 }
 _MARKABLE = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3)
 _QUADS = (ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)  # AIF is one graph: named graphs are refused
@@ -191,16 +198,18 @@ def load_kb(
     store: str = "auto",
     on_store: Callable[[str], None] | None = None,
     lines: bool = True,
+    input_format: str | None = None,
 ) -> KB:
     """Parse one file into a KB. Raises InputError (located, for syntax errors) when it cannot.
     ``store`` is auto, memory or disk (see choose_store); ``on_store`` hears the one chosen
     ("memory" or "disk") before the file is parsed. ``lines=False`` leaves out the line marks
-    (KB.line_of then knows no node): for callers that locate nothing, a fifth less loading."""
+    (KB.line_of then knows no node): for callers that locate nothing, a fifth less loading.
+    ``input_format`` (a name of INPUT_FORMATS) is the parser, whatever the file's name says."""
     held = path if isinstance(path, HeldFile) else None
     path = str(path)
     if store not in STORES:
         raise UsageError(f"unknown store '{store}' (choose {', '.join(STORES)})")
-    rdf_format = format_of(path)
+    rdf_format = INPUT_FORMATS[choose(input_format, INPUT_FORMATS, "input format")] if input_format else format_of(path)
     held_data = held.data if held else None
     with ExitStack() as opened:
         content = opened.enter_context(_Content(path, limits, progress, held_data))
@@ -402,6 +411,22 @@ def available_memory() -> int | None:
         return None
 
 
+_BY_SUFFIX = {".jsonld": ox.RdfFormat.JSON_LD, ".rdf": ox.RdfFormat.RDF_XML}
+
+
+def _looks_like(text: str | None, rdf_format: ox.RdfFormat) -> tuple[str, str] | None:
+    """(what, the file name ending that reads it) for a file that another parser reads: JSON-LD or
+    RDF/XML given to a Turtle-family parser."""
+    if text is None or rdf_format in (ox.RdfFormat.JSON_LD, ox.RdfFormat.RDF_XML):
+        return None
+    start = text.lstrip("\ufeff \t\r\n")[:200]
+    if start[:1] in "{[" and start[:1] and ('"@context"' in text[:100_000] or '"@id"' in text[:100_000]):
+        return "JSON-LD", ".jsonld"
+    if start.startswith("<?xml") or start.startswith("<rdf:RDF"):
+        return "RDF/XML", ".rdf"
+    return None
+
+
 def format_of(path: str) -> ox.RdfFormat:
     """The parser for a file, by its name."""
     name = path.lower().removesuffix(".gz")
@@ -416,7 +441,11 @@ def read_text(path: str, limits: Limits = Limits()) -> str:
 
 def _syntax_message(exc: SyntaxError, text: str | None, rdf_format: ox.RdfFormat) -> str:
     message = f"syntax error: {printable(_reason(exc))}"
-    if rdf_format == ox.RdfFormat.N_TRIPLES and text is not None and _parses(text, ox.RdfFormat.TURTLE):
+    looks = _looks_like(text, rdf_format)
+    if looks is not None:
+        name, suffix = looks
+        message += f" (the file looks like {name}: name it {suffix}, or give --input-format {next(k for k, v in INPUT_FORMATS.items() if v == _BY_SUFFIX[suffix])})"
+    elif rdf_format == ox.RdfFormat.N_TRIPLES and text is not None and _parses(text, ox.RdfFormat.TURTLE):
         message += " (the file is Turtle, not N-Triples: name it .ttl)"
     elif rdf_format in _QUADS and "named graph" in message.lower():
         message += " (an AIF file is one graph: give its triples in the default graph)"
@@ -583,7 +612,22 @@ def _check_start(path: str, data: bytes) -> None:
         encoding = "UTF-16"
     if encoding is not None:
         raise InputError(path, f"{encoding} text: RDF files must be UTF-8 (convert it, e.g. with iconv)")
-    raise InputError(path, "binary file, not RDF text")
+    raise InputError(path, _binary(start))
+
+
+# What the first bytes of a binary file say it is, and how to read it then
+_ARCHIVES = (
+    (_GZIP_MAGIC, "gzip data in a file whose name does not end in .gz: name it so (FILE.ttl.gz), or gunzip it"),
+    (b"PK\x03\x04", "a zip archive: unzip it and give its RDF files"),
+    (b"BZh", "bzip2 data: decompress it (bunzip2), or gzip it and name it .gz"),
+    (b"\xfd7zXZ\x00", "xz data: decompress it (unxz), or gzip it and name it .gz"),
+    (b"\x28\xb5\x2f\xfd", "zstd data: decompress it (unzstd), or gzip it and name it .gz"),
+)
+
+
+def _binary(start: bytes) -> str:
+    what = next((says for magic, says in _ARCHIVES if start.startswith(magic)), None)
+    return f"binary file, not RDF text: {what}" if what else "binary file, not RDF text"
 
 
 def _is_utf16(data: bytes) -> bool:
@@ -607,7 +651,7 @@ def _decode(path: str, data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if nul >= 0:
-            raise InputError(path, "binary file, not RDF text") from None
+            raise InputError(path, _binary(data[:16])) from None
         raise _not_utf8(path, data, exc.start) from None
     if nul >= 0:
         raise InputError(path, "a NUL character (byte 0x00), which RDF text cannot hold", *_position(data, nul))

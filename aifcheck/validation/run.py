@@ -16,7 +16,7 @@ from ..choices import choose, did_you_mean
 from .engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
 from .shapes import load_catalog
 from ..errors import InputError, UsageError, printable
-from ..loading.kb import KB, STORES, Limits, load_kb
+from ..loading.kb import INPUT_FORMATS, KB, STORES, Limits, load_kb
 from ..loading.lines import Term
 from ..spread.parallel import Spread, map_files
 from ..loading.paths import discover
@@ -44,11 +44,13 @@ class Options:
     scheduler: str | None = None  # a Dask distributed scheduler's address: files go to its workers
     ship_files: bool = False  # with a scheduler: send the files' bytes instead of their paths
     file_timeout: float | None = None  # with a scheduler: seconds a file may take on a worker (None: cluster.FILE_TIMEOUT)
+    input_format: str | None = None  # the parser of every file (loading.kb.INPUT_FORMATS), whatever its name says
 
     def __post_init__(self) -> None:
         # names in any case ("NIST", "TA2"), as the command line takes them
-        for name, known, what in (("engine", ENGINES, "engine"), ("store", STORES, "store")):
-            object.__setattr__(self, name, choose(getattr(self, name), known, what))
+        for name, known, what in (("engine", ENGINES, "engine"), ("store", STORES, "store"), ("input_format", INPUT_FORMATS, "input format")):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, choose(getattr(self, name), known, what))
         if self.task is not None:
             object.__setattr__(self, "task", check_task(self.task))
         # the Python API accepts "info" for Severity.INFO, and lists for the sets
@@ -253,7 +255,7 @@ def validate_file(
             progress(path, phase, done, total)
 
     try:
-        kb = load_kb(path, reading, Limits(max_size=opts.max_size), opts.store, on_store)
+        kb = load_kb(path, reading, Limits(max_size=opts.max_size), opts.store, on_store, input_format=opts.input_format)
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     with kb:
