@@ -276,6 +276,5 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
     if output is not None:
         prepare_folder(output)
         targets = report_paths(files, output, ReportOutput.extension(fmt))
-    return ReportOutput(catalog, fmt, sys.stdout, sys.stderr, targets=targets, quiet=quiet, statistics=statistics,
-                        colour=color_enabled(sys.stdout))
+    return ReportOutput(catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout))
 

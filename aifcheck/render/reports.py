@@ -5,6 +5,7 @@ it), in the run's format."""
 from __future__ import annotations
 
 import io
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import TextIO
@@ -18,12 +19,23 @@ from .text import summary_line
 
 
 class ReportOutput:
-    def __init__(self, catalog: Catalog, fmt: str, out: TextIO, err: TextIO, *, targets: dict[str, Path] | None = None,
-                 quiet: bool = False, statistics: bool = False, colour: bool = False) -> None:
-        self.catalog, self.fmt, self.out, self.err = catalog, fmt, out, err
+    """``out`` and ``err``: the streams written to, or None for sys.stdout and sys.stderr as they are
+    when each line is written (a progress bar on the terminal takes them over to print above itself)."""
+
+    def __init__(self, catalog: Catalog, fmt: str, out: TextIO | None = None, err: TextIO | None = None, *,
+                 targets: dict[str, Path] | None = None, quiet: bool = False, statistics: bool = False, colour: bool = False) -> None:
+        self.catalog, self.fmt, self._out, self._err = catalog, fmt, out, err
         self.targets = targets  # one report per input file, when written under -o
         self.quiet, self.statistics, self.colour = quiet, statistics, colour
         self.stream = targets is None and fmt in LINE_FORMATS and not (quiet or statistics)
+
+    @property
+    def out(self) -> TextIO:
+        return self._out or sys.stdout
+
+    @property
+    def err(self) -> TextIO:
+        return self._err or sys.stderr
 
     @staticmethod
     def extension(fmt: str) -> str:
