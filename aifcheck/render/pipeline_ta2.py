@@ -37,7 +37,7 @@ def check_output(out: Path, kb: Path, force: bool) -> None:
     target = out.resolve()
     if target.parent == target:
         raise UsageError(f"-o {out}: the root folder cannot be replaced")
-    if target == kb.resolve().parent or target in kb.resolve().parents:
+    if target in kb.resolve().parents:
         raise UsageError(f"-o {out}: holds the input {kb}, which the output would replace")
     if out.is_dir() and any(out.iterdir()) and not force:
         raise UsageError(f"-o {out} exists and is not empty (give --force to replace it)")
