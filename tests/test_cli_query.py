@@ -15,15 +15,17 @@ AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
     "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 )
+# NIST's TA2 queries take a link, a membership and a justification with a confidence only
 KB = f"""@prefix aida: <{AIDA}> .
 @prefix ex: <http://example.org/> .
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 ;
-      aida:link [ a aida:LinkAssertion ; aida:linkTarget "Q42" ] .
+      aida:link [ a aida:LinkAssertion ; aida:linkTarget "Q42" ; aida:confidence ex:cv ] .
 ex:m1 a aida:Entity ; aida:hasName "Ada" .
-[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 .
+[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 ; aida:confidence ex:cv .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
-      aida:startOffset 3 ; aida:endOffsetInclusive 9 .
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
+ex:cv a aida:Confidence ; aida:confidenceValue 1.0e0 .
 """
 P0001_ROW = "D1\tQ42\tQ42\t<http://example.org/c1>\tD1:E1:(3,0)-(9,0)\t\"1.0\"\t\"1.0\""
 

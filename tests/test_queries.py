@@ -103,13 +103,15 @@ def test_values_print_as_nist_prints_them(term: object, printed: str) -> None:
     assert format_term(term) == printed
 
 
+# NIST's TA2 queries take a membership and a justification with a confidence only
 KB_TEXT = PREFIXES + """
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 .
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\" }" .
-[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 .
+[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 ; aida:confidence ex:cv .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
-      aida:startOffset 3 ; aida:endOffsetInclusive 9 .
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
+ex:cv a aida:Confidence ; aida:confidenceValue 1.0e0 .
 """
 
 
@@ -215,13 +217,14 @@ TA1_TA2_KB = PREFIXES + """
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 ;
-      aida:link [ a aida:LinkAssertion ; aida:linkTarget "REFKB:\\\\m.01" ] .
+      aida:link [ a aida:LinkAssertion ; aida:linkTarget "REFKB:\\\\m.01" ; aida:confidence ex:cv ] .
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\"" .
-[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 .
+[] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 ; aida:confidence ex:cv .
+ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
 [] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ; aida:justifiedBy ex:j1 .
 [] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q6"@en ; aida:justifiedBy ex:j1 .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
-      aida:startOffset 3 ; aida:endOffsetInclusive 9 .
+      aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
 ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
 ex:p2 a aida:Event ; aida:ldcTime [ a aida:LDCTime ;
       aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "20\\t20"^^xsd:gYear ] ,

@@ -1,9 +1,10 @@
-"""NIST's AUX data for TA1: core documents, documents and their elements, element boundaries.
+"""NIST's AUX data for TA1 and TA2: core documents, documents and their elements, element boundaries.
 
 The files are found in the AUX folder by their suffix, as NIST's docker mounts them
 (``*coredocs-xx.txt``, ``*parent_children.tsv``, ``*sentence_boundaries.txt``,
 ``*image_boundaries.txt``, ``*keyframe_boundaries.txt``, ``*video_boundaries.txt``,
-``encoding_modality.txt``).
+``encoding_modality.txt``). TA1 takes the core documents of ``*coredocs-xx.txt``, TA2 those of
+the package's full list ``*.coredocs.txt`` (``TA2_CORE``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ SUFFIXES = {
     "video": "video_boundaries.txt",
     "encodings": "encoding_modality.txt",
 }
+TA2_CORE = ".coredocs.txt"
 
 
 @dataclass(frozen=True)
@@ -89,25 +91,27 @@ class Aux:
         return self._languages[document]
 
 
-def find_aux_files(folder: str | os.PathLike) -> dict[str, str]:
-    """The AUX files by role; UsageError when the folder is missing, InputError naming the
-    suffix when a file is missing or ambiguous."""
+def find_aux_files(folder: str | os.PathLike, core_suffix: str = SUFFIXES["core"]) -> dict[str, str]:
+    """The AUX files by role (``core_suffix``: that of the core documents' file); UsageError when
+    the folder is missing, InputError naming the suffix when a file is missing or ambiguous."""
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"--aux: {folder} is not a folder")
     names = sorted(p.name for p in folder.iterdir() if p.is_file())
     found = {}
-    for role, suffix in SUFFIXES.items():
+    for role, suffix in {**SUFFIXES, "core": core_suffix}.items():
         matches = [n for n in names if n.endswith(suffix)]
         if len(matches) != 1:
             what = "no file" if not matches else f"{len(matches)} files ({', '.join(matches)})"
-            raise InputError(str(folder), f"{what} ending in {suffix!r}: NIST's TA1 scorer needs exactly one")
+            who = "NIST's TA1 scorer needs" if core_suffix == SUFFIXES["core"] else "NIST's TA2 stages need"
+            raise InputError(str(folder), f"{what} ending in {suffix!r}: {who} exactly one")
         found[role] = str(folder / matches[0])
     return found
 
 
-def load_aux(folder: str | os.PathLike) -> Aux:
-    files = find_aux_files(folder)
+def load_aux(folder: str | os.PathLike, core_suffix: str = SUFFIXES["core"]) -> Aux:
+    """The AUX tables; ``core_suffix`` is the suffix of the core documents' file (TA2: ``TA2_CORE``)."""
+    files = find_aux_files(folder, core_suffix)
     core = [r["root_id"] for _, r in read_table(files["core"], ["root_id"]).records()]
     modality_of = {r["encoding"]: r["modality"] for _, r in read_table(files["encodings"], ["encoding", "modality"]).records()}
     documents: dict[str, list[str]] = {}
