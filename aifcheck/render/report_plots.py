@@ -40,8 +40,26 @@ def _svg(figure, salt: str) -> str:
     plt.close(figure)
     text = buffer.getvalue()
     text = text[text.index("<svg"):]  # the XML declaration and doctype have no place inside HTML
+    # matplotlib numbers its ids from 1 in every picture: prefix them, so that pictures can share a page
+    text = re.sub(r'\bid="([^"]+)"', rf'id="{salt}-\1"', text)
+    text = re.sub(r'(url\(#|href="#)([^)"]+)', rf'\g<1>{salt}-\2', text)
     # scale with the page: the viewBox keeps the proportions
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 class="plot"', text, count=1)
+
+
+def _box(axes, values: list[float], y: float, half: float = 0.27) -> None:
+    """A horizontal box: the quartiles, the median, whiskers to the furthest values within 1.5
+    box lengths (Tukey's)."""
+    from matplotlib.patches import Rectangle
+
+    first, median, third = np.percentile(values, [25, 50, 75])
+    reach = 1.5 * (third - first)
+    low = min(v for v in values if v >= first - reach)
+    high = max(v for v in values if v <= third + reach)
+    axes.add_patch(Rectangle((first, y - half), third - first, 2 * half, fill=False, edgecolor=GREY, linewidth=1))
+    axes.plot([median, median], [y - half, y + half], color=GREY, linewidth=1.5)
+    axes.plot([low, first], [y, y], color=GREY, linewidth=1)
+    axes.plot([third, high], [y, y], color=GREY, linewidth=1)
 
 
 def _height(rows: int) -> float:
@@ -57,11 +75,8 @@ def distribution_svg(run: RunSummary, salt: str) -> str:
     jitter = np.random.default_rng(0)  # the same picture on every run
     positions = np.arange(len(headlines))[::-1]
     values = [h.unit_values for h in headlines]
-    if headlines:
-        axes.boxplot(values, positions=positions, vert=False, widths=0.55, showfliers=False,
-                     medianprops={"color": GREY}, boxprops={"color": GREY}, whiskerprops={"color": GREY},
-                     capprops={"color": GREY})
     for y, summary, unit_values in zip(positions, headlines, values):
+        _box(axes, unit_values, y)
         axes.scatter(unit_values, y + jitter.uniform(-0.18, 0.18, len(unit_values)), s=9, color=BLUE, alpha=0.45,
                      linewidths=0, zorder=3)
         if summary.intervals:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +53,8 @@ REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
 _BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
+_CACHE_BLOCK = 250_000  # aifcheck's stream: blocks small enough to stay in cache while they are added
+_THREADS = min(4, os.cpu_count() or 1)
 _COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
 
 
@@ -72,17 +75,29 @@ class Stream:
             return f"seed {self.seed}, NIST's stream (arch 4.19 RandomState, as NIST's tool with -s {self.seed})"
         return f"seed {self.seed}, aifcheck's PCG64 stream (give --seed N for NIST's stream, as its tool with -s N)"
 
-    def index_blocks(self, n: int, replications: int):
-        """Blocks of bootstrap indices: arrays (rows, n) of integers in [0, n), B rows in all."""
-        rows = max(1, _BLOCK // max(n, 1))
+    def replicate(self, n: int, replications: int, statistic: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``statistic`` of B bootstrap draws of n indices in [0, n): it is given blocks of draws
+        (arrays rows x n) and returns one value per row.
+
+        NIST's stream is one sequence, drawn block after block. aifcheck's gives each block its
+        own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
+        drawn on several cores and the replications do not depend on how many there are."""
         if self.nist:
             state = np.random.RandomState(self.seed)
-            draw: Callable[[int], np.ndarray] = lambda r: state.randint(n, size=(r, n))
-        else:
-            generator = np.random.Generator(np.random.PCG64(self.seed))
-            draw = lambda r: generator.integers(0, n, size=(r, n))
-        for start in range(0, replications, rows):
-            yield draw(min(rows, replications - start))
+            rows = max(1, _BLOCK // max(n, 1))
+            return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
+                                   for start in range(0, replications, rows)])
+        rows = max(1, _CACHE_BLOCK // max(n, 1))  # a block that stays in the processor's cache
+
+        def block(number: int) -> np.ndarray:
+            generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(number,))))
+            return statistic(generator.integers(0, n, size=(min(rows, replications - number * rows), n)))
+
+        blocks = range(-(-replications // rows))
+        if len(blocks) == 1:
+            return block(0)
+        with ThreadPoolExecutor(_THREADS) as pool:  # numpy lets go of the GIL while it draws and adds
+            return np.concatenate(list(pool.map(block, blocks)))
 
 
 def _mean_replicates(sample: np.ndarray, replications: int, stream: Stream) -> tuple[np.ndarray, float]:
@@ -100,16 +115,13 @@ def _mean_replicates(sample: np.ndarray, replications: int, stream: Stream) -> t
                 for start in range(0, replications, rows)
             ])
             return means, float(counts @ values / n)  # computed as the replications are: ties are exact
-    means = np.concatenate([np.take(sample, block).mean(axis=1) for block in stream.index_blocks(n, replications)])
-    return means, float(sample.mean())
+    return stream.replicate(n, replications, lambda block: np.take(sample, block).mean(axis=1)), float(sample.mean())
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
                       stream: Stream) -> np.ndarray:
-    parts = []
-    for block in stream.index_blocks(len(numerators), replications):
-        parts.append(ratio(np.take(numerators, block).sum(axis=1), np.take(denominators, block).sum(axis=1)))
-    return np.concatenate(parts)
+    return stream.replicate(len(numerators), replications, lambda block: ratio(
+        np.take(numerators, block).sum(axis=1), np.take(denominators, block).sum(axis=1)))
 
 
 def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

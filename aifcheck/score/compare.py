@@ -65,11 +65,9 @@ def paired_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.n
     n = len(na)
     if n < 2:
         return estimate, estimate
-    parts = []
-    for block in stream.index_blocks(n, replications):
-        parts.append(ratio(np.take(nb, block).sum(axis=1), np.take(db, block).sum(axis=1))
-                     - ratio(np.take(na, block).sum(axis=1), np.take(da, block).sum(axis=1)))
-    replicates = np.concatenate(parts)
+    replicates = stream.replicate(n, replications, lambda block: (
+        ratio(np.take(nb, block).sum(axis=1), np.take(db, block).sum(axis=1))
+        - ratio(np.take(na, block).sum(axis=1), np.take(da, block).sum(axis=1))))
     if replicates.max() - replicates.min() <= _TOLERANCE:
         return estimate, estimate
     jackknife = (ratio(nb.sum() - nb, db.sum() - db) - ratio(na.sum() - na, da.sum() - da))

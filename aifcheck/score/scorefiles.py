@@ -374,7 +374,7 @@ def headlines(metric: MetricTable) -> list[Headline]:
             cell = table.getter(column)(row)
             reported = table.number(row, column) if cell != "" else None
             label = " ".join([metric.name if column == layout.headline_column(table) else f"{metric.name} {column}",
-                              *(value for name, value in key if name not in ("RunID", "document"))])
+                              *(value for name, value in key if name != layout.run and value != ALL)])
             found.append(Headline(metric.name, label, column, key, reported, row.line,
                                   _units(table, layout, sample, column), layout.unit_name, table.path))
     return found
