@@ -277,8 +277,10 @@ def test_counts_and_indices_draw_the_same_distribution():
 
 def test_unit_intervals_of_means_are_nist_macro_intervals():
     table = read_table(FIXTURES / "continuous.tab")
-    options = CIOptions("Score", tuple(TA1_KEY.split(",")), (("DocID", "ALL-Macro"),), "DocID", macro=True, seed=3)
-    line = nist_intervals(table, options).lines[-1]  # ALL ALL
+    options = CIOptions("Score", tuple(TA1_KEY.split(",")), (("DocID", "ALL-Macro"), ("DocID", "ALL-Micro")), "DocID",
+                        macro=True, seed=3)
+    line = nist_intervals(table, options).lines[-1]
+    assert line.key == ("r1", "ALL", "ALL") and line.sample_size == 30
     documents: dict[str, list[float]] = {}
     for row in table.rows:
         if not row.cells[0].startswith("ALL-"):
