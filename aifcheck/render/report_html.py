@@ -61,6 +61,10 @@ def _f(value: float | None) -> str:
     return "—" if value is None else format(value, ".4f")
 
 
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'' if number == 1 else 's'}"
+
+
 def _interval(interval: Interval | None) -> str:
     return "—" if interval is None else f"[{interval[0]:.4f}, {interval[1]:.4f}]"
 
@@ -86,12 +90,12 @@ def _value(summary: HeadlineSummary) -> str:
 
 def _headline_table(run: RunSummary, sizes: tuple[float, ...]) -> str:
     headers = [("metric", False), ("units", True), ("value", True),
-               *((f"{s * 100:g}% interval", True) for s in sorted(sizes)), ("from the units", True)]
+               *((f"{s * 100:g}% interval", True) for s in sorted(sizes)), ("recomputed", True)]
     rows = []
     for summary in run.headlines:
         headline = summary.headline
         recomputed = _f(headline.value) if headline.units else "—"
-        cells = [_td(headline.label), _td(f"{len(headline.units)} {headline.unit_name}s", True), _td(_value(summary), True),
+        cells = [_td(headline.label), _td(_count(len(headline.units), headline.unit_name), True), _td(_value(summary), True),
                  *(_td(_interval(summary.intervals.get(s)), True) for s in sorted(sizes)), _td(recomputed, True)]
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return _table(headers, rows, "headline")
@@ -104,6 +108,8 @@ def _run_section(index: int, run: RunSummary, data: ReportData) -> str:
         parts.append("<p>No headline metric: no score table of a known task.</p></section>")
         return "".join(parts)
     parts.append(_headline_table(run, data.sizes))
+    parts.append(f'<p class="muted">value: as the score file prints it; recomputed: from its per-{escape(run.headlines[0].headline.unit_name)} '
+                 "rows, which the intervals and the comparisons resample.</p>")
     unit = run.headlines[0].headline.unit_name
     parts.append(f"<figure>{distribution_svg(run, f'run-{index}')}<figcaption>Each dot is one {escape(unit)}'s score; "
                  f"the box spans the middle half of them, its line the median; the diamond is the metric and the bar its "
@@ -154,7 +160,7 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
                (f"{comparison.size * 100:g}% interval", True), ("p", True), ("", False)]
     rows = []
     for m in comparison.metrics:
-        cells = [_td(m.label), _td(f"{m.paired} {m.unit_name}s", True), _td(_f(m.a), True), _td(_f(m.b), True),
+        cells = [_td(m.label), _td(_count(m.paired, m.unit_name), True), _td(_f(m.a), True), _td(_f(m.b), True),
                  _td(f"{m.difference:+.4f}", True), _td(f"[{m.ci[0]:+.4f}, {m.ci[1]:+.4f}]", True),
                  _td(p_text(m.p_value), True), f"<td>{_mark(m.p_value, m.difference)}</td>"]
         rows.append(f"<tr>{''.join(cells)}</tr>")

@@ -134,7 +134,8 @@ def compare_runs(a: ScoreSet | str | os.PathLike, b: ScoreSet | str | os.PathLik
     runs = [s if isinstance(s, ScoreSet) else read_scores(s) for s in (a, b)]
     stream = Stream(Stream.of(seed).seed, False)
     found_a, found_b = (_headlines(run) for run in runs)
-    metrics, warnings = [], []
+    metrics: list[MetricComparison] = []
+    warnings = [w for found in (found_a, found_b) for h in found.values() if (w := h.disagreement())]
     for label, headline in found_a.items():
         if label in found_b:
             metric, notes = compare_headlines(headline, found_b[label], size, replications, stream)

@@ -60,6 +60,8 @@ def report_data(paths: Sequence[ScoreSet | str | os.PathLike], *, sizes: Sequenc
         summaries.append(RunSummary(name, run, found))
     comparisons = tuple(compare_runs(runs[0], other, size=max(sizes), replications=replications, seed=seed)
                         for other in runs[1:])
-    warnings = [w for c in comparisons for w in c.warnings]
+    warnings = list(dict.fromkeys(w for c in comparisons for w in c.warnings))
+    if not comparisons:
+        warnings += [w for s in summaries for h in s.headlines if (w := h.headline.disagreement())]
     warnings += [f"{s.name}: no headline metric found (no score table of a known task)" for s in summaries if not s.headlines]
     return ReportData(tuple(summaries), comparisons, tuple(sizes), replications, stream, tuple(warnings))

@@ -22,6 +22,7 @@ from ..errors import InputError
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
 ALL_MACRO = "ALL-Macro"
 ALL_MICRO = "ALL-Micro"
+_ROUNDING = 1.5e-4  # a mean of 4-decimal cells against the 4-decimal mean of the unrounded values
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,14 @@ class Headline:
         denominator = sum(u.denominator for u in self.units)
         return sum(u.numerator for u in self.units) / denominator if denominator else 0.0
 
+    def disagreement(self) -> str | None:
+        """A warning when the summary row's value is not what its rows give (beyond the rounding
+        of the rows' and its own 4 decimals): the file was edited, or its task is read wrongly."""
+        if self.reported is None or not self.units or abs(self.reported - self.value) <= _ROUNDING:
+            return None
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.label} is {self.reported:.4f} on its summary row, {self.value:.4f} from its rows"
+
 
 @dataclass(frozen=True)
 class MetricTable:
@@ -366,7 +375,7 @@ def headlines(metric: MetricTable) -> list[Headline]:
     found = []
     for row in headline_rows(table, layout):
         key = tuple((k, table.getter(k)(row)) for k in layout.key)
-        if layout.task == "ta1" and any(value != ALL for name, value in key if name != "RunID"):
+        if layout.task == "ta1" and any(value != ALL for name, value in key if name != layout.run):
             continue
         cells = key_cells(table, row, layout.key)
         sample = sample_rows(data, is_summary, cells, wildcard_columns(data, is_summary, cells))
