@@ -45,7 +45,7 @@ def comparison_text(comparison: Comparison) -> str:
     table = score_table(_columns(comparison), [_cells(m) for m in comparison.metrics], "pretty")
     lines = [line.rstrip() for line in table.splitlines()]
     lines += ["", f"A: {comparison.a}", f"B: {comparison.b}",
-              f"B-A with its {comparison.size * 100:g}% BCa interval from {comparison.replications:,} paired bootstrap "
+              f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired bootstrap "
               f"replications over the units (documents or queries); p: paired approximate randomization, "
               f"{comparison.replications:,} trials; {comparison.stream.describe().split(',')[0]}.",
               "* p < 0.05, ** p < 0.01, *** p < 0.001"]

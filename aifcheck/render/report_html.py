@@ -166,7 +166,7 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
         rows.append(f"<tr>{''.join(cells)}</tr>")
     parts = [f'<section id="compare-{index}"><h2>Run {index} ({escape(names[1])}) against run 1 ({escape(names[0])})</h2>',
              "<p>A is run 1, B is run " + str(index) + ". Differences B − A over the documents or queries scored in both "
-             f"runs, with BCa intervals from {comparison.replications:,} paired bootstrap replications and p-values from "
+             f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications and p-values from "
              f"{comparison.replications:,} trials of paired approximate randomization.</p>",
              _table(headers, rows, "compare")]
     if comparison.metrics:
