@@ -23,6 +23,7 @@ from .scorefiles import Headline, ScoreSet, read_scores
 
 _TOLERANCE = 1e-12  # differences this close count as equal (sums of the same values in another order)
 _BLOCK = 4_000_000
+_FEW = 8  # paired units below which a randomization p cannot reach 0.01
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,9 @@ def compare_headlines(a: Headline, b: Headline, size: float, replications: int,
     units_b = _arrays([ids_b[i] for i in paired])
     value_a = float(ratio(units_a[0].sum(), units_a[1].sum())) if paired else 0.0
     value_b = float(ratio(units_b[0].sum(), units_b[1].sum())) if paired else 0.0
+    if 0 < len(paired) < _FEW and value_a != value_b:
+        warnings.append(f"{a.label}: {len(paired)} paired {a.unit_name}(s) only: the interval is rough and no "
+                        f"p-value can fall below {2 ** (1 - len(paired)):.4g}")
     if paired:
         ci = paired_bootstrap(units_a, units_b, size, replications, stream)
         p_value = approximate_randomization(units_a, units_b, replications, stream.seed)
