@@ -259,11 +259,6 @@ class CIResult:
     stream: Stream
     warnings: tuple[str, ...] = field(default=())
 
-    @property
-    def labels(self) -> list[int]:
-        """The header's percent labels, largest size first."""
-        return [size_label(s) for s in sorted(self.sizes, reverse=True)]
-
 
 def _check_sizes(sizes: Sequence[float]) -> None:
     if not sizes:
@@ -305,7 +300,7 @@ def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildca
         return []
     literal = [c for c in wildcards if c not in intended]
     other = sample_rows(table, is_summary, cells, intended)
-    return [f"key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+    return [f"{table.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
             f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"]
 
 
@@ -338,7 +333,7 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
     for row in printed:  # NIST stops on these after computing every interval: say so first
         table.number(row, options.score)
     if summaries and not printed:
-        warnings.append(f"with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
+        warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
     computed: dict[str, tuple[dict[float, Interval], int]] = {}
     first_key: dict[str, tuple[str, ...]] = {}
     for row in summaries:
@@ -347,7 +342,7 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         name = ".".join(values)
         if name in computed:
             if values != first_key[name]:
-                warnings.append(f"line {row.line}: key {' '.join(values)} reads as {name!r} like the key "
+                warnings.append(f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
                                 f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
             continue
         label = " ".join(f"{k}={v}" for k, v in cells.items())
@@ -391,7 +386,7 @@ def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, col
         raise InputError(table.path, "not a score table of TA1, TA2, TA3 or CRUX: give its columns to `aifcheck score ci`", 1)
     options = layout_options(table, layout, column, sizes=tuple(sizes), seed=seed, replications=replications)
     table.require(options.score, option="--score")
-    data, _ = headline_data(table, layout, options.score)
+    data, _ = headline_data(table, layout)
     return nist_intervals(data, options)
 
 

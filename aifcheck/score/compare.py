@@ -100,30 +100,29 @@ def approximate_randomization(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndar
 
 
 def compare_headlines(a: Headline, b: Headline, size: float, replications: int,
-                      stream: Stream) -> tuple[MetricComparison, list[str]]:
+                      stream: Stream) -> tuple[MetricComparison | None, list[str]]:
+    """One headline of both runs over their paired units (None, with a warning, when no unit pairs)."""
     ids_a = {u.id: u for u in a.units}
     ids_b = {u.id: u for u in b.units}
     paired = [i for i in ids_a if i in ids_b]
     only_a = tuple(i for i in ids_a if i not in ids_b)
     only_b = tuple(i for i in ids_b if i not in ids_a)
+    listed = "; ".join(f"only in {name}: {', '.join(ids)}" for name, ids in (("A", only_a), ("B", only_b)) if ids)
+    if not paired:
+        return None, [f"{a.label}: no {a.unit_name} in both runs, not compared" + (f" ({listed})" if listed else "")]
     warnings = []
-    if only_a or only_b:
-        listed = "; ".join(f"only in {name}: {', '.join(ids)}" for name, ids in (("A", only_a), ("B", only_b)) if ids)
+    if listed:
         warnings.append(f"{a.label}: {len(only_a) + len(only_b)} {a.unit_name}(s) in one run only are left out "
                         f"({listed}); both scores are recomputed over the {len(paired)} paired")
     units_a = _arrays([ids_a[i] for i in paired])
     units_b = _arrays([ids_b[i] for i in paired])
-    value_a = float(ratio(units_a[0].sum(), units_a[1].sum())) if paired else 0.0
-    value_b = float(ratio(units_b[0].sum(), units_b[1].sum())) if paired else 0.0
-    if 0 < len(paired) < _FEW and value_a != value_b:
+    value_a = float(ratio(units_a[0].sum(), units_a[1].sum()))
+    value_b = float(ratio(units_b[0].sum(), units_b[1].sum()))
+    if len(paired) < _FEW and value_a != value_b:
         warnings.append(f"{a.label}: {len(paired)} paired {a.unit_name}(s) only: the interval is rough and no "
                         f"p-value can fall below {2 ** (1 - len(paired)):.4g}")
-    if paired:
-        ci = paired_bootstrap(units_a, units_b, size, replications, stream)
-        p_value = approximate_randomization(units_a, units_b, replications, stream.seed)
-    else:
-        warnings.append(f"{a.label}: no {a.unit_name} in both runs: nothing to compare")
-        ci, p_value = (0.0, 0.0), 1.0
+    ci = paired_bootstrap(units_a, units_b, size, replications, stream)
+    p_value = approximate_randomization(units_a, units_b, replications, stream.seed)
     return MetricComparison(a.label, a.unit_name, value_a, value_b, value_b - value_a, ci, p_value, len(paired),
                             only_a, only_b, a.reported, b.reported), warnings
 
@@ -148,7 +147,8 @@ def compare_runs(a: ScoreSet | str | os.PathLike, b: ScoreSet | str | os.PathLik
     for label, headline in found_a.items():
         if label in found_b:
             metric, notes = compare_headlines(headline, found_b[label], size, replications, stream)
-            metrics.append(metric)
+            if metric is not None:
+                metrics.append(metric)
             warnings += notes
     unmatched = tuple([f"{label} (A only)" for label in found_a if label not in found_b]
                       + [f"{label} (B only)" for label in found_b if label not in found_a])

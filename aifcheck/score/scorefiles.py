@@ -15,6 +15,7 @@ import math
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..errors import InputError
@@ -51,7 +52,7 @@ class ScoreTable:
     def has(self, column: str) -> bool:
         return column in self._index
 
-    @property
+    @cached_property
     def _index(self) -> Mapping[str, int]:
         # a repeated column name answers with its last cell, as NIST's reader does
         return {name: i for i, name in enumerate(self.columns)}
@@ -352,7 +353,7 @@ def headline_rows(table: ScoreTable, layout: Layout) -> Iterator[Row]:
     return (row for row in table.rows if is_headline(row))
 
 
-def headline_data(table: ScoreTable, layout: Layout, column: str) -> tuple[ScoreTable, object]:
+def headline_data(table: ScoreTable, layout: Layout) -> tuple[ScoreTable, object]:
     """The table without the data rows that are not part of the headline (TA2 rows with RelCntd 0,
     TA3 queries with GT 0, which NIST's ALL-Macro leaves out), and its summary matcher."""
     is_summary = summary_matcher(table, layout.summary)
@@ -371,7 +372,7 @@ def headlines(metric: MetricTable) -> list[Headline]:
         return []
     columns = ("F1", "precision", "recall", "accuracy") if layout.counts else (layout.headline_column(table),)
     table.require(layout.unit, *layout.key, *columns)
-    data, is_summary = headline_data(table, layout, columns[0])
+    data, is_summary = headline_data(table, layout)
     found = []
     for row in headline_rows(table, layout):
         key = tuple((k, table.getter(k)(row)) for k in layout.key)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from helpers import SHARED_DATA
 
-from aifcheck.render.compare import comparison_tab, comparison_text
+from aifcheck.render.compare import comparison_text
 from aifcheck.score.ci import Stream
 from aifcheck.score.compare import approximate_randomization, compare_runs, paired_bootstrap
 from aifcheck.score.scorefiles import read_scores
