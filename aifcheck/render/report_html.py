@@ -62,7 +62,9 @@ def _f(value: float | None) -> str:
 
 
 def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
+    """"1 document", "3 queries"."""
+    plural = unit[:-1] + "ies" if unit.endswith("y") else unit + "s"
+    return f"{number} {unit if number == 1 else plural}"
 
 
 def _interval(interval: Interval | None) -> str:

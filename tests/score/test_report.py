@@ -195,3 +195,14 @@ def test_report_renders_in_a_headless_browser(two_runs, tmp_path):
     assert picture.exists(), done.stderr[-2000:]
     assert _console_errors(done) == []
     assert _ink(picture) > 0.03  # text, tables and a picture, not a blank page
+
+
+def test_ta3_run_counts_queries():
+    """A TA3 run (NIST's recorded scores of the ta3 fixture `multi`): one headline per metric,
+    condition and list, over the queries with ground truth."""
+    run = Path(__file__).parent / "fixtures" / "ta3" / "multi" / "nist"
+    data = report_data([run], replications=2000)
+    labels = [h.headline.label for h in data.runs[0].headlines]
+    assert "NDCGScorerV1 Condition5 ontopic" in labels and "F1ScorerV2C Condition6 ontopic" in labels
+    page = parse(report_html(data))
+    assert "3 queries" in page.cells and "1 query" in page.cells
