@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 # the normal distribution's functions that scipy.stats.norm (and so arch) calls, without its import cost
@@ -386,8 +386,15 @@ def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, col
         raise InputError(table.path, "not a score table of TA1, TA2, TA3 or CRUX: give its columns to `aifcheck score ci`", 1)
     options = layout_options(table, layout, column, sizes=tuple(sizes), seed=seed, replications=replications)
     table.require(options.score, option="--score")
-    data, _ = headline_data(table, layout)
-    return nist_intervals(data, options)
+    data, is_summary = headline_data(table, layout)
+    # a blank headline (TA2, TA3: nothing with ground truth, where NIST's scorer divides by zero)
+    # has no interval: its line is left out rather than stopping every other one
+    score = data.getter(options.score)
+    blank = [row for row in data.rows if is_summary(row) and score(row) == ""]
+    kept = ScoreTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
+    result = nist_intervals(kept, options)
+    notes = tuple(f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank)
+    return replace(result, warnings=notes + result.warnings)
 
 
 def folder_intervals(out: str | os.PathLike, *, sizes: Sequence[float] = DEFAULT_SIZES, seed: int | None = None,

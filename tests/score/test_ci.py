@@ -362,3 +362,15 @@ def test_help_and_bad_summary(tmp_path):
     assert aifcheck("score", "ci", "-h").returncode == 0
     done = aifcheck("score", "ci", str(FIXTURES / "toy.tab"), "--summary", "DocID", "-o", str(tmp_path / "a"), "--tab", str(tmp_path / "b"))
     assert done.returncode == 2 and "'DocID' is not COLUMN:VALUE" in done.stderr
+
+
+def test_headline_without_ground_truth_has_no_interval_and_the_others_do(tmp_path):
+    rows = ["Condition\tQueryID\tClaimRelation\tRunID\tNumAssessedClaims\tGT\tNDCG",
+            "Condition5\tQ1\tontopic\trun\t3\t2\t0.5000", "Condition5\tQ2\tontopic\trun\t3\t4\t0.9000",
+            "Condition5\tQ1\trefuting\trun\t0\t0\t0.0000", "Condition5\tALL-Macro\tontopic\trun\t\t\t0.7000",
+            "Condition5\tALL-Macro\trefuting\trun\t\t\t"]
+    path = tmp_path / "NDCGScorerV1-scores.tab"
+    path.write_text("\n".join(rows) + "\n")
+    result = headline_intervals(path, sizes=(0.9,), seed=1)
+    assert [line.key[:2] for line in result.lines] == [("Condition5", "ontopic")]
+    assert result.warnings[0] == f"{path}:6: no interval: the NDCG of this summary row is blank"
