@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from .output import write_atomically
+from ..errors import OutputError
 from .score_table import Column, score_table
 from ..score.ci import CIResult, size_label
 
@@ -32,10 +32,22 @@ def ci_table(result: CIResult, separator: str) -> str:
 
 
 def write_ci_files(result: CIResult, pretty: str | os.PathLike, tab: str | os.PathLike) -> None:
-    """Write NIST's two files (each whole or not at all)."""
+    """Write NIST's two files: both whole, or neither (each is written beside its target under a
+    temporary name, and both are renamed once both are written)."""
     texts = {Path(pretty): ci_table(result, "pretty"), Path(tab): ci_table(result, "tab")}
-    for path, text in texts.items():
-        write_atomically(path, text)
+    partials = {path: path.with_name(f".{path.name}.{os.getpid()}.partial") for path in texts}
+    current = Path(pretty)
+    try:
+        for current, text in texts.items():
+            current.parent.mkdir(parents=True, exist_ok=True)
+            partials[current].write_text(text, encoding="utf-8")
+        for current, partial in partials.items():
+            os.replace(partial, current)
+    except OSError as exc:
+        raise OutputError(f"cannot write {current}: {exc.strerror or exc}") from None
+    finally:
+        for partial in partials.values():
+            partial.unlink(missing_ok=True)
 
 
 def write_folder_intervals(out: str | os.PathLike, results: Mapping[str, CIResult]) -> list[Path]:

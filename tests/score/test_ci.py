@@ -374,3 +374,12 @@ def test_headline_without_ground_truth_has_no_interval_and_the_others_do(tmp_pat
     result = headline_intervals(path, sizes=(0.9,), seed=1)
     assert [line.key[:2] for line in result.lines] == [("Condition5", "ontopic")]
     assert result.warnings[0] == f"{path}:6: no interval: the NDCG of this summary row is blank"
+
+
+def test_both_files_or_neither(tmp_path):
+    pretty = tmp_path / "ci.txt"
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    done = aifcheck("score", "ci", str(FIXTURES / "toy.tab"), "-o", str(pretty), "--tab", str(blocked / "ci.tab"))
+    assert done.returncode == 3 and f"cannot write {blocked / 'ci.tab'}" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # no pretty file, no partial file
