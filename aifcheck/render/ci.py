@@ -7,6 +7,7 @@ by a newline, none after the last (as NIST writes them).
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def write_ci_files(result: CIResult, pretty: str | os.PathLike, tab: str | os.Pa
         raise OutputError(f"cannot write {current}: {exc.strerror or exc}") from None
     finally:
         for partial in partials.values():
-            partial.unlink(missing_ok=True)
+            with suppress(OSError):  # gone once renamed, or never made
+                partial.unlink()
 
 
 def write_folder_intervals(out: str | os.PathLike, results: Mapping[str, CIResult]) -> list[Path]:
