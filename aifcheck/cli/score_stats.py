@@ -1,0 +1,168 @@
+"""The ``aifcheck score ci``, ``compare`` and ``report`` commands: thin layers over
+aifcheck.score.ci, aifcheck.score.compare and aifcheck.score.report.
+
+    aifcheck score ci SCORES.tab --score COLUMN [--key COL,...] [--summary COL:VALUE,...]
+                      [--document COLUMN] [--run COLUMN] [--macro] [--sizes 0.7,0.8,0.9,0.95]
+                      [--replications N] [--seed N] -o PRETTY_FILE --tab TAB_FILE
+    aifcheck score compare OUT_A OUT_B [--format text|json] [--tab FILE]
+    aifcheck score report OUT_DIR... -o report.html
+
+Notes (the seed and stream drawn, NIST's quirks that changed a number) go to stderr.
+"""
+from __future__ import annotations
+
+import enum
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import UsageError
+
+CI_EXAMPLES = """Examples:
+
+  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
+
+  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
+"""
+COMPARE_EXAMPLES = """Example:
+
+  aifcheck score compare out-baseline/ out-new/ --format json
+"""
+REPORT_EXAMPLES = """Example:
+
+  aifcheck score report out-baseline/ out-new/ -o report.html
+"""
+
+
+class CompareFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+def register(score: typer.Typer) -> None:
+    """Add the statistics commands to the ``score`` group."""
+    score.command("ci", no_args_is_help=True, epilog=CI_EXAMPLES)(ci)
+    score.command("compare", no_args_is_help=True, epilog=COMPARE_EXAMPLES)(compare)
+    score.command("report", no_args_is_help=True, epilog=REPORT_EXAMPLES)(report)
+
+
+def _note(text: str) -> None:
+    typer.echo(f"aifcheck: {text}", err=True)
+
+
+def _sizes(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise UsageError(f"--sizes {text}: give sizes such as 0.7,0.8,0.9,0.95") from None
+
+
+def _summary(text: str) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for element in text.split(","):
+        column, colon, value = element.partition(":")
+        if not colon or not column:
+            raise UsageError(f"--summary {text}: {element!r} is not COLUMN:VALUE")
+        pairs.append((column, value))
+    return tuple(pairs)
+
+
+def _positive(name: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise UsageError(f"{name} {value}: give a positive number")
+
+
+SEED = typer.Option("--seed", help="Seed: the output is NIST's tool's with -s N (arch 4.19's stream). "
+                                   "Default: a fixed seed in aifcheck's faster stream, printed on stderr.")
+
+
+def ci(
+    scores: Annotated[Path, typer.Argument(help="A score table (TA1, TA2, TA3 .tab; CRUX claims .json or text).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="NIST's pretty (space-aligned) file.")],
+    tab: Annotated[Path, typer.Option("--tab", help="NIST's tab-separated file.")],
+    score: Annotated[str | None, typer.Option("--score", help="The score column (default: the task's headline column).")] = None,
+    key: Annotated[str | None, typer.Option("--key", help="Key columns, comma-separated: one interval set per distinct key of the summary rows (default for TA1: RunID,Language,Metatype).")] = None,
+    summary: Annotated[str | None, typer.Option("--summary", help="Summary rows as COLUMN:VALUE,... (default for TA1: DocID:ALL-Macro,DocID:ALL-Micro).")] = None,
+    document: Annotated[str | None, typer.Option("--document", help="The document (or query) column, for --macro (default for TA1: DocID).")] = None,
+    run: Annotated[str | None, typer.Option("--run", help="The run column (accepted and never read, as in NIST's tool).")] = None,
+    macro: Annotated[bool, typer.Option("--macro", help="Sample the per-document means instead of the rows.")] = False,
+    sizes: Annotated[str, typer.Option("--sizes", help="Interval sizes, comma-separated.")] = "0.7,0.8,0.9,0.95",
+    replications: Annotated[int | None, typer.Option("--replications", help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99).")] = None,
+    seed: Annotated[int | None, SEED] = None,
+) -> None:
+    """Bootstrap confidence intervals of a score table, as NIST's generate_confidence_intervals.py computes them."""
+    from ..render.ci import write_ci_files
+    from ..score.ci import CIOptions, nist_intervals
+    from ..score.scorefiles import layout_of, read_score_file
+
+    _positive("--replications", replications)
+    table = read_score_file(scores)
+    layout = layout_of(table)
+
+    def default(value, name: str, of_layout):
+        if value is not None:
+            return value
+        if layout is None:
+            raise UsageError(f"{scores}: not a score table of a known task: give {name}")
+        return of_layout
+
+    options = CIOptions(
+        score=default(score, "--score", layout and layout.headline_column(table)),
+        key=tuple(default(key, "--key", layout and ",".join(layout.key)).split(",")),
+        summary=_summary(default(summary, "--summary", layout and ",".join(f"{c}:{v}" for c, v in layout.summary))),
+        document=document if document is not None else layout.unit if layout else None,
+        run=run,
+        macro=macro,
+        sizes=_sizes(sizes),
+        replications=replications,
+        seed=seed,
+    )
+    result = nist_intervals(table, options)
+    for warning in result.warnings:
+        _note(f"warning: {warning}")
+    _note(f"note: {result.stream.describe()}")
+    write_ci_files(result, output, tab)
+
+
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="Run A: a folder score ta1|ta2|ta3 wrote (or NIST's scores folder, or a score file).")],
+    run_b: Annotated[Path, typer.Argument(help="Run B, scored on the same documents or queries.")],
+    output_format: Annotated[CompareFormat, typer.Option("--format", help="text or json.")] = CompareFormat.text,
+    tab: Annotated[Path | None, typer.Option("--tab", help="Also write the table as a tab-separated file.")] = None,
+    size: Annotated[float, typer.Option("--size", help="Size of the difference's interval.")] = 0.95,
+    replications: Annotated[int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")] = 100_000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+) -> None:
+    """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
+    from ..render.compare import comparison_json, comparison_text, write_comparison_tab
+    from ..score.compare import compare_runs
+
+    _positive("--replications", replications)
+    if not 0 < size < 1:
+        raise UsageError(f"--size {size}: give a number between 0 and 1")
+    comparison = compare_runs(run_a, run_b, size=size, replications=replications, seed=seed)
+    for warning in comparison.warnings:
+        _note(f"warning: {warning}")
+    if tab is not None:
+        write_comparison_tab(comparison, tab)
+    sys.stdout.write(comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison))
+
+
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); the first is the baseline.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    replications: Annotated[int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")] = 100_000,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+) -> None:
+    """One self-contained HTML page: headline scores with intervals, distributions, comparisons."""
+    from ..render.report_html import write_report
+    from ..score.report import report_data
+
+    _positive("--replications", replications)
+    data = report_data(runs, replications=replications, seed=seed)
+    for warning in data.warnings:
+        _note(f"warning: {warning}")
+    write_report(data, output)
+    _note(f"wrote {output}")

@@ -1,0 +1,406 @@
+"""Bootstrap confidence intervals of score tables, as NIST's ``generate_confidence_intervals.py``
+computes them (research: confidence-intervals.md), vectorised with numpy.
+
+For each distinct key of the summary rows, the sample is the key's data rows' scores (or, with
+``macro``, each document's mean score), and for each size the two-sided BCa interval of the
+sample's mean from B bootstrap replications (100,000; 10,000,000 at size 0.99), as arch's
+``IIDBootstrap.conf_int(method='bca')`` computes it: a share of replications *strictly* below
+the estimate for the bias, a leave-one-out jackknife for the acceleration, numpy's linear
+percentiles. A constant sample gives (min, max) without bootstrapping.
+
+Random numbers: with ``seed=N`` the replications are those arch 4.19 draws after NIST's
+``-s N`` (a fresh ``RandomState(N)`` per interval, ``randint(n, size=n)`` per replication), so
+the intervals are NIST's to the last digit. Without a seed NIST's tool draws fresh entropy; here
+a fixed seed (DEFAULT_SEED) drives numpy's PCG64 generator instead, which is several times faster
+(on tied samples, the usual case for TA1 scores, it draws each replication's counts of the
+distinct values rather than n indices): the same distribution of replications, and the same
+numbers on every run.
+
+scipy.stats.bootstrap(method='BCa') is not used: it counts replications equal to the estimate as
+half below, which moves the bounds of tied samples (research §9).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+# the normal distribution's functions that scipy.stats.norm (and so arch) calls, without its import cost
+from scipy.special import ndtr, ndtri
+
+from ..errors import InputError, UsageError
+from .scorefiles import (
+    ALL_MICRO,
+    Layout,
+    MetricTable,
+    Row,
+    ScoreTable,
+    Unit,
+    headline_data,
+    key_cells,
+    layout_of,
+    read_score_file,
+    read_scores,
+    sample_rows,
+    summary_matcher,
+    wildcard_columns,
+)
+
+DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
+REPLICATIONS = 100_000  # NIST's count
+REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
+DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
+_BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
+_CACHE_BLOCK = 250_000  # aifcheck's stream: blocks small enough to stay in cache while they are added
+_THREADS = min(4, os.cpu_count() or 1)
+_COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Where the replications come from: NIST's (arch 4.19's RandomState, ``nist``) or
+    aifcheck's faster PCG64 stream, each seeded anew for every interval."""
+
+    seed: int
+    nist: bool
+
+    @classmethod
+    def of(cls, seed: int | None) -> Stream:
+        return cls(DEFAULT_SEED, False) if seed is None else cls(seed, True)
+
+    def describe(self) -> str:
+        if self.nist:
+            return f"seed {self.seed}, NIST's stream (arch 4.19 RandomState, as NIST's tool with -s {self.seed})"
+        return f"seed {self.seed}, aifcheck's PCG64 stream (give --seed N for NIST's stream, as its tool with -s N)"
+
+    def replicate(self, n: int, replications: int, statistic: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``statistic`` of B bootstrap draws of n indices in [0, n): it is given blocks of draws
+        (arrays rows x n) and returns one value per row.
+
+        NIST's stream is one sequence, drawn block after block. aifcheck's gives each block its
+        own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
+        drawn on several cores and the replications do not depend on how many there are."""
+        if self.nist:
+            state = np.random.RandomState(self.seed)
+            rows = max(1, _BLOCK // max(n, 1))
+            return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
+                                   for start in range(0, replications, rows)])
+        rows = max(1, _CACHE_BLOCK // max(n, 1))  # a block that stays in the processor's cache
+
+        def block(number: int) -> np.ndarray:
+            generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(number,))))
+            return statistic(generator.integers(0, n, size=(min(rows, replications - number * rows), n)))
+
+        blocks = range(-(-replications // rows))
+        if len(blocks) == 1:
+            return block(0)
+        with ThreadPoolExecutor(_THREADS) as pool:  # numpy lets go of the GIL while it draws and adds
+            return np.concatenate(list(pool.map(block, blocks)))
+
+
+def _mean_replicates(sample: np.ndarray, replications: int, stream: Stream) -> tuple[np.ndarray, float]:
+    """(B replicated means, the estimate they are compared with)."""
+    n = len(sample)
+    if not stream.nist:
+        values, counts = np.unique(sample, return_counts=True)
+        if len(values) * _COUNTS_FACTOR < n:
+            # resampling n rows = drawing how many of each distinct value: k numbers, not n
+            generator = np.random.Generator(np.random.PCG64(stream.seed))
+            rows = max(1, _BLOCK // len(values))
+            probabilities = counts / n
+            means = np.concatenate([
+                generator.multinomial(n, probabilities, size=min(rows, replications - start)) @ values / n
+                for start in range(0, replications, rows)
+            ])
+            return means, float(counts @ values / n)  # computed as the replications are: ties are exact
+    return stream.replicate(n, replications, lambda block: np.take(sample, block).mean(axis=1)), float(sample.mean())
+
+
+def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
+                      stream: Stream) -> np.ndarray:
+    return stream.replicate(len(numerators), replications, lambda block: ratio(
+        np.take(numerators, block).sum(axis=1), np.take(denominators, block).sum(axis=1)))
+
+
+def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (as every scorer scores nothing)."""
+    out = np.zeros(np.broadcast(numerator, denominator).shape)
+    return np.divide(numerator, denominator, out=out, where=denominator != 0)
+
+
+def acceleration(jackknife: np.ndarray) -> float:
+    """BCa's acceleration from leave-one-out estimates, as arch computes it (0 when they are all
+    equal, where arch stops: NIST never gets there, a constant sample being answered before)."""
+    u = jackknife.mean() - jackknife
+    denominator = 6 * (np.sum(u ** 2) ** 1.5)
+    return float(np.sum(u ** 3) / denominator) if denominator > 0 else 0.0
+
+
+def bca(replicates: np.ndarray, estimate: float, accel: float, size: float) -> tuple[float, float]:
+    """The two-sided BCa interval of ``size`` from bootstrap replicates (arch's formula: the bias
+    from the share of replicates strictly below the estimate). Where every replicate lies on one
+    side of the estimate (never for a mean of a non-constant sample) BCa is undefined and the
+    percentile interval is given."""
+    alpha = (1.0 - size) / 2
+    quantiles = ndtri(np.array([alpha, 1.0 - alpha]))
+    below = np.count_nonzero(replicates < estimate) / len(replicates)
+    if 0 < below < 1:
+        bias = ndtri(below)
+        percentiles = ndtr(bias + (bias + quantiles) / (1.0 - accel * (bias + quantiles))) * 100
+    else:
+        percentiles = np.array([alpha, 1.0 - alpha]) * 100
+    lower, upper = np.percentile(replicates, list(percentiles))
+    return float(lower), float(upper)
+
+
+def replications_for(size: float, replications: int | None) -> int:
+    """NIST's number of replications for a size (10,000,000 at exactly 0.99), unless overridden."""
+    if replications is not None:
+        return replications
+    return REPLICATIONS_AT_99 if size == 0.99 else REPLICATIONS
+
+
+Interval = tuple[float, float]
+
+
+def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stream,
+                   replications: int | None = None) -> dict[float, Interval]:
+    """NIST's interval of the mean of ``sample`` at each size (sizes sharing a number of
+    replications share the replications, as NIST's seeded runs do)."""
+    data = np.asarray(sample, dtype=float)
+    if data.min() == data.max():
+        return {size: (float(data.min()), float(data.max())) for size in sizes}
+    n = len(data)
+    total = data.sum()
+    accel = acceleration((total - data) / (n - 1))
+    drawn: dict[int, tuple[np.ndarray, float]] = {}
+    found = {}
+    for size in sizes:
+        count = replications_for(size, replications)
+        if count not in drawn:
+            drawn[count] = _mean_replicates(data, count, stream)
+        replicates, estimate = drawn[count]
+        found[size] = bca(replicates, estimate, accel, size)
+    return found
+
+
+def unit_intervals(units: Sequence[Unit], sizes: Sequence[float], stream: Stream,
+                   replications: int | None = None) -> dict[float, Interval]:
+    """The interval of a headline (sum of numerators over sum of denominators) from resampled
+    units. With every denominator 1 it is the mean of the units: NIST's macro interval."""
+    numerators = np.array([u.numerator for u in units], dtype=float)
+    denominators = np.array([u.denominator for u in units], dtype=float)
+    if not len(units):
+        raise ValueError("no units to resample")
+    if np.all(denominators == 1):
+        return mean_intervals(numerators, sizes, stream, replications)
+    estimate = float(ratio(numerators.sum(), denominators.sum()))
+    n = len(units)
+    if n == 1:
+        return {size: (estimate, estimate) for size in sizes}
+    accel = acceleration(ratio(numerators.sum() - numerators, denominators.sum() - denominators))
+    found = {}
+    drawn: dict[int, np.ndarray] = {}
+    for size in sizes:
+        count = replications_for(size, replications)
+        if count not in drawn:
+            drawn[count] = _ratio_replicates(numerators, denominators, count, stream)
+        replicates = drawn[count]
+        if replicates.min() == replicates.max():
+            found[size] = (float(replicates.min()), float(replicates.max()))
+        else:
+            found[size] = bca(replicates, estimate, accel, size)
+    return found
+
+
+# NIST's tool on a score table
+
+
+@dataclass(frozen=True)
+class CIOptions:
+    """NIST's arguments: the score column, the key columns, the summary rows (column, value),
+    the document column (for ``macro``), the run column (never read, as in NIST's tool)."""
+
+    score: str
+    key: tuple[str, ...]
+    summary: tuple[tuple[str, str], ...]
+    document: str | None = None
+    run: str | None = None
+    macro: bool = False
+    sizes: tuple[float, ...] = DEFAULT_SIZES
+    replications: int | None = None  # None: NIST's
+    seed: int | None = None  # None: DEFAULT_SEED in aifcheck's stream; N: NIST's stream
+
+
+def size_label(size: float) -> int:
+    """NIST's percent label: size x 100 truncated (0.57 gives 56)."""
+    return int(size * 100)
+
+
+@dataclass(frozen=True)
+class CILine:
+    """One output line: a printed summary row's key cells, its own score, the key's intervals."""
+
+    key: tuple[str, ...]  # as read, one per --key column (a repeated column repeats)
+    score: float
+    intervals: dict[float, Interval]  # by size
+    line: int | None
+    sample_size: int
+
+
+@dataclass(frozen=True)
+class CIResult:
+    path: str
+    key: tuple[str, ...]
+    sizes: tuple[float, ...]  # as given
+    lines: tuple[CILine, ...]
+    stream: Stream
+    warnings: tuple[str, ...] = field(default=())
+
+
+def _check_sizes(sizes: Sequence[float]) -> None:
+    if not sizes:
+        raise UsageError("--sizes: give at least one size")
+    for size in sizes:
+        if not 0 < size < 1:
+            raise UsageError(f"--sizes: {size} is not between 0 and 1")
+    labels: dict[int, float] = {}
+    for size in sizes:
+        if size_label(size) in labels:
+            # NIST's tool computes every interval and then stops on the repeated label
+            raise UsageError(f"--sizes: {labels[size_label(size)]} and {size} share the label "
+                             f"{size_label(size)}% (NIST's tool stops on them)")
+        labels[size_label(size)] = size
+
+
+def _sample(table: ScoreTable, rows: list[Row], options: CIOptions) -> list[float]:
+    if not options.macro:
+        return [table.number(row, options.score) for row in rows]
+    document = table.getter(options.document)
+    documents: dict[str, list[float]] = {}
+    for row in rows:
+        documents.setdefault(document(row), []).append(table.number(row, options.score))
+    means = []
+    for scores in documents.values():
+        total = 0.0
+        for score in scores:  # in file order, as NIST adds them
+            total += score
+        means.append(total / len(scores))
+    return means
+
+
+def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildcards: list[str],
+                    rows: list[Row], label: str) -> list[str]:
+    """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
+    column with ALL in a data row is literal)."""
+    intended = [c for c in wildcards if not any(not is_summary(r) and table.getter(c)(r) == "ALL" for r in table.rows)]
+    if intended == wildcards:
+        return []
+    literal = [c for c in wildcards if c not in intended]
+    other = sample_rows(table, is_summary, cells, intended)
+    return [f"{table.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+            f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"]
+
+
+def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
+    """What NIST's ``generate_confidence_intervals.py`` computes on a score table (see the
+    module docstring): one line per summary row, in file order; with ``macro`` the rows whose
+    document cell is ALL-Micro are not printed. InputError (file and line) for a missing
+    column, a score that is not a number, or a summary key without data rows."""
+    _check_sizes(options.sizes)
+    table.require(*options.key, option="--key")
+    table.require(options.score, option="--score")
+    if options.macro:
+        if not options.document:
+            raise UsageError("--macro needs --document: the column naming each row's document")
+        table.require(options.document, option="--document")
+    stream = Stream.of(options.seed)
+    warnings = []
+    if options.replications is not None:
+        warnings.append(f"{options.replications} replications per interval (NIST's tool: 100,000; 10,000,000 at 0.99)")
+    for size in options.sizes:
+        if size_label(size) != round(size * 100) and abs(size * 100 - round(size * 100)) < 1e-9:
+            warnings.append(f"size {size} is labelled {size_label(size)}% as in NIST's tool ({size} x 100 = {size * 100!r}, truncated)")
+    is_summary = summary_matcher(table, options.summary)
+    summaries = [row for row in table.rows if is_summary(row)]
+    if not summaries:
+        warnings.append(f"{table.path}: no row matches --summary "
+                        f"{','.join(f'{c}:{v}' for c, v in options.summary)}: the output is the header alone")
+    document = table.getter(options.document) if options.document else (lambda _row: None)
+    printed = [row for row in summaries if not (options.macro and document(row) == ALL_MICRO)]
+    for row in printed:  # NIST stops on these after computing every interval: say so first
+        table.number(row, options.score)
+    if summaries and not printed:
+        warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
+    computed: dict[str, tuple[dict[float, Interval], int]] = {}
+    first_key: dict[str, tuple[str, ...]] = {}
+    for row in summaries:
+        cells = key_cells(table, row, options.key)
+        values = tuple(table.getter(name)(row) for name in options.key)
+        name = ".".join(values)
+        if name in computed:
+            if values != first_key[name]:
+                warnings.append(f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
+                                f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
+            continue
+        label = " ".join(f"{k}={v}" for k, v in cells.items())
+        wildcards = wildcard_columns(table, is_summary, cells)
+        rows = sample_rows(table, is_summary, cells, wildcards)
+        if not rows:
+            raise InputError(table.path, f"no data rows for the key {label} of this summary row", row.line)
+        warnings.extend(_quirk_warnings(table, is_summary, cells, wildcards, rows, label))
+        sample = _sample(table, rows, options)
+        computed[name] = (mean_intervals(sample, options.sizes, stream, options.replications), len(sample))
+        first_key[name] = values
+    lines = []
+    for row in printed:
+        values = tuple(table.getter(name)(row) for name in options.key)
+        intervals, size = computed[".".join(values)]
+        lines.append(CILine(values, table.number(row, options.score), intervals, row.line, size))
+    return CIResult(table.path, options.key, tuple(options.sizes), tuple(lines), stream, tuple(warnings))
+
+
+def layout_options(table: ScoreTable, layout: Layout, column: str | None = None, **settings) -> CIOptions:
+    """NIST's arguments for a task's table, as NIST called its tool on TA1 tables (``-m``, key
+    RunID,Language,Metatype, summary DocID:ALL-Macro,DocID:ALL-Micro, document DocID)."""
+    return CIOptions(score=column or layout.headline_column(table), key=layout.key, summary=layout.summary,
+                     document=layout.unit, run=layout.run, macro=layout.macro, **settings)
+
+
+def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, column: str | None = None, *,
+                       sizes: Sequence[float] = DEFAULT_SIZES, seed: int | None = None,
+                       replications: int | None = None) -> CIResult:
+    """The intervals of a score file's headline metric (``column``, by default the one its task
+    reports: TA1's last column, TA2's AP, TA3's NDCG or F1, CRUX's F1), one line per ALL-Macro
+    (TA1, TA3) or Summary (TA2) row, computed as NIST's tool does with the arguments NIST used
+    (TA1: per-document means). The rows NIST's own ALL-Macro leaves out are left out of the
+    samples: TA2 rows with RelCntd 0, TA3 queries with GT 0."""
+    if isinstance(source, MetricTable):
+        table, layout = source.table, source.layout
+    else:
+        table = source if isinstance(source, ScoreTable) else read_score_file(source)
+        layout = layout_of(table)
+    if layout is None:
+        raise InputError(table.path, "not a score table of TA1, TA2, TA3 or CRUX: give its columns to `aifcheck score ci`", 1)
+    options = layout_options(table, layout, column, sizes=tuple(sizes), seed=seed, replications=replications)
+    table.require(options.score, option="--score")
+    data, is_summary = headline_data(table, layout)
+    # a blank headline (TA2, TA3: nothing with ground truth, where NIST's scorer divides by zero)
+    # has no interval: its line is left out rather than stopping every other one
+    score = data.getter(options.score)
+    blank = [row for row in data.rows if is_summary(row) and score(row) == ""]
+    kept = ScoreTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
+    result = nist_intervals(kept, options)
+    notes = tuple(f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank)
+    return replace(result, warnings=notes + result.warnings)
+
+
+def folder_intervals(out: str | os.PathLike, *, sizes: Sequence[float] = DEFAULT_SIZES, seed: int | None = None,
+                     replications: int | None = None) -> dict[str, CIResult]:
+    """``headline_intervals`` of every score table of a scored run (``OUT``, ``OUT/scores`` or one
+    file), by metric name; tables of no known task are skipped."""
+    scores = read_scores(out)
+    return {t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications)
+            for t in scores.tables if t.layout is not None}
