@@ -166,3 +166,24 @@ def report(
         _note(f"warning: {warning}")
     write_report(data, output)
     _note(f"wrote {output}")
+
+
+# `score ta1|ta2|ta3 --ci`: the intervals of the headline metrics beside the scores
+CI = typer.Option("--ci", help="Also write the bootstrap confidence intervals of the headline metrics beside the scores "
+                               "(scores/<Metric>-ci.txt and .tab; see aifcheck score ci).")
+CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
+
+
+def intervals_beside(folder: Path, seed: int | None) -> None:
+    """Write the intervals of the headline metrics of the score files in ``folder``."""
+    from ..render.ci import write_folder_intervals
+    from ..score.ci import folder_intervals
+
+    results = folder_intervals(folder, seed=seed)
+    write_folder_intervals(folder, results)
+    notes = {f"note: {result.stream.describe()}" for result in results.values()}
+    for result in results.values():
+        for warning in result.warnings:
+            _note(f"warning: {warning}")
+    for note in sorted(notes):
+        _note(note)

@@ -14,6 +14,7 @@ import typer
 from ..validation.report import ExitStatus
 from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES
 from .progress import ProgressBar
+from .score_stats import CI, CI_SEED, intervals_beside
 
 
 def register(score: typer.Typer) -> None:
@@ -40,6 +41,8 @@ def ta1(
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+    ci: Annotated[bool, CI] = False,
+    ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
     from ..render.output import new_folder
@@ -53,6 +56,8 @@ def ta1(
         scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, plan, progress=bar.stage, spread=spread,
                            on_document=layout.document)
         layout.run(scores)
+        if ci and scores.documents:
+            intervals_beside(folder, ci_seed)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
     typer.echo(headline_table(scores), nl=False)

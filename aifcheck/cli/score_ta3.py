@@ -20,6 +20,7 @@ from typing import Annotated, TypeVar
 import typer
 
 from .common import TABLE_FORMAT
+from .score_stats import CI, CI_SEED, intervals_beside
 
 T = TypeVar("T")
 
@@ -68,6 +69,8 @@ def ta3(
         help="The run's ID in claim-mappings.tab (default: SUBMISSION's folder name).")] = None,
     plan: Annotated[bool, typer.Option(
         "--plan", help="The plan's definitions where NIST's code departs from them (README).")] = False,
+    ci: Annotated[bool, CI] = False,
+    ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
@@ -76,6 +79,8 @@ def ta3(
 
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
     write_score_files(scores, output)
+    if ci:
+        intervals_beside(output, ci_seed)
     _warn(scores.warnings)
     sys.stdout.write(summary_table(scores))
 
