@@ -73,3 +73,18 @@ def test_the_shapes_are_valid_shacl() -> None:
         shapes = rdflib.Graph().parse(ROOT / "shapes" / name, format="turtle")
         conforms, _, text = pyshacl.validate(shapes, shacl_graph=shacl_shacl, inference="none")
         assert conforms, f"shapes/{name} is not valid SHACL:\n{text}"
+
+
+def test_the_source_folder_is_the_whole_package() -> None:
+    """Standing in a clone, ``python -m aifcheck`` imports ./aifcheck, not the installed package: the
+    rule data must be there too (aifcheck/shapes, queries and rule_fixtures link to the data folders)."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import aifcheck, aifcheck.shapes, aifcheck.queries, aifcheck.rule_fixtures\n"
+        "from pathlib import Path\n"
+        "assert Path(aifcheck.__file__).parent == Path(sys.argv[1]) / 'aifcheck', aifcheck.__file__\n"
+        "assert (Path(aifcheck.shapes.__file__).parent / 'catalog.json').is_file()\n"
+        "assert any(Path(aifcheck.queries.__file__).parent.glob('AIDA_P3_*.rq'))\n"
+    )
+    # -S: no site-packages, so no installed (or editable) aifcheck can stand in for the folder
+    subprocess.run([sys.executable, "-S", "-c", code, str(ROOT)], check=True, cwd=ROOT)
