@@ -108,7 +108,7 @@ def _mention_label(mention: Mention) -> str:
 
 
 def _mention_short(mention: Mention) -> str:
-    return f"{_cut(mention.span.element, 12)}:{mention.span.start}\n{mention.type}"
+    return f"{_cut(mention.span.element, 12)}:{mention.span.start} {mention.type}"
 
 
 _COMPONENTS = ("x variable", "claimer", "location", "medium")
@@ -172,7 +172,8 @@ def find_node(name: str, kg: KnowledgeGraph, claims: Sequence[Claim], prefixes: 
     if iri in owners:
         return owners[iri]
     known = [compact(f"<{c.iri}>", prefixes).strip("<>") for c in kg.clusters] + sorted(claim_ids)
-    near = did_you_mean(name, known, cutoff=0.0) if known else " (the file has no cluster or claim)"
+    starting = [k for k in known if k.casefold().startswith(name.casefold())]  # a name cut short
+    near = did_you_mean(name, starting or known, cutoff=0.0) if known else " (the file has no cluster or claim)"
     raise UsageError(f"--focus {name}: no cluster or claim of the file has that name{near}")
 
 

@@ -209,7 +209,7 @@ class _Layout:
         groups: dict[float, list] = {}
         loops = []
         for u, v, data in self.graph.edges(data=True):
-            if line is None or data["line"] == line:
+            if (line is None or data["line"] == line) and self.graph.nodes[v].get("kind") != "mention":
                 if u == v:
                     loops.append((0.0, [(u, v)]))
                 else:
@@ -232,23 +232,12 @@ class _Layout:
         return across, up
 
 
-def _place_mentions(graph: nx.DiGraph, positions: dict, spread: float, away: bool) -> None:
-    """Each cluster's mentions beside it: in a row ``spread`` below it (away=False), or on an arc
-    ``spread`` from it, on the side away from the nodes it is linked to (away=True)."""
+def _place_mentions(graph: nx.DiGraph, positions: dict, below: float, step: float) -> None:
+    """Each cluster's mentions beside it, where its place says whose they are (no line is drawn to
+    them): ``below > 0``: in a row that far below it; else stacked above it, ``step`` apart."""
     for owner, (x, y) in list(positions.items()):
-        mentions = _mentions_of(graph, owner)
-        if not mentions:
-            continue
-        if not away:
-            for i, node in enumerate(mentions):
-                positions[node] = (x - 0.1 + 0.25 * i, y - spread)
-            continue
-        linked = [positions[n] for n in nx.all_neighbors(graph, owner) if n in positions and n not in mentions]
-        angle = math.atan2(y - sum(p[1] for p in linked) / len(linked), x - sum(p[0] for p in linked) / len(linked)) if linked else -math.pi / 2
-        step = min(0.6, 2 * math.pi / max(len(mentions), 1))
-        for i, node in enumerate(mentions):
-            a = angle + step * (i - (len(mentions) - 1) / 2)
-            positions[node] = (x + spread * math.cos(a), y + spread * math.sin(a))
+        for i, node in enumerate(_mentions_of(graph, owner)):
+            positions[node] = (x - 0.1 + 0.25 * i, y - below) if below > 0 else (x + 0.05, y + 0.18 + step * i)
 
 
 class _Columns(_Layout):
@@ -287,7 +276,7 @@ class _Columns(_Layout):
                 self.positions[node] = (x, (rows - 1) / 2 - i * (rows - 1) / max(len(column) - 1, 1) if len(column) > 1 else 0.0)
         self._columns = {node: x for node, (x, _) in self.positions.items()}
         self.mention_gap = 0.03
-        _place_mentions(graph, self.positions, 0.42, away=False)
+        _place_mentions(graph, self.positions, 0.42, 0.0)
         has_mentions = len(self.positions) > len(self._columns)
         half = max(rows, 2) / 2
         # a column 3.6 inches wide, a row 1.25 inches high, at most; nodes and type shrink with the rows
@@ -321,11 +310,12 @@ class _Parts(_Layout):
         pieces = [_part(core.subgraph(p), gap) for p in parts if len(p) > 1]
         self.positions = _best_packing(pieces, alone, gap)
         self.mention_gap = 0.06
-        _place_mentions(graph, self.positions, 0.5, away=True)
+        _place_mentions(graph, self.positions, 0.0, 0.13)
         margin = 0.7
         xs = [x for x, _ in self.positions.values()] or [0.0]
         ys = [y for _, y in self.positions.values()] or [0.0]
-        per_unit, _ = self._frame((min(xs) - margin, max(xs) + margin), (min(ys) - margin, max(ys) + margin), (170, 170), True)
+        right = margin + 1.2 * (core.number_of_nodes() < graph.number_of_nodes())  # mentions' labels go right
+        per_unit, _ = self._frame((min(xs) - margin, max(xs) + right), (min(ys) - margin, max(ys) + margin), (170, 170), True)
         # a node a fifth of a unit across; type sized so that a short label's line (about 16
         # characters) fits in a unit and a half
         self.node_size = (0.2 * per_unit * 72 / DPI) ** 2
@@ -334,32 +324,47 @@ class _Parts(_Layout):
 
 
 _STRETCH = 1.5  # a part is drawn this much wider than high: a label is wider than high
-_KAMADA_KAWAI_MOST = 300  # nodes: past this a part is laid out by the (faster, looser) spring layout
+_KAMADA_KAWAI_MOST = 300  # nodes: past this a part is laid out by the spring layout alone (faster, looser)
 
 
 def _part(part: nx.Graph, gap: float) -> dict:
-    """A connected part's positions: an edge about ``gap`` units long, wider than high."""
+    """A connected part's positions: an edge about ``gap`` units long, wider than high. Kamada-Kawai
+    (up to _KAMADA_KAWAI_MOST nodes) keeps graph distances, which lays a long chain out as a line
+    no screen holds: the spring layout, which coils it, is tried too, and the one the screen shows
+    larger is kept."""
+    tried = [nx.spring_layout(part, seed=1)]
+    if part.number_of_nodes() <= _KAMADA_KAWAI_MOST:
+        tried.insert(0, nx.kamada_kawai_layout(part))
+    shaped = [_shaped(part, positions, gap) for positions in tried]
+    return max(shaped, key=_screen_scale)
+
+
+def _shaped(part: nx.Graph, positions: dict, gap: float) -> dict:
+    """Positions turned to lie along x, scaled to an edge ``gap`` long (``_STRETCH`` times wider),
+    and spread where nodes crowd (the leaves of a hub)."""
     import numpy as np
     from scipy.spatial import cKDTree
 
-    if part.number_of_nodes() <= _KAMADA_KAWAI_MOST:
-        positions = nx.kamada_kawai_layout(part)
-    else:
-        positions = nx.spring_layout(part, seed=1)
     nodes = list(positions)
     points = np.array([positions[n] for n in nodes], dtype=float)
     points -= points.mean(axis=0)
-    _, _, axes = np.linalg.svd(points, full_matrices=False)  # the main axis first: turned to lie along x
+    _, _, axes = np.linalg.svd(points, full_matrices=False)  # the main axis first
     points = points @ axes.T
     index = {n: i for i, n in enumerate(nodes)}
     lengths = sorted(float(np.linalg.norm(points[index[u]] - points[index[v]])) for u, v in part.edges if u != v)
     unit = lengths[len(lengths) // 2] if lengths and lengths[len(lengths) // 2] > 0 else 1.0
-    points = points / unit * gap * np.array([_STRETCH, 1.0])  # wider than high, as the labels are
-    # then larger, where nodes crowd (the leaves of a hub): most nodes a gap's worth from the nearest
+    points = points / unit * gap * np.array([_STRETCH, 1.0])
+    # most nodes a gap's worth (less a quarter) from the nearest one
     nearest = cKDTree(points / [_STRETCH, 1.0]).query(points / [_STRETCH, 1.0], k=2)[0][:, 1]
     crowded = float(np.percentile(nearest, 10))
     points *= min(3.0, max(1.0, 0.75 * gap / crowded)) if crowded > 0 else 1.0
     return {n: (float(x), float(y)) for n, (x, y) in zip(nodes, points)}
+
+
+def _screen_scale(piece: dict) -> float:
+    """Pixels a unit would take if ``piece`` filled the screen alone."""
+    _, _, wide, high = _box(piece)
+    return min(SCREEN[0] / (wide + 1.4), SCREEN[1] * _AXES_HEIGHT / (high + 1.4))
 
 
 def _grid(nodes: list, across: int, gap: float) -> dict:
@@ -372,14 +377,13 @@ def _best_packing(pieces: list[dict], alone: list, gap: float) -> dict:
     the screen, trying grids and rows of several widths."""
     best = (0.0, {})
     grids = [_grid(alone, across, gap) for across in sorted({max(1, round(len(alone) ** 0.5 * f)) for f in (0.5, 0.7, 1, 1.4, 2, 3)})] if alone else [None]
-    room = (SCREEN[0], SCREEN[1] * _AXES_HEIGHT)
     for grid in grids:
         shown = pieces + ([grid] if grid else [])
         boxes = [_box(piece) for piece in shown]
         narrowest, widest = max(w for _, _, w, _ in boxes), sum(w + gap * _STRETCH for _, _, w, _ in boxes)
         for step in range(13):
             placed, wide, high = _pack(shown, boxes, narrowest + (widest - narrowest) * step / 12, gap)
-            scale = min(room[0] / (wide + 1.4), room[1] / (high + 1.4))
+            scale = min(SCREEN[0] / (wide + 1.4), SCREEN[1] * _AXES_HEIGHT / (high + 1.4))
             if scale > best[0]:
                 best = (scale, placed)
     return best[1]
