@@ -15,7 +15,7 @@ import pytest
 from aifcheck.errors import OutputError, UsageError
 from aifcheck.extract.claims import claims as read_claim_file
 from aifcheck.extract.kg import load_kg
-from aifcheck.render.graph import build_graph, default_view, find_node, kb_nodes, neighbourhood
+from aifcheck.render.graph import build_graph, default_view, find_node, kb_nodes, neighbourhood, select
 from aifcheck.render.graph_draw import SCREEN, check_target, to_dot
 from helpers import ROOT, SHARED_DATA
 
@@ -129,7 +129,7 @@ def test_focus_by_prefixed_name_with_depth(chain: Path, tmp_path: Path) -> None:
     out = tmp_path / "focus.dot"
     one = aifcheck(chain, "-o", out, "--focus", "ex:cluster-e0", "--view", "clusters")
     assert one.returncode == 0, one.stderr
-    assert one.stdout == f"{out}: clusters view within 1 step of ex:cluster-e0, 2 nodes, 1 edges\n"
+    assert one.stdout == f"{out}: clusters view within 1 step of ex:cluster-e0, 2 nodes, 1 edge\n"
     assert {"cluster-e0", "cluster-v0"} == {line.split("\\n")[-1].split('"')[0] for line in dot_nodes(out.read_text())}
     three = aifcheck(chain, "-o", out, "--focus", "ex:cluster-e0", "--depth", "3")
     assert three.returncode == 0, three.stderr
@@ -141,7 +141,7 @@ def test_focus_by_iri_and_by_a_member(chain: Path, tmp_path: Path) -> None:
     for name in (f"{EX}cluster-v1", f"<{EX}cluster-v1>", f"{EX}v1-prototype"):
         proc = aifcheck(chain, "-o", tmp_path / "focus.dot", "--focus", name, "--depth", "0", "--view", "clusters")
         assert proc.returncode == 0, proc.stderr
-        assert ", 1 nodes, 0 edges" in proc.stdout
+        assert ", 1 node, 0 edges" in proc.stdout
         assert "cluster-v1" in (tmp_path / "focus.dot").read_text()
 
 
@@ -153,9 +153,12 @@ def test_an_unknown_focus_is_one_line_naming_the_nearest(chain: Path, tmp_path: 
     assert not (tmp_path / "focus.png").exists()
 
 
-def test_a_negative_depth_is_a_usage_error(chain: Path, tmp_path: Path) -> None:
+def test_a_negative_depth_or_one_without_focus_is_a_usage_error(chain: Path, tmp_path: Path) -> None:
     proc = aifcheck(chain, "-o", tmp_path / "kb.dot", "--focus", "ex:cluster-e0", "--depth", "-1")
     assert proc.returncode == 2 and proc.stderr == "aifcheck: error: --depth -1: give 0 or more\n"
+    proc = aifcheck(chain, "-o", tmp_path / "kb.dot", "--depth", "2")
+    assert proc.returncode == 2 and proc.stderr == "aifcheck: error: --depth counts the steps from --focus: give --focus too\n"
+    assert not (tmp_path / "kb.dot").exists()
 
 
 def test_a_claim_frame_by_claim_id(tmp_path: Path) -> None:
@@ -298,3 +301,13 @@ def test_dot_quotes_what_labels_hold(chain: Path) -> None:
 def test_examples_in_the_docs_run(tmp_path: Path) -> None:
     proc = aifcheck(ROOT / "examples" / "valid" / "document-kb.ttl", "-o", tmp_path / "kb.dot")
     assert proc.returncode == 0 and proc.stdout == f"{tmp_path / 'kb.dot'}: mentions view, 6 nodes, 5 edges\n"
+
+
+def test_the_api_selects_the_view_and_the_focus(tmp_path: Path) -> None:
+    kg = load_kg(chain_kb(tmp_path / "kb.ttl", 50, 1))  # 51 clusters
+    graph, view = select(kg)
+    assert view == "clusters" and graph.number_of_nodes() == 51
+    graph, view = select(kg, view="mentions")
+    assert view == "mentions" and graph.number_of_nodes() == 102
+    graph, view = select(kg, focus="ex:cluster-e0", depth=1, prefixes={"ex": EX})
+    assert view == "mentions" and len(kb_nodes(graph)) == 2 and graph.number_of_nodes() == 4

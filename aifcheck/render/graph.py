@@ -140,6 +140,22 @@ def _add_claim(graph: nx.MultiDiGraph, claim: Claim, view: str) -> None:
         graph.add_edge(node, ke, key="associated", label="", short="", line="faint")  # many: drawn light, unlabelled
 
 
+def select(kg: KnowledgeGraph, claims: Sequence[Claim] = (), view: str | None = None, focus: str | None = None,
+           depth: int = 1, prefixes: dict[str, str] | None = None) -> tuple[nx.MultiDiGraph, str]:
+    """The graph to draw and its view: ``view``, or the one default_view chooses for the KB (or
+    for the focus's neighbourhood); with ``focus`` (see find_node), only the part within ``depth``
+    steps of it (see neighbourhood)."""
+    skeleton = build_graph(kg, claims, "clusters")
+    centre = find_node(focus, kg, claims, prefixes or {}) if focus is not None else None
+    if centre is not None:
+        skeleton = neighbourhood(skeleton, skeleton, centre, depth)
+    view = view or default_view(skeleton)
+    if view == "clusters":
+        return skeleton, view
+    drawn = build_graph(kg, claims, view)
+    return (neighbourhood(drawn, skeleton, centre, depth) if centre is not None else drawn), view
+
+
 def claim_node(claim_id: str) -> str:
     return f"claim {claim_id}"
 
@@ -190,8 +206,8 @@ def neighbourhood(graph: nx.MultiDiGraph, skeleton: nx.MultiDiGraph, centre: str
 
 def summary_line(target: Path, graph: nx.MultiDiGraph, view: str, chosen: bool, focus: str | None, depth: int) -> str:
     """The one line the command prints: what was drawn, in which view, and why that view."""
-    where = f" within {depth} step{'s' * (depth != 1)} of {focus}" if focus else ""
-    line = f"{target}: {view} view{where}, {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
+    where = f" within {_count(depth, 'step')} of {focus}" if focus else ""
+    line = f"{target}: {view} view{where}, {_count(graph.number_of_nodes(), 'node')}, {_count(graph.number_of_edges(), 'edge')}"
     if not chosen and view == "clusters":
         line += f" ({len(kb_nodes(graph))} clusters and claims, over {DETAIL_LIMIT}: --view mentions draws each mention)"
     return line
@@ -199,5 +215,9 @@ def summary_line(target: Path, graph: nx.MultiDiGraph, view: str, chosen: bool, 
 
 def title(name: str, view: str, focus: str | None, depth: int) -> str:
     """The picture's title: the file, the view, and the focus when there is one."""
-    around = f", {depth} step{'s' * (depth != 1)} around {focus}" if focus else ""
+    around = f", {_count(depth, 'step')} around {focus}" if focus else ""
     return f"{name}: {view} view{around}"
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'s' * (number != 1)}"

@@ -311,7 +311,7 @@ class _Parts(_Layout):
         self.positions = _best_packing(pieces, alone, gap)
         self.mention_gap = 0.06
         _place_mentions(graph, self.positions, 0.0, 0.13)
-        margin = 0.7
+        margin = 1.0  # half a label beyond the outermost nodes
         xs = [x for x, _ in self.positions.values()] or [0.0]
         ys = [y for _, y in self.positions.values()] or [0.0]
         right = margin + 1.2 * (core.number_of_nodes() < graph.number_of_nodes())  # mentions' labels go right
@@ -368,8 +368,9 @@ def _screen_scale(piece: dict) -> float:
 
 
 def _grid(nodes: list, across: int, gap: float) -> dict:
-    """Lone nodes in rows of ``across``: a cell is wider than high, as their labels are."""
-    return {n: (gap * _STRETCH * (i % across), -gap * (i // across)) for i, n in enumerate(nodes)}
+    """Lone nodes in rows of ``across``: a cell is wider than high, as their labels are, and wider
+    than an edge is long (labels side by side have no edge between them to part them)."""
+    return {n: (gap * _STRETCH * 1.25 * (i % across), -gap * (i // across)) for i, n in enumerate(nodes)}
 
 
 def _best_packing(pieces: list[dict], alone: list, gap: float) -> dict:
