@@ -195,6 +195,16 @@ def test_a_claim_frame_png_fits_one_screen(tmp_path: Path) -> None:
     assert width <= SCREEN[0] and height <= SCREEN[1]
 
 
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".dot"])
+def test_a_kb_without_clusters_is_an_empty_picture(tmp_path: Path, suffix: str) -> None:
+    kb = tmp_path / "empty.ttl"
+    kb.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n")
+    proc = aifcheck(kb, "-o", tmp_path / f"kb{suffix}")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == f"{tmp_path / f'kb{suffix}'}: mentions view, 0 nodes, 0 edges\n"
+    assert (tmp_path / f"kb{suffix}").stat().st_size > 0
+
+
 def test_svg_is_written(chain: Path, tmp_path: Path) -> None:
     proc = aifcheck(chain, "-o", tmp_path / "kb.svg")
     assert proc.returncode == 0, proc.stderr
@@ -311,3 +321,16 @@ def test_the_api_selects_the_view_and_the_focus(tmp_path: Path) -> None:
     assert view == "mentions" and graph.number_of_nodes() == 102
     graph, view = select(kg, focus="ex:cluster-e0", depth=1, prefixes={"ex": EX})
     assert view == "mentions" and len(kb_nodes(graph)) == 2 and graph.number_of_nodes() == 4
+
+
+def test_a_claims_ke_that_is_no_cluster_is_drawn_as_such(chain: Path, tmp_path: Path) -> None:
+    from aifcheck.extract.model import Claim
+    from aifcheck.render.graph_draw import write_graph
+
+    claim = Claim("kb.ttl", "DOC1", "C1", "topic", "EpistemicTrueCertain", "SentimentNeutralUnknown",
+                  semantics=(f"{EX}cluster-v0",), associated_kes=(f"{EX}cluster-v0", f"{EX}nowhere"))
+    graph = build_graph(load_kg(chain), [claim], "clusters")
+    assert graph.nodes[f"{EX}nowhere"]["label"] == "nowhere\n(no cluster of the file)"
+    assert graph.edges["claim C1", f"{EX}cluster-v0", "semantics"]["line"] == "strong"
+    write_graph(graph, tmp_path / "claim.png", "claim")
+    assert png_size(tmp_path / "claim.png")[0] <= SCREEN[0]

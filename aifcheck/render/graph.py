@@ -134,6 +134,9 @@ def _add_claim(graph: nx.MultiDiGraph, claim: Claim, view: str) -> None:
         graph.add_edge(node, component_node, key=role, label=role, short=role)
         if component.ke and component.ke in graph:
             graph.add_edge(component_node, component.ke, key="KE", label="KE", short="KE")
+    for ke in set(claim.semantics) | set(claim.associated_kes):
+        if ke not in graph:  # a KE that is no cluster of the file (rule T5 reports it): drawn as such
+            graph.add_node(ke, kind="unknown", label=f"{_local(ke)}\n(no cluster of the file)", short=_cut(_local(ke), 16))
     for ke in claim.semantics:
         graph.add_edge(node, ke, key="semantics", label="claim semantics", short="semantics", line="strong")
     for ke in sorted(set(claim.associated_kes) - set(claim.semantics)):

@@ -60,6 +60,7 @@ STYLE = {
     "claim": ("note", "#ffff99"),
     "component": ("box", "#e0e0e0"),
     "mention": ("plaintext", "#f4f4f4"),
+    "unknown": ("ellipse", "#ffffff"),  # a claim's KE that is no cluster of the file
 }
 
 
@@ -130,8 +131,11 @@ def draw(graph: nx.MultiDiGraph, target: Path, file_format: str, title: str) -> 
             nx.draw_networkx_edges(simple, positions, edgelist=edges, ax=axes, arrows=True, arrowsize=max(5, font + 3),
                                    node_size=size, connectionstyle=f"arc3,rad={bend}", **style)
     _draw_labels(simple, layout, axes)
-    axes.legend(loc="upper left", bbox_to_anchor=(0, 0), ncol=6, fontsize=9, markerscale=min(1.0, 12 / math.sqrt(size)),
-                frameon=False)
+    if simple:
+        axes.legend(loc="upper left", bbox_to_anchor=(0, 0), ncol=6, fontsize=9, markerscale=min(1.0, 12 / math.sqrt(size)),
+                    frameon=False)
+    else:
+        axes.text(0.5, 0.5, "no cluster or claim", transform=axes.transAxes, ha="center", fontsize=11, color="#555555")
     figure.savefig(target, format=file_format, dpi=DPI)
     plt.close(figure)
 
@@ -268,7 +272,7 @@ class _Columns(_Layout):
 
                 columns[index].sort(key=centre)
                 rank.update({node: i for i, node in enumerate(columns[index])})
-        rows = max(len(c) for c in columns.values())
+        rows = max((len(c) for c in columns.values()), default=1)
         self.positions = {}
         for x, index in enumerate(order):
             column = columns[index]
