@@ -121,6 +121,12 @@ def _table_formats() -> Iterable[str]:
     return TABLE_FORMATS
 
 
+def _graph_views() -> Iterable[str]:
+    from ..render import GRAPH_VIEWS
+
+    return GRAPH_VIEWS
+
+
 PROFILE = Named("profile", _profiles)
 TABLE_FORMAT = Named("format", _table_formats)
 REPORT_FORMAT = Named("format", _formats)
@@ -129,6 +135,7 @@ STORE = Named("store", _stores)
 SEVERITY = Named("severity", _severities)
 INPUT_FORMAT = Named("input format", _input_formats)
 CONDITION = Named("condition", lambda: CONDITIONS)
+GRAPH_VIEW = Named("view", _graph_views)
 
 
 def format_name(chosen: str | None) -> str:

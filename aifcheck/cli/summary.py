@@ -4,12 +4,14 @@ from __future__ import annotations
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 from ..loading.paths import discover
-from .common import TABLE_FORMAT
+from ..errors import UsageError
+from ..render import GRAPH_DETAIL_LIMIT
+from .common import GRAPH_VIEW, TABLE_FORMAT
 from ..validation.report import ExitStatus
 
 
@@ -24,6 +26,12 @@ SUMMARY_EXAMPLES = """Examples:
 GRAPH_EXAMPLES = """Examples:
 
   aifcheck graph claim-frame.ttl -o claim.png
+
+  aifcheck graph kb.ttl -o kb.png --view clusters
+
+  aifcheck graph kb.ttl -o event.png --focus ldc:cluster-E1 --depth 2
+
+  aifcheck graph claim-frame.ttl -o claim.svg --focus CLAIM-ID
 
   aifcheck graph kb.ttl -o kb.dot && dot -Tsvg kb.dot > kb.svg
 """
@@ -62,13 +70,27 @@ def summary(
 def graph(
     path: Annotated[str, typer.Argument(help="One KB or claim frame file (- for standard input).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The picture: .png or .svg (needs aifcheck[plot]), or .dot.")],
+    focus: Annotated[Optional[str], typer.Option(help="Draw only the neighbourhood of this cluster or claim: an IRI, a prefixed name the file declares, or a claim ID.")] = None,
+    depth: Annotated[Optional[int], typer.Option(help="With --focus: how many edges away from it to draw (default 1).")] = None,
+    view: Annotated[Optional[str], typer.Option(click_type=GRAPH_VIEW, help=f"clusters (one node per cluster and claim) or mentions (also each mention and claim component); default: mentions up to {GRAPH_DETAIL_LIMIT} clusters and claims, else clusters.")] = None,
 ) -> None:
     """Draw a KB's clusters (by metatype, with handle and types) and argument edges (with roles);
-    for a claim frame, also the claim, its components and the KEs it is about."""
-    from ..render.graph import build_graph, write_graph
+    for a claim frame, also the claim, its components and the KEs it is about. A large KB is drawn
+    one node per cluster, within one screen; --focus draws the neighbourhood of one node."""
+    from ..extract.claims import read_claims
+    from ..extract.kg import build_kg
     from ..loading.kb import load_kb
+    from ..render.graph import select, summary_line, title
+    from ..render.graph_draw import check_target, write_graph
 
+    if depth is not None and focus is None:
+        raise UsageError("--depth counts the steps from --focus: give --focus too")
+    depth = 1 if depth is None else depth
+    if depth < 0:
+        raise UsageError(f"--depth {depth}: give 0 or more")
+    check_target(output)
     with load_kb(path) as kb:
-        drawn = build_graph(kb)
-    write_graph(drawn, output, Path(path).name)
-    print(f"{output}: {drawn.number_of_nodes()} nodes, {drawn.number_of_edges()} edges")
+        kg, claims, prefixes = build_kg(kb), read_claims(kb), kb.prefixes
+    drawn, drawn_view = select(kg, claims, view, focus, depth, prefixes)
+    write_graph(drawn, output, title(Path(path).name, drawn_view, focus, depth))
+    print(summary_line(output, drawn, drawn_view, view is not None, focus, depth))

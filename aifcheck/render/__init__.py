@@ -36,6 +36,8 @@ DOCUMENT_FORMATS: dict[str, Callable[[Report, Catalog, TextIO], None]] = {
 }
 FORMATS = tuple(_SYNTAX)
 TABLE_FORMATS = ("text", "json")  # a score or summary table: for people, or for other tools
+GRAPH_VIEWS = ("clusters", "mentions")  # aifcheck graph --view (see aifcheck.render.graph)
+GRAPH_DETAIL_LIMIT = 50  # more clusters and claims than this: the clusters view, unless one is asked for
 EXTENSIONS = {"text": ".txt", "json": ".json", "sarif": ".sarif", "github": ".txt"}
 
 

@@ -1,43 +1,53 @@
-"""A KB as a graph to look at (``aifcheck graph``): its clusters, by metatype and labelled with
-handle and types, and their argument edges, labelled with roles; for a claim frame, also the claim,
-its components and the KEs it is about. networkx holds the graph; DOT is written here (no extra
-needed), PNG and SVG are drawn by matplotlib (``pip install 'aifcheck[plot]'``)."""
+"""A KB as a graph to look at (``aifcheck graph``), built from the domain model (a KnowledgeGraph
+and its claims), never from the KB itself: the command line reads the KB.
+
+Two views:
+- ``mentions``: each cluster (by metatype, labelled with handle and types) with a node per
+  mention (document element, offsets, type), the argument edges between clusters (labelled with
+  roles), and each claim with a node per component and edges to the KEs it is about;
+- ``clusters``: one node per cluster and per claim; argument edges between clusters, and a
+  claim's edges to its KEs (its components' KEs labelled with their role).
+
+A KB of more than ``DETAIL_LIMIT`` nodes (clusters and claims) is drawn as clusters unless a view
+is asked for. ``--focus`` keeps the neighbourhood of one cluster or claim. networkx holds the
+graph; aifcheck.render.graph_draw writes it."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import networkx as nx
 
-from ..extract.claims import read_claims
-from ..errors import OutputError, UsageError
-from ..extract.kg import build_kg
-from ..loading.kb import KB
-from ..extract.model import Claim, Cluster
-from .output import write_atomically
+from ..choices import did_you_mean
+from ..errors import UsageError
+from ..extract.model import Claim, Cluster, KnowledgeGraph, Mention
+from . import GRAPH_DETAIL_LIMIT as DETAIL_LIMIT, GRAPH_VIEWS as VIEWS
+from .names import compact
 
-# how each kind of node looks: (DOT shape, fill colour)
-STYLE = {
-    "entity": ("ellipse", "#a6cee3"),
-    "event": ("box", "#fdbf6f"),
-    "relation": ("hexagon", "#b2df8a"),
-    "claim": ("note", "#ffff99"),
-    "component": ("box", "#e0e0e0"),
-}
-FORMATS = (".dot", ".svg", ".png")
+KB_KINDS = ("entity", "event", "relation", "claim")  # what a view draws one node for; the rest is detail
 _TYPES_SHOWN = 2
+_MENTIONS_SHOWN = 6  # a cluster's mentions drawn; the rest are counted in one more node
 
 
-def build_graph(kb: KB) -> nx.MultiDiGraph:
-    """The clusters and argument edges of a KB, and its claims with their components and KEs."""
+def build_graph(kg: KnowledgeGraph, claims: Sequence[Claim] = (), view: str = "mentions") -> nx.MultiDiGraph:
+    """The graph of a KB in one view (see VIEWS). A node's ``kind`` is its metatype (lower case),
+    claim, component or mention; ``label`` is its full label, ``short`` the one a large drawing
+    shows; a detail node (mention, component) names the node it belongs to in ``owner``."""
+    if view not in VIEWS:
+        raise UsageError(f"--view {view}: give {' or '.join(VIEWS)}")
     graph = nx.MultiDiGraph()
-    kg = build_kg(kb)
     for cluster in kg.clusters:
-        graph.add_node(cluster.iri, kind=cluster.metatype.value.lower(), label=_cluster_label(cluster))
+        graph.add_node(cluster.iri, kind=cluster.metatype.value.lower(), label=_cluster_label(cluster),
+                       short=_cluster_short(cluster))
+        if view == "mentions":
+            _add_mentions(graph, cluster)
     for edge in kg.edges:
         if not graph.has_edge(edge.subject, edge.object, key=edge.role):
-            graph.add_edge(edge.subject, edge.object, key=edge.role, label=edge.role + (" (negated)" if edge.negated else ""))
-    for claim in read_claims(kb):
-        _add_claim(graph, claim)
+            negated = " (negated)" if edge.negated else ""
+            graph.add_edge(edge.subject, edge.object, key=edge.role, label=edge.role + negated,
+                           short=_role_words(edge.role) + negated)
+    for claim in claims:
+        _add_claim(graph, claim, view)
     return graph
 
 
@@ -45,154 +55,172 @@ def _cluster_label(cluster: Cluster) -> str:
     """A cluster as a reader knows it: its handle (an event or relation has none: its metatype),
     its types, and the end of its IRI, to tell alike clusters apart."""
     name = cluster.handle or cluster.metatype.value.lower()
-    types = [t for t, _ in sorted(cluster.types, key=lambda tc: -tc[1])[:_TYPES_SHOWN]]
-    more = len(cluster.types) - len(types)
-    local = cluster.iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+    local = _local(cluster.iri)
     tail = local if len(local) <= 16 else "…" + local[-15:]  # the end tells alike IRIs apart
-    return "\n".join(line for line in (name[:32], ", ".join(types) + (f" +{more}" if more > 0 else ""), tail) if line)
+    return "\n".join(line for line in (name[:32], _types(cluster), tail) if line)
 
 
-def _add_claim(graph: nx.MultiDiGraph, claim: Claim) -> None:
-    node = f"claim {claim.claim_id}"
+def _cluster_short(cluster: Cluster) -> str:
+    """Two short lines for a crowded picture: the handle (or metatype) and the main type."""
+    name = cluster.handle or cluster.metatype.value.lower()
+    return "\n".join(line for line in (_cut(name, 16), _types(cluster, 1)) if line)
+
+
+def _types(cluster: Cluster, shown: int = _TYPES_SHOWN) -> str:
+    types = [t for t, _ in sorted(cluster.types, key=lambda tc: -tc[1])[:shown]]
+    more = len(cluster.types) - len(types)
+    return ", ".join(types) + (f" +{more}" if more > 0 else "")
+
+
+def _local(iri: str) -> str:
+    return iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _role_words(role: str) -> str:
+    """A DWD role without its argument number and PropBank tag, the words a reader needs
+    ("A0_pag_agent_asker" -> "agent_asker", "AM_loc__location" -> "location"); a short role as it is."""
+    words = "_".join(part for part in role.split("_")[2:] if part)
+    return _cut(words or role, 20)
+
+
+def _add_mentions(graph: nx.MultiDiGraph, cluster: Cluster) -> None:
+    for index, mention in enumerate(cluster.mentions[:_MENTIONS_SHOWN]):
+        node = f"{cluster.iri} mention {index + 1}"
+        graph.add_node(node, kind="mention", owner=cluster.iri, label=_mention_label(mention), short=_mention_short(mention))
+        graph.add_edge(cluster.iri, node, key="mention", label="", short="", line="faint")
+    more = len(cluster.mentions) - _MENTIONS_SHOWN
+    if more > 0:
+        node = f"{cluster.iri} mentions"
+        text = f"+{more} mentions"
+        graph.add_node(node, kind="mention", owner=cluster.iri, label=text, short=text)
+        graph.add_edge(cluster.iri, node, key="mention", label="", short="", line="faint")
+
+
+def _mention_label(mention: Mention) -> str:
+    span = mention.span
+    box = f" ({span.start},{span.top})-({span.end},{span.bottom})" if span.top or span.bottom else f" {span.start}-{span.end}"
+    negated = " negated" if mention.negated else ""
+    return f"{span.document}:{span.element}\n{box.strip()} {mention.type}{negated}"
+
+
+def _mention_short(mention: Mention) -> str:
+    return f"{_cut(mention.span.element, 12)}:{mention.span.start} {mention.type}"
+
+
+_COMPONENTS = ("x variable", "claimer", "location", "medium")
+
+
+def _add_claim(graph: nx.MultiDiGraph, claim: Claim, view: str) -> None:
+    node = claim_node(claim.claim_id)
     text = [f"claim {claim.claim_id}", claim.topic, claim.subtopic or "", claim.epistemic.removeprefix("Epistemic")]
-    graph.add_node(node, kind="claim", label="\n".join(t[:50] for t in text if t))
-    components = [("x variable", claim.x_variable), ("claimer", claim.claimer), ("location", claim.location),
-                  ("medium", claim.medium), *(("affiliation", a) for a in claim.affiliations)]
+    components = [(role, getattr(claim, role.replace(" ", "_"))) for role in _COMPONENTS]
+    components += [("affiliation", a) for a in claim.affiliations]
+    components = [(role, c) for role, c in components if c is not None]
+    if view == "clusters":  # components are lines of the claim's label, their KEs its edges
+        text += [f"{role}: {c.name}" for role, c in components]
+    graph.add_node(node, kind="claim", label="\n".join(t[:50] for t in text if t), short=_cut(f"claim {claim.claim_id}", 24))
     for role, component in components:
-        if component is None:
+        if view == "clusters":
+            if component.ke and component.ke in graph:
+                graph.add_edge(node, component.ke, key=role, label=role, short=role)
             continue
         component_node = f"{node} {role} {component.name}"
-        graph.add_node(component_node, kind="component", label=f"{role}: {component.name[:40]}\n{component.identity}")
-        graph.add_edge(node, component_node, key=role, label=role)
+        graph.add_node(component_node, kind="component", owner=node, label=f"{role}: {component.name[:40]}\n{component.identity}",
+                       short=_cut(f"{role}: {component.name}", 24))
+        graph.add_edge(node, component_node, key=role, label=role, short=role)
         if component.ke and component.ke in graph:
-            graph.add_edge(component_node, component.ke, key="KE", label="KE")
+            graph.add_edge(component_node, component.ke, key="KE", label="KE", short="KE")
+    for ke in set(claim.semantics) | set(claim.associated_kes):
+        if ke not in graph:  # a KE that is no cluster of the file (rule T5 reports it): drawn as such
+            graph.add_node(ke, kind="unknown", label=f"{_local(ke)}\n(no cluster of the file)", short=_cut(_local(ke), 16))
     for ke in claim.semantics:
-        graph.add_edge(node, ke, key="semantics", label="claim semantics", weight="strong")
+        graph.add_edge(node, ke, key="semantics", label="claim semantics", short="semantics", line="strong")
     for ke in sorted(set(claim.associated_kes) - set(claim.semantics)):
-        graph.add_edge(node, ke, key="associated", label="", weight="faint")  # many: drawn light, unlabelled
+        graph.add_edge(node, ke, key="associated", label="", short="", line="faint")  # many: drawn light, unlabelled
 
 
-def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
-    """Write the graph as DOT, SVG or PNG, by the target's file name."""
-    suffix = target.suffix.lower()
-    if suffix not in FORMATS:
-        raise UsageError(f"-o {target}: name the picture .dot, .svg or .png")
-    if suffix == ".dot":
-        write_atomically(target, to_dot(graph, title))
-        return
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _draw(graph, target, title)
-    except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+def select(kg: KnowledgeGraph, claims: Sequence[Claim] = (), view: str | None = None, focus: str | None = None,
+           depth: int = 1, prefixes: dict[str, str] | None = None) -> tuple[nx.MultiDiGraph, str]:
+    """The graph to draw and its view: ``view``, or the one default_view chooses for the KB (or
+    for the focus's neighbourhood); with ``focus`` (see find_node), only the part within ``depth``
+    steps of it (see neighbourhood)."""
+    skeleton = build_graph(kg, claims, "clusters")
+    centre = find_node(focus, kg, claims, prefixes or {}) if focus is not None else None
+    if centre is not None:
+        skeleton = neighbourhood(skeleton, skeleton, centre, depth)
+    view = view or default_view(skeleton)
+    if view == "clusters":
+        return skeleton, view
+    drawn = build_graph(kg, claims, view)
+    return (neighbourhood(drawn, skeleton, centre, depth) if centre is not None else drawn), view
 
 
-def to_dot(graph: nx.MultiDiGraph, title: str) -> str:
-    lines = [f"digraph {_quote(title)} {{", "  rankdir=LR;", '  node [style=filled, fontname="Helvetica"];',
-             '  edge [fontname="Helvetica", fontsize=10];']
-    ids = {node: f"n{i}" for i, node in enumerate(graph.nodes)}
-    for node, data in graph.nodes(data=True):
-        shape, colour = STYLE.get(data.get("kind"), ("ellipse", "#ffffff"))
-        label = data.get("label", str(node))
-        lines.append(f"  {ids[node]} [label={_quote(label)}, shape={shape}, fillcolor={_quote(colour)}, tooltip={_quote(str(node))}];")
-    for source, target, data in graph.edges(data=True):
-        lines.append(f"  {ids[source]} -> {ids[target]} [label={_quote(data.get('label', ''))}];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+def claim_node(claim_id: str) -> str:
+    return f"claim {claim_id}"
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def kb_nodes(graph: nx.MultiDiGraph) -> list:
+    """The clusters and claims a graph holds (what DETAIL_LIMIT counts)."""
+    return [n for n, kind in graph.nodes(data="kind") if kind in KB_KINDS]
 
 
-def _draw(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")  # no screen needed
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError(f"-o {target}: drawing needs matplotlib: pip install 'aifcheck[plot]' (or write .dot)") from None
-    simple = nx.DiGraph()  # one arrow per pair, its labels joined
-    simple.add_nodes_from(graph.nodes(data=True))
-    for source, target_node, data in graph.edges(data=True):
-        known = simple.edges[source, target_node] if simple.has_edge(source, target_node) else {"label": "", "weight": "faint"}
-        label = "\n".join(filter(None, (known["label"], data.get("label", ""))))
-        weight = "normal" if "normal" in (known["weight"], data.get("weight", "normal")) else data.get("weight", "normal")
-        simple.add_edge(source, target_node, label=label, weight=weight)
-    positions, columns, rows = _layout(simple)
-    # a large KB gets smaller nodes and type rather than an ever taller picture
-    scale = min(1.0, 40 / max(rows, 1))
-    size, font = _NODE_SIZE * scale, max(4, round(8 * scale))
-    figure, axes = plt.subplots(figsize=(max(10.0, 3.6 * columns), min(60.0, max(6.0, 1.25 * rows * scale))))
-    axes.set_title(title)
-    axes.axis("off")
-    for kind, (_, colour) in STYLE.items():
-        nodes = [n for n, d in simple.nodes(data=True) if d.get("kind") == kind]
-        if nodes:
-            marker = {"event": "s", "relation": "h", "claim": "D", "component": "s"}.get(kind, "o")
-            nx.draw_networkx_nodes(simple, positions, nodelist=nodes, node_color=colour, node_shape=marker,
-                                   node_size=size, edgecolors="#555555", ax=axes, label=kind)
-    for weight, style in (("faint", dict(style="dashed", edge_color="#bbbbbb", width=0.8)),
-                          ("normal", dict(edge_color="#555555", width=1.2)),
-                          ("strong", dict(edge_color="#b2182b", width=2.2))):
-        for bend, edges in _by_bend(simple, positions, weight).items():
-            nx.draw_networkx_edges(simple, positions, edgelist=edges, ax=axes, arrows=True, arrowsize=12,
-                                   node_size=size, connectionstyle=f"arc3,rad={bend}", **style)
-    nx.draw_networkx_labels(simple, positions, labels={n: d.get("label", n) for n, d in simple.nodes(data=True)},
-                            font_size=font, ax=axes)
-    for bend, edges in _by_bend(simple, positions).items():
-        labels = {(u, v): simple.edges[u, v]["label"] for u, v in edges if simple.edges[u, v]["label"]}
-        nx.draw_networkx_edge_labels(simple, positions, edge_labels=labels, font_size=font - 1, font_color="#1f4e79",
-                                     bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8), ax=axes,
-                                     connectionstyle=f"arc3,rad={bend}")
-    xs = [x for x, _ in positions.values()]
-    axes.set_xlim(min(xs) - 0.45, max(xs) + 0.45)  # room for the labels of the outer columns
-    axes.legend(loc="upper left", bbox_to_anchor=(0, -0.01), ncol=5, fontsize=9, markerscale=0.35, frameon=False)
-    figure.tight_layout()
-    figure.savefig(target, dpi=110)
-    plt.close(figure)
+def default_view(graph: nx.MultiDiGraph) -> str:
+    """mentions for a small KB, clusters past DETAIL_LIMIT clusters and claims."""
+    return "clusters" if len(kb_nodes(graph)) > DETAIL_LIMIT else "mentions"
 
 
-_NODE_SIZE = 3000
+def find_node(name: str, kg: KnowledgeGraph, claims: Sequence[Claim], prefixes: dict[str, str]) -> str:
+    """The node that ``name`` means: a cluster's IRI (or its prototype's or a member's, for that
+    cluster), as a full IRI, <IRI> or a prefixed name the file declares, or a claim ID;
+    UsageError naming the nearest known nodes when it names none."""
+    claim_ids = {claim.claim_id for claim in claims}
+    if name in claim_ids or name.removeprefix("claim ") in claim_ids:
+        return claim_node(name.removeprefix("claim "))
+    iri = name[1:-1] if name.startswith("<") and name.endswith(">") else name
+    prefix, colon, local = iri.partition(":")
+    if colon and prefix in prefixes and not local.startswith("//"):
+        iri = prefixes[prefix] + local
+    owners = {c.iri: c.iri for c in kg.clusters}
+    for cluster in kg.clusters:
+        for part in (cluster.prototype, *cluster.members):
+            owners.setdefault(part, cluster.iri)
+    if iri in owners:
+        return owners[iri]
+    known = [compact(f"<{c.iri}>", prefixes).strip("<>") for c in kg.clusters] + sorted(claim_ids)
+    starting = [k for k in known if k.casefold().startswith(name.casefold())]  # a name cut short
+    near = did_you_mean(name, starting or known, cutoff=0.0) if known else " (the file has no cluster or claim)"
+    raise UsageError(f"--focus {name}: no cluster or claim of the file has that name{near}")
 
 
-def _by_bend(graph: nx.DiGraph, positions: dict, weight: str | None = None) -> dict[float, list]:
-    """Edges grouped by how much they bend: an edge within a column bends well out of it, so that it
-    does not run over the column's other nodes; the others bend a little, so that two opposite edges part."""
-    groups: dict[float, list] = {}
-    for u, v, data in graph.edges(data=True):
-        if weight is None or data["weight"] == weight:
-            bend = 0.45 if positions[u][0] == positions[v][0] else 0.08
-            groups.setdefault(bend, []).append((u, v))
-    return groups
-# left to right: the claim, its components, the relations and events it is about, their arguments
-_COLUMN = {"claim": 0, "component": 1, "relation": 2, "event": 3, "entity": 4}
+def neighbourhood(graph: nx.MultiDiGraph, skeleton: nx.MultiDiGraph, centre: str, depth: int) -> nx.MultiDiGraph:
+    """The part of ``graph`` within ``depth`` steps of ``centre``: the clusters and claims that
+    many edges away in ``skeleton`` (the clusters view, where a claim's edge to a component's KE
+    is one step, whichever way the edges point), and their mentions and components."""
+    if depth < 0:
+        raise UsageError(f"--depth {depth}: give 0 or more")
+    kept = set(nx.single_source_shortest_path_length(skeleton.to_undirected(as_view=True), centre, cutoff=depth))
+    nodes = [n for n, owner in graph.nodes(data="owner") if n in kept or owner in kept]
+    return graph.subgraph(nodes).copy()
 
 
-def _layout(graph: nx.DiGraph) -> tuple[dict, int, int]:
-    """Positions in columns by kind (see _COLUMN), each column ordered so that a node sits near the
-    nodes it is linked to (barycentres, twice over); also the number of columns and of rows."""
-    columns: dict[int, list] = {}
-    for node, data in graph.nodes(data=True):
-        columns.setdefault(_COLUMN.get(data.get("kind"), 3), []).append(node)
-    order = sorted(columns)
-    for column in columns.values():
-        column.sort(key=str)
-    rank: dict = {}
-    for _ in range(2):
-        for index in order:
-            for i, node in enumerate(columns[index]):
-                rank.setdefault(node, i)
-            def centre(node):
-                linked = [rank[n] for n in nx.all_neighbors(graph, node) if n in rank and n not in columns[index]]
-                return sum(linked) / len(linked) if linked else rank[node]
-            columns[index].sort(key=centre)
-            rank.update({node: i for i, node in enumerate(columns[index])})
-    rows = max(len(c) for c in columns.values())
-    positions = {}
-    for x, index in enumerate(order):
-        column = columns[index]
-        for i, node in enumerate(column):
-            positions[node] = (x, (rows - 1) / 2 - i * (rows - 1) / max(len(column) - 1, 1) if len(column) > 1 else 0.0)
-    return positions, len(order), rows
+def summary_line(target: Path, graph: nx.MultiDiGraph, view: str, chosen: bool, focus: str | None, depth: int) -> str:
+    """The one line the command prints: what was drawn, in which view, and why that view."""
+    where = f" within {_count(depth, 'step')} of {focus}" if focus else ""
+    line = f"{target}: {view} view{where}, {_count(graph.number_of_nodes(), 'node')}, {_count(graph.number_of_edges(), 'edge')}"
+    if not chosen and view == "clusters":
+        line += f" ({len(kb_nodes(graph))} clusters and claims, over {DETAIL_LIMIT}: --view mentions draws each mention)"
+    return line
+
+
+def title(name: str, view: str, focus: str | None, depth: int) -> str:
+    """The picture's title: the file, the view, and the focus when there is one."""
+    around = f", {_count(depth, 'step')} around {focus}" if focus else ""
+    return f"{name}: {view} view{around}"
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'s' * (number != 1)}"
