@@ -234,7 +234,7 @@ def rules(
 # typer builds the parameters of every command it holds at each start (14 ms of a 0.23 s run on
 # an 11k-triple file), so a run holds only the command it invokes; help and unknown names get all.
 COMMAND_MODULES = {"query": "query", "claims": "claims", "lint-submission": "claims",
-                   "summary": "summary", "graph": "summary", "score": "score"}
+                   "summary": "summary", "graph": "summary", "score": "score", "pool": "pool"}
 
 
 def application(command: str | None = None) -> typer.Typer:
