@@ -80,9 +80,34 @@ def nist_scores(run: Path, queries_to_score: Path, assessments: Path, aux: Path,
         start = time.perf_counter()
         done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
         seconds = time.perf_counter() - start
-    lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+    return NistRun(done.returncode, _failure(done), seconds)
+
+
+def _failure(done: subprocess.CompletedProcess) -> str:
+    """NIST's fatal message: a Python exception ends its error output; its own fatal events
+    (CRITICAL) begin it, followed by a stack."""
     if done.returncode == 0:
-        return NistRun(0, "", seconds)
-    # a Python exception ends the output; NIST's own fatal events (CRITICAL) begin it, followed by a stack
+        return ""
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
     exception = next((line for line in reversed(lines) if re.match(r"\w+(Error|Exception)\b", line)), None)
-    return NistRun(done.returncode, exception or (lines[0] if lines else ""), seconds)
+    return exception or (lines[0] if lines else "")
+
+
+def nist_pool(runs: Path, run_ids: list[str], queries: Path, aux: Path, output: Path, previous: list[Path] = (),
+              kit_size: int | None = None, python: Path = NIST_PYTHON) -> NistRun:
+    """Run NIST's pooler (generate_pool.py task2) on ``runs/<run_id>`` for each run ID, writing into
+    ``output``-BATCH1 (and, as NIST does, each run's SPARQL-POOLED-BATCH1-output beside its VALID
+    folder: give it a copy of the runs). NIST's last step (an md5 by macOS's ``md5``) fails on Linux,
+    after everything else is written."""
+    code = nist_code()
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "runs_to_pool.txt"
+        table.write_text("run_id\n" + "".join(f"{r}\n" for r in run_ids), encoding="utf-8")
+        options = [*(["-k", str(kit_size)] if kit_size else []), *(["-p", ",".join(map(str, previous))] if previous else [])]
+        args = [str(python), "generate_pool.py", "task2", "-l", str(Path(tmp) / "log.txt"), *options,
+                str(code / "input" / "aux_data" / "log_specifications.txt"), *aux_arguments(aux),
+                str(table), str(queries), str(runs), str(output)]
+        start = time.perf_counter()
+        done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        seconds = time.perf_counter() - start
+    return NistRun(done.returncode, _failure(done), seconds)
