@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from ...errors import InputError, UsageError
@@ -17,9 +18,17 @@ CORE_SUFFIX = ".coredocs.txt"
 
 
 def load_ta2_aux(folder: str | os.PathLike) -> Aux:
+    """The AUX tables of ``folder``; read again only when its files change (a process that scores
+    many runs reads them once)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"--aux: {folder} is not a folder")
+    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.iterdir()) if p.is_file())
+    return _load(folder.resolve(), stamp)
+
+
+@lru_cache(maxsize=1)
+def _load(folder: Path, stamp: tuple) -> Aux:
     matches = sorted(p.name for p in folder.iterdir() if p.is_file() and p.name.endswith(CORE_SUFFIX))
     if len(matches) != 1:
         what = "no file" if not matches else f"{len(matches)} files ({', '.join(matches)})"
