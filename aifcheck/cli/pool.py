@@ -45,9 +45,9 @@ def ta2(
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
     from ..errors import UsageError
     from ..pipeline.pool_ta2 import pool_ta2
+    from ..pipeline.ta2_aux import load_ta2_aux
     from ..pipeline.ta2_queries import POOLER_COLUMNS, read_queries
     from ..render.ta2 import check_target, pool_summary, write_pool
-    from ..score.ta2.aux import load_ta2_aux
 
     check_target(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
     for run in runs:

@@ -24,8 +24,9 @@ from pathlib import Path
 from ..errors import InputError, UsageError
 from .ta2_queries import Ta2Query
 from .ta2_ranking import select
-from .ta2_responses import AuxTables, Response, ResponseFile, load_run
-from .tab_lines import read_header_table
+from .ta2_aux import Ta2Aux
+from .ta2_responses import Response, ResponseFile, load_run
+from .tab_lines import read_columns
 
 POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
 UNFILLED = "NIL"  # CORRECTNESS, MENTION_TYPE and FQEC, which LDC fills
@@ -77,10 +78,10 @@ class Pool:
     errors: int  # rows dropped or invalid, files skipped in the runs (exit status 1)
 
 
-def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Ta2Query], aux: AuxTables,
+def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Ta2Query], aux: Ta2Aux,
              previous: Sequence[str | os.PathLike] = (), batch: str = "BATCH1", kit_size: int = 200) -> Pool:
     """The pool of ``runs`` (each a folder holding SPARQL-VALID-output, its name the run ID) for
-    ``queries``; ``aux`` is NIST's AUX data (aifcheck.score.ta2.aux.load_ta2_aux); ``previous``
+    ``queries``; ``aux`` is NIST's AUX data (aifcheck.pipeline.ta2_aux.load_ta2_aux); ``previous``
     are folders of earlier pools (each with its pool.txt)."""
     if kit_size < 1:
         raise UsageError(f"--kit-size {kit_size}: a kit holds at least one line")
@@ -123,14 +124,12 @@ def _previous_pools(folders: Sequence[str | os.PathLike]) -> tuple[dict[str, set
         path = Path(folder) / "pool.txt"
         if not path.is_file():
             raise UsageError(f"--previous-pool {folder}: no pool.txt there")
-        columns, rows = read_header_table(path, ("QUERY_ID", "DOCUMENT_ID", "MENTION_SPAN", "RESPONSE_ID"))
-        for number, cells in rows:
-            query_id = cells[columns["QUERY_ID"]]
-            spans.setdefault(query_id, set()).add(f"{cells[columns['DOCUMENT_ID']]}:{cells[columns['MENTION_SPAN']]}")
+        for number, (query_id, document, mention, text) in read_columns(path, ("QUERY_ID", "DOCUMENT_ID", "MENTION_SPAN", "RESPONSE_ID")):
+            spans.setdefault(query_id, set()).add(f"{document}:{mention}")
             try:
-                response_id = int(cells[columns["RESPONSE_ID"]])
+                response_id = int(text)
             except ValueError:
-                raise InputError(str(path), f"RESPONSE_ID {cells[columns['RESPONSE_ID']]!r} is not an integer", number) from None
+                raise InputError(str(path), f"RESPONSE_ID {text!r} is not an integer", number) from None
             last[query_id] = max(last.get(query_id, response_id), response_id)
     return spans, last
 
@@ -170,7 +169,7 @@ def _check_descriptor(path: str, row: Response, query: Ta2Query, seen: dict[str,
                                f"query {query.query_id}'s entry point {entrypoint!r} (NIST's pooler stops on it)", row.line)
 
 
-def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query], aux: AuxTables, last_ids: Mapping[str, int]) -> list[PoolLine]:
+def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query], aux: Ta2Aux, last_ids: Mapping[str, int]) -> list[PoolLine]:
     keyed = []
     for query_id, spans in pool.items():
         for span, where in spans.items():
@@ -182,8 +181,7 @@ def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query
             document, element_text, *corners = match.groups()
             keyframe = _KEYFRAME.match(element_text)
             element = keyframe.group(1) if keyframe else element_text
-            known = aux.elements.get(element)
-            modality = getattr(known, "modality", None)
+            modality = aux.modality.get(element)
             if modality is None:
                 raise InputError(path, f"pooled span {span}: element {element} has no known modality (NIST's pooler stops on it)", int(number))
             try:
@@ -201,7 +199,7 @@ def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query
     return lines
 
 
-def _kits(lines: list[PoolLine], aux: AuxTables, batch: str, size: int, seen: dict[str, list[str]]) -> list[Kit]:
+def _kits(lines: list[PoolLine], aux: Ta2Aux, batch: str, size: int, seen: dict[str, list[str]]) -> list[Kit]:
     by_query: dict[str, list[PoolLine]] = {}
     for line in lines:
         by_query.setdefault(line.query_id, []).append(line)

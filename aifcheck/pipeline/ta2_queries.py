@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .tab_lines import read_header_table
+from .tab_lines import read_columns
 
 SCORER_COLUMNS = ("query_id", "entity_id", "entrypoint_type", "entrypoint", "clusters", "documents")
 POOLER_COLUMNS = ("query_id", "entrypoint", "clusters", "documents")
@@ -32,10 +32,9 @@ class Ta2Query:
 
 def read_queries(path: str | os.PathLike, required: tuple[str, ...] = SCORER_COLUMNS) -> dict[str, Ta2Query]:
     """The queries of the table, by ID, in the table's order."""
-    columns, rows = read_header_table(path, required)
     queries: dict[str, Ta2Query] = {}
-    for number, cells in rows:
-        values = {name: cells[index] for name, index in columns.items()}
+    for number, cells in read_columns(path, required, tuple(c for c in SCORER_COLUMNS if c not in required)):
+        values = dict(zip((*required, *(c for c in SCORER_COLUMNS if c not in required)), cells))
         counts = []
         for name in ("clusters", "documents"):
             try:
@@ -43,6 +42,5 @@ def read_queries(path: str | os.PathLike, required: tuple[str, ...] = SCORER_COL
             except ValueError:
                 raise InputError(str(path), f"{name} {values[name]!r} is not an integer (NIST's code stops on it)", number) from None
         query_id = values["query_id"]
-        queries[query_id] = Ta2Query(query_id, values.get("entity_id", ""), values.get("entrypoint_type", ""),
-                                     values["entrypoint"], counts[0], counts[1], number)
+        queries[query_id] = Ta2Query(query_id, values["entity_id"], values["entrypoint_type"], values["entrypoint"], counts[0], counts[1], number)
     return queries

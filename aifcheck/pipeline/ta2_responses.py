@@ -22,46 +22,25 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
+from .ta2_aux import Extent, Ta2Aux
 from .ta2_queries import Ta2Query
-from .tab_lines import read_lines, split_cells
+from .tab_lines import read_lines
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 SUFFIX = ".rq.tsv"
 VALID_FOLDER = "SPARQL-VALID-output"
-_SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
+_SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")  # NIST's
+# the same groups, where it matches, without NIST's backtracking (a run has tens of thousands of spans)
+_PLAIN_SPAN = re.compile(r"^(\w+):(\w+):\(([^,()\s]+),([^,()\s]+)\)-\(([^,()\s]+),([^,()\s]+)\)$")
 _KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
 ONE = '"1.0"'  # NIST's replacement of a confidence it cannot use, as it writes it back
 
 
-class Extent(Protocol):
-    """An element's boundary, as the AUX data gives it (the coordinates as written)."""
-
-    start_x: str | int
-    start_y: str | int
-    end_x: str | int
-    end_y: str | int
-
-
-class AuxTables(Protocol):
-    """What the TA2 stages read of NIST's AUX data (aifcheck.score.ta2.aux loads it)."""
-
-    documents: Mapping[str, list[str]]  # document -> its elements
-    elements: Mapping[str, object]  # element -> an object with .modality
-    boundaries: Mapping[str, Mapping[str, Extent]]  # text | image | keyframe | video -> id -> extent
-
-    def is_core(self, document: str) -> bool: ...
-
-    def children(self, document: str) -> frozenset[str]: ...
-
-    def language(self, document: str) -> str | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    """A kept row of a response file."""
+class Response(NamedTuple):
+    """A kept row of a response file (a tuple: a run has tens of thousands of them)."""
 
     line: int
     document: str  # ?docid
@@ -77,8 +56,7 @@ class Response:
 
     def text(self) -> str:
         """The row as NIST writes it back (stripped cells, corrections applied), with its newline."""
-        return "\t".join((self.document, self.query_link_target, self.link_target, self.cluster, self.span,
-                          self.j_cv_text, self.link_cv_text)) + "\n"
+        return "\t".join(self[1:8]) + "\n"
 
 
 @dataclass(frozen=True)
@@ -113,7 +91,7 @@ def query_id_of(path: str | os.PathLike) -> str:
     return os.path.basename(path).replace(SUFFIX, "")
 
 
-def read_folder(folder: str | os.PathLike, aux: AuxTables, query_ids: Iterable[str] | None = None) -> dict[str, ResponseFile]:
+def read_folder(folder: str | os.PathLike, aux: Ta2Aux, query_ids: Iterable[str] | None = None) -> dict[str, ResponseFile]:
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
@@ -121,14 +99,15 @@ def read_folder(folder: str | os.PathLike, aux: AuxTables, query_ids: Iterable[s
         paths = sorted(p for p in folder.iterdir() if p.is_file())
     else:
         paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if p.is_file())
+    check = _RowCheck(aux)
     found = {}
     for path in paths:
-        loaded = read_file(path, aux)
+        loaded = read_file(path, check)
         found[loaded.query_id] = loaded
     return found
 
 
-def read_file(path: str | os.PathLike, aux: AuxTables) -> ResponseFile:
+def read_file(path: str | os.PathLike, check: _RowCheck) -> ResponseFile:
     path = str(path)
     lines = read_lines(path, skip_blank=False)
     query_id = query_id_of(path)
@@ -137,106 +116,139 @@ def read_file(path: str | os.PathLike, aux: AuxTables) -> ResponseFile:
     header = lines[0][1].rstrip()
     if tuple(header.split("\t")) != HEADER:
         return ResponseFile(path, query_id, None, skipped="its header is not NIST's 7 columns")
-    rows: list[Response] = []
     events: list[Event] = []
-    check = _RowCheck(aux, events)
+    rows = []
     for number, line in lines[1:]:
-        if not line.strip():
-            continue
-        row = check(number, split_cells(path, number, line, len(HEADER)))
+        cells = line.split("\t", 6)
+        if len(cells) < 7:
+            if not line.strip():
+                continue
+            raise InputError(path, f"{len(cells)} tab-separated fields, 7 expected", number)
+        row = check(number, [cell.strip() for cell in cells], events)
         if row is not None:
             rows.append(row)
     return ResponseFile(path, query_id, header, tuple(rows), events=tuple(events))
 
 
 class _RowCheck:
-    """NIST's checks of one row (its validator's attribute order), with the events it logs."""
+    """NIST's checks of a row (its validator's attribute order), with the events it logs. What a
+    row's document and element decide is worked out once per (document, element)."""
 
-    def __init__(self, aux: AuxTables, events: list[Event]) -> None:
+    def __init__(self, aux: Ta2Aux) -> None:
         self.aux = aux
-        self.events = events
+        self.elements: dict[tuple[str, str, str], tuple[str | None, str, tuple | None, str | None]] = {}
+        self.confidences: dict[str, tuple[float, str, bool]] = {}  # a confidence's text -> NIST's value, text, replaced
 
-    def __call__(self, number: int, cells: list[str]) -> Response | None:
+    def __call__(self, number: int, cells: list[str], events: list[Event]) -> Response | None:
         document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = cells
-        j_cv, j_cv_text = self.confidence(number, j_cv_text)
-        link_cv, link_cv_text = self.confidence(number, link_cv_text)
-        span, problem = self.span(number, document, span)
-        if document not in self.aux.documents or not self.aux.is_core(document):
-            known = "not a core document" if document in self.aux.documents else "unknown"
-            self.events.append(Event("dropped", number, f"document {document!r} is {known}"))
+        j_cv, j_cv_text = self.confidence(number, j_cv_text, events)
+        link_cv, link_cv_text = self.confidence(number, link_cv_text, events)
+        span, problem = self.span(number, document, span, events)
+        if document not in self.aux.elements_of or document not in self.aux.core:
+            known = "not a core document" if document in self.aux.elements_of else "unknown"
+            events.append(Event("dropped", number, f"document {document!r} is {known}"))
             return None
         if problem is not None:
-            self.events.append(Event("invalid", number, problem))
+            events.append(Event("invalid", number, problem))
         return Response(number, document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text,
                         j_cv, link_cv, problem is None)
 
-    def confidence(self, number: int, text: str) -> tuple[float, str]:
-        """The confidence NIST uses (quotes removed) and the text it writes back."""
-        try:
-            value = float(text.strip().replace('"', ""))
-        except ValueError:
-            value = None
-        if value is None or not 0 < value <= 1:
-            self.events.append(Event("confidence", number, f"confidence {text!r} replaced by 1.0"))
-            return 1.0, ONE
-        return value, text
-
-    def span(self, number: int, document: str, span: str) -> tuple[str, str | None]:
+    def span(self, number: int, document: str, span: str, events: list[Event]) -> tuple[str, str | None]:
         """The span as NIST keeps it, and what makes the row invalid (None when nothing)."""
-        match = _SPAN.match(span)
-        if len(span.split(":")) != 3 or not match:
+        match = _PLAIN_SPAN.match(span) or _SPAN.match(span)
+        if match is None or span.count(":") != 2:
             return span, f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"
-        span_document, element, *corners = match.groups()
-        keyframe = _KEYFRAME.match(element)
-        if keyframe:
-            element, keyframe_number = keyframe.groups()
-        if span_document != document:
-            return span, f"span {span} is of document {span_document}, the row's is {document}"
-        if span_document not in self.aux.documents:
-            return span, f"unknown document {span_document}"
-        known = self.aux.elements.get(element)
-        if known is None:
-            return span, f"unknown document element {element}"
-        modality = getattr(known, "modality", None)
-        if modality is None:
-            return span, f"document element {element} has no known modality"
-        keyframe_id = f"{element}_{keyframe_number}" if keyframe and modality == "video" else None
-        if keyframe_id is not None and keyframe_id not in self.aux.boundaries["keyframe"]:
-            return span, f"unknown key frame {keyframe_id}"
-        if element not in self.aux.children(document):
-            return span, f"document element {element} is not part of document {document}"
-        values = []
-        for corner in corners:
-            try:
-                values.append(float(corner))
-            except ValueError:
-                self.events.append(Event("unreadable", number, f"coordinate {corner!r} of {span} is not a number"))
-                return span, f"coordinate {corner!r} is not a number"
-            if values[-1] < 0:
-                return span, f"negative coordinate {corner}"
+        span_document, element_text, *corners = match.groups()
+        key = (document, span_document, element_text)
+        found = self.elements.get(key)
+        if found is None:
+            found = self.elements[key] = self.element(*key)
+        problem, element, extent, missing = found
+        if problem is not None:
+            return span, problem
+        try:
+            values = [float(corner) for corner in corners]
+        except ValueError:
+            values = None
+        if values is None or min(values) < 0:  # NIST stops at the first corner that is not a number, or negative
+            return span, _bad_corner(number, span, corners, events)
         if values[0] > values[2] or values[1] > values[3]:
             return span, f"span {span} starts after it ends"
-        kind = "keyframe" if keyframe_id else modality
-        extent = self.aux.boundaries.get(kind, {}).get(keyframe_id or element)
         if extent is None:
-            self.events.append(Event("unreadable", number, f"the AUX data has no {kind} extent for {keyframe_id or element}"))
-            return span, f"no {kind} extent for {keyframe_id or element} in the AUX data"
+            events.append(Event("unreadable", number, missing))
+            return span, missing
         corrected = _inside(corners, values, extent)
         if corrected is None:
             return span, f"span {span} lies outside its element {element}"
         if corrected is corners:
             return span, None
-        fixed = f"{document}:{keyframe_id or element}:({corrected[0]},{corrected[1]})-({corrected[2]},{corrected[3]})"
-        self.events.append(Event("corrected", number, f"span {span} moved inside its element: {fixed}"))
+        fixed = f"{document}:{element}:({corrected[0]},{corrected[1]})-({corrected[2]},{corrected[3]})"
+        events.append(Event("corrected", number, f"span {span} moved inside its element: {fixed}"))
         return fixed, None
 
+    def element(self, document: str, span_document: str, element_text: str) -> tuple[str | None, str, tuple | None, str | None]:
+        """(what makes the row invalid, the element or key frame a corrected span names, its extent
+        (its corners and their numbers), why the extent is missing) for a span's document and
+        element, checked in NIST's order."""
+        keyframe = _KEYFRAME.match(element_text)
+        element = keyframe.group(1) if keyframe else element_text
+        if span_document != document:
+            return f"the span is of document {span_document}, the row's is {document}", element, None, None
+        if span_document not in self.aux.elements_of:
+            return f"unknown document {span_document}", element, None, None
+        if element not in self.aux.modality:
+            return f"unknown document element {element}", element, None, None
+        modality = self.aux.modality[element]
+        if modality is None:
+            return f"document element {element} has no known modality", element, None, None
+        keyframe_id = element_text if keyframe and modality == "video" else None
+        if keyframe_id is not None and keyframe_id not in self.aux.extents["keyframe"]:
+            return f"unknown key frame {keyframe_id}", element, None, None
+        if element not in self.aux.elements_of[document]:
+            return f"document element {element} is not part of document {document}", element, None, None
+        kind = "keyframe" if keyframe_id else modality
+        extent = self.aux.extents.get(kind, {}).get(keyframe_id or element)
+        missing = f"no {kind} extent for {keyframe_id or element} in the AUX data"
+        if extent is None:
+            return None, keyframe_id or element, None, missing
+        try:
+            numbers = tuple(float(corner) for corner in extent)
+        except ValueError:
+            return None, keyframe_id or element, None, f"the {kind} extent of {keyframe_id or element} in the AUX data is not numbers"
+        return None, keyframe_id or element, (extent, numbers), missing
 
-def _inside(corners: list[str], values: list[float], extent: Extent) -> list | None:
-    """The span's corners kept, or moved to the element's extent as NIST's validator moves them:
-    all four 0 means the whole element; a corner outside takes the extent's; None when the span
-    lies wholly outside."""
-    bounds = (extent.start_x, extent.start_y, extent.end_x, extent.end_y)
-    low_x, low_y, high_x, high_y = (float(b) for b in bounds)
+
+    def confidence(self, number: int, text: str, events: list[Event]) -> tuple[float, str]:
+        """The confidence NIST uses (quotes removed) and the text it writes back."""
+        found = self.confidences.get(text)
+        if found is None:
+            try:
+                value = float(text.replace('"', ""))
+            except ValueError:
+                value = None
+            found = self.confidences[text] = (value, text, False) if value is not None and 0 < value <= 1 else (1.0, ONE, True)
+        if found[2]:
+            events.append(Event("confidence", number, f"confidence {text!r} replaced by 1.0"))
+        return found[0], found[1]
+
+
+def _bad_corner(number: int, span: str, corners: list[str], events: list[Event]) -> str:
+    for corner in corners:
+        try:
+            value = float(corner)
+        except ValueError:
+            events.append(Event("unreadable", number, f"coordinate {corner!r} of {span} is not a number"))
+            return f"coordinate {corner!r} is not a number"
+        if value < 0:
+            break
+    return f"negative coordinate {corner}"
+
+
+def _inside(corners: list[str], values: list[float], extent: tuple[Extent, tuple[float, ...]]) -> list | None:
+    """The span's corners kept (the same list), or moved to the element's extent as NIST's
+    validator moves them: all four 0 means the whole element; a corner outside takes the
+    extent's; None when the span lies wholly outside."""
+    bounds, (low_x, low_y, high_x, high_y) = extent
     sx, sy, ex, ey = values
     if low_x <= sx <= high_x and low_x <= ex <= high_x and low_y <= sy <= high_y and low_y <= ey <= high_y:
         return corners
@@ -251,7 +263,7 @@ def _inside(corners: list[str], values: list[float], extent: Extent) -> list | N
 KB_NAME = "task2_kb.ttl"
 
 
-def load_run(run: str | os.PathLike, aux: AuxTables, queries: Mapping[str, Ta2Query], every_file: bool = False) -> dict[str, ResponseFile]:
+def load_run(run: str | os.PathLike, aux: Ta2Aux, queries: Mapping[str, Ta2Query], every_file: bool = False) -> dict[str, ResponseFile]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
     (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
@@ -265,7 +277,7 @@ def load_run(run: str | os.PathLike, aux: AuxTables, queries: Mapping[str, Ta2Qu
     raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
 
 
-def responses_from_kb(kb: Path, aux: AuxTables, queries: Mapping[str, Ta2Query]) -> dict[str, ResponseFile]:
+def responses_from_kb(kb: Path, aux: Ta2Aux, queries: Mapping[str, Ta2Query]) -> dict[str, ResponseFile]:
     """THE SEAM for a run given as its KB: NIST's TA2 query stage (aifcheck.pipeline.ta2: each
     query's SPARQL on the KB, from its entry point, then clean and validate) gives the rows NIST's
     docker writes to SPARQL-VALID-output, which are then read as from that folder. Not wired yet."""

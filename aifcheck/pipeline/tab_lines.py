@@ -22,17 +22,10 @@ def read_lines(path: str | os.PathLike, skip_blank: bool = True) -> list[tuple[i
     return [(number, line.rstrip("\r\n")) for number, line in enumerate(lines, 1) if not skip_blank or line.strip()]
 
 
-def split_cells(path: str, number: int, line: str, count: int) -> list[str]:
-    """The ``count`` stripped cells of a line; InputError naming the line when it has fewer."""
-    cells = line.split("\t", count - 1)
-    if len(cells) < count:
-        raise InputError(path, f"{len(cells)} tab-separated fields, {count} expected", number)
-    return [cell.strip() for cell in cells]
-
-
-def read_header_table(path: str | os.PathLike, required: tuple[str, ...]) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
-    """A table whose first line names its columns: (column -> index, [(line number, cells)]).
-    InputError when the file is empty or lacks a required column."""
+def read_columns(path: str | os.PathLike, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> list[tuple[int, list[str]]]:
+    """The cells of the named columns (``required``, then ``optional``: "" when absent), stripped,
+    of each line of a table whose first line names its columns, with their line numbers.
+    InputError when the file is empty, lacks a required column, or a line has too few cells."""
     lines = read_lines(path)
     path = str(path)
     if not lines:
@@ -43,5 +36,13 @@ def read_header_table(path: str | os.PathLike, required: tuple[str, ...]) -> tup
     if missing:
         raise InputError(path, f"the header has no column {', '.join(missing)}", header_number)
     # a name given twice: NIST's entry keeps the last cell of that name
-    columns = {name: index for index, name in enumerate(names)}
-    return columns, [(number, split_cells(path, number, line, len(names))) for number, line in lines[1:]]
+    index = {name: position for position, name in enumerate(names)}
+    wanted = [index.get(name) for name in (*required, *optional)]
+    width = len(names)
+    found = []
+    for number, line in lines[1:]:
+        cells = line.split("\t", width - 1)
+        if len(cells) < width:
+            raise InputError(path, f"{len(cells)} tab-separated fields, {width} expected", number)
+        found.append((number, [cells[i].strip() if i is not None else "" for i in wanted]))
+    return found

@@ -18,7 +18,7 @@ from helpers import SHARED_DATA
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.pool_ta2 import pool_ta2
 from aifcheck.pipeline.ta2_queries import POOLER_COLUMNS, read_queries
-from aifcheck.score.ta2.aux import load_ta2_aux
+from aifcheck.pipeline.ta2_aux import load_ta2_aux
 
 CASE = Path(__file__).parent / "fixtures" / "ta2" / "pool"
 AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"

@@ -16,9 +16,10 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ...errors import InputError, UsageError
-from ...pipeline.tab_lines import read_lines, split_cells
+from ...pipeline.tab_lines import read_lines
 
 FIELDS = 9
 # NIST's mapping of labels (exact words); any other label stays as written
@@ -31,12 +32,14 @@ NIL = "NIL"
 NIST_NIL_CLASS = "NILG1001"  # NIST's generated class of every CORRECT NIL line (its counter never advances)
 POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
 _DOCUMENT = re.compile(r"^[^\s:]+$")
-_MENTION = re.compile(r"^[^\s:]+:\(([^\s,()]+),([^\s,()]+)\)-\(([^\s,()]+),([^\s,()]+)\)$")
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_MENTION = re.compile(rf"^[^\s:]+:\(({_NUMBER}),({_NUMBER})\)-\(({_NUMBER}),({_NUMBER})\)$")
+_PLAIN_MENTION = re.compile(r"^[^\s:]+:\(\d+,\d+\)-\(\d+,\d+\)$")  # nearly every one: checked first
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """One assessment line."""
+class Judgement(NamedTuple):
+    """One assessment line, with what NIST and the plan make of it (a tuple: a package has tens of
+    thousands of lines)."""
 
     path: str
     line: int
@@ -45,35 +48,23 @@ class Judgement:
     mention: str  # ELT:(x1,y1)-(x2,y2)
     label_read: str
     fqec_read: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.document}:{self.mention}"
+    key: str  # document:mention, as a response's span reads
+    nist_label: str  # NIST's mapping of the five lower-case words; other labels as written
+    nist_fqec: str  # NILG1001 for a CORRECT NIL line
+    nist_right: bool  # CORRECT or INEXACT for NIST
+    plan_label: str | None  # CORRECT, INEXACT, INCORRECT, or None (not judged)
+    plan_class: str  # NIL for NIL or an empty fqec
 
     @property
     def where(self) -> str:
         return f"{self.path}:{self.line}"
 
-    @property
-    def nist_label(self) -> str:
-        return NIST_LABELS.get(self.label_read, self.label_read)
 
-    @property
-    def nist_fqec(self) -> str:
-        return NIST_NIL_CLASS if self.fqec_read == NIL and self.nist_label == "CORRECT" else self.fqec_read
-
-    @property
-    def nist_right(self) -> bool:
-        return self.nist_label in RIGHT
-
-    @property
-    def plan_label(self) -> str | None:
-        """CORRECT, INEXACT, INCORRECT, or None (not judged)."""
-        return PLAN_LABELS.get(self.label_read.lower())
-
-    @property
-    def plan_class(self) -> str:
-        return NIL if self.fqec_read in (NIL, "") else self.fqec_read
+def judgement(path: str, line: int, query_id: str, document: str, mention: str, label: str, fqec: str) -> Judgement:
+    nist_label = NIST_LABELS.get(label, label)
+    nist_fqec = NIST_NIL_CLASS if fqec == NIL and nist_label == "CORRECT" else fqec
+    return Judgement(path, line, query_id, document, mention, label, fqec, f"{document}:{mention}", nist_label, nist_fqec,
+                     nist_label in RIGHT, PLAN_LABELS.get(label.lower()), NIL if fqec in (NIL, "") else fqec)
 
 
 @dataclass(frozen=True)
@@ -99,23 +90,28 @@ def read_assessments(folder: str | os.PathLike, skip_short: bool = False) -> Ass
     for path in assessment_files(folder):
         name = str(path)
         for number, line in read_lines(path):
-            if skip_short and len(line.split("\t")) < FIELDS:
-                notes.append(f"{name}:{number}: fewer than {FIELDS} fields, skipped (--plan)")
-                continue
-            cells = split_cells(name, number, line, FIELDS)
+            cells = line.split("\t", FIELDS - 1)
+            if len(cells) < FIELDS:
+                if skip_short:
+                    notes.append(f"{name}:{number}: fewer than {FIELDS} fields, skipped (--plan)")
+                    continue
+                raise InputError(name, f"{len(cells)} tab-separated fields, {FIELDS} expected", number)
+            cells = [cell.strip() for cell in cells]
             if tuple(cells) == POOL_HEADER:
                 notes.append(f"{name}:{number}: pool.txt's header line, skipped (NIST's scorer stops on it: C3)")
                 continue
-            judgement = _judgement(name, number, cells)
-            judged = by_query.setdefault(judgement.query_id, {})
-            first = judged.get(judgement.key)
+            query_id, _descriptor, _id, _modality, document, mention, label, _type, fqec = cells
+            _check(name, number, document, mention, label)
+            found = judgement(name, number, query_id, document, mention, label, fqec)
+            judged = by_query.setdefault(query_id, {})
+            first = judged.get(found.key)
             if first is None:
-                judged[judgement.key] = judgement
-            elif (first.nist_label, first.fqec_read) != (judgement.nist_label, judgement.fqec_read):
-                raise InputError(name, f"query {judgement.query_id}, {judgement.key}: judged {judgement.label_read} {judgement.fqec_read} "
-                                       f"here and {first.label_read} {first.fqec_read} at {first.where}", number)
+                judged[found.key] = found
+            elif (first.nist_label, first.fqec_read) != (found.nist_label, found.fqec_read):
+                raise InputError(name, f"query {query_id}, {found.key}: judged {label} {fqec} here and "
+                                       f"{first.label_read} {first.fqec_read} at {first.where}", number)
             else:
-                repeats.append((judgement, first))
+                repeats.append((found, first))
     if repeats:
         again, first = repeats[0]
         notes.append(f"C4: {len(repeats)} assessment line(s) repeat an earlier line of their query (first: {again.where} "
@@ -123,19 +119,8 @@ def read_assessments(folder: str | os.PathLike, skip_short: bool = False) -> Ass
     return Assessments(by_query, tuple(notes))
 
 
-def _judgement(path: str, number: int, cells: list[str]) -> Judgement:
-    query_id, _descriptor, _id, _modality, document, mention, label, _type, fqec = cells
+def _check(path: str, number: int, document: str, mention: str, label: str) -> None:
     if label.lower() not in PLAN_LABELS and label.lower() not in UNJUDGED:
         raise InputError(path, f"unknown assessment label {label!r} (expected correct, incorrect, inexact, wrong, yes, no or NIL)", number)
-    match = _MENTION.match(mention)
-    if not _DOCUMENT.match(document) or match is None or not all(_is_number(c) for c in match.groups()):
+    if (_PLAIN_MENTION.match(mention) or _MENTION.match(mention)) is None or _DOCUMENT.match(document) is None:
         raise InputError(path, f"mention {document}:{mention} is not DOCUMENT and ELEMENT:(x1,y1)-(x2,y2)", number)
-    return Judgement(path, number, query_id, document, mention, label, fqec)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

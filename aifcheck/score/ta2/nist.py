@@ -124,10 +124,9 @@ def _query_rows(query: Ta2Query, queries: Mapping[str, Ta2Query], responses: tup
         rel = len(relevant.get(fqec, ()))
         return query.documents if options.cutoff and rel > query.documents else rel
 
-    aps: dict[str, dict[str, float]] = {}
-    for cluster, walk in walks.items():
-        aps[cluster] = {f: _average_precision(walk, weights, f, rel_counted(f), query.documents if options.cutoff else 0)
-                        for f in alignment_classes}
+    divisors = {f: rel_counted(f) for f in alignment_classes}
+    truncate = query.documents if options.cutoff else 0
+    aps = {cluster: _average_precisions(walk, weights, divisors, truncate) for cluster, walk in walks.items()}
     aligned = _align(aps, sorted(alignment_classes))
     findings.aligned |= bool(aligned)
     rows = []
@@ -202,19 +201,19 @@ def _categorize(query: Ta2Query, rows: tuple[Response, ...], selected: tuple[Sel
     return counts, walks
 
 
-def _average_precision(walk: list[tuple[int, Judgement]], weights: list[float], fqec: str, relevant: int, truncate: int) -> float:
-    """A8, with NIST's arithmetic in NIST's order."""
-    seen = 0
-    right = 0
-    total = 0
-    for index, j in walk:
-        if truncate and seen == truncate:
+def _average_precisions(walk: list[tuple[int, Judgement]], weights: list[float], divisors: Mapping[str, int], truncate: int) -> dict[str, float]:
+    """A8 for every class at once: the AP of each class of ``divisors`` (its RelCntd), with NIST's
+    arithmetic in NIST's order (each class's running sums see only its own rows)."""
+    right: dict[str, float] = {}
+    total: dict[str, float] = {}
+    for seen, (index, j) in enumerate(walk, 1):
+        if 0 < truncate < seen:  # NIST stops after K rows (a K below 0 never stops it)
             break
-        seen += 1
-        if j.nist_right and j.nist_fqec == fqec:
-            right += weights[index]
-            total += right / seen
-    return total / relevant if relevant else 0
+        if j.nist_right and j.nist_fqec in divisors:
+            f = j.nist_fqec
+            right[f] = right.get(f, 0) + weights[index]
+            total[f] = total.get(f, 0) + right[f] / seen
+    return {f: (total.get(f, 0) / divisor if divisor else 0) for f, divisor in divisors.items()}
 
 
 def _align(aps: Mapping[str, Mapping[str, float]], classes: list[str]) -> dict[str, tuple[str, float]]:

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ...errors import InputError, UsageError
+from ...pipeline.ta2_aux import load_ta2_aux
 from ...pipeline.ta2_queries import Ta2Query, read_queries
 from ...pipeline.ta2_responses import KINDS, ResponseFile, load_run
 from .assessments import read_assessments
-from .aux import load_ta2_aux
 from .nist import Options, score_nist
 from .plan import score_plan
 from .scores import NIST, PLAN, TA2Scores

@@ -1,0 +1,155 @@
+"""Benchmark: ``aifcheck score ta2`` against NIST's own TA2 scorer, timed side by side on a run
+generated here.
+
+The run has Q queries x C clusters x K documents (default 200 x 3 x 100: 60,000 rows), text
+mentions of real LDC2021E11 documents (the AUX data of ../shared/data), with LDC's assessments
+(each query's entity classes, NIL and wrong mentions, some mentions unjudged) and the queries
+table. aifcheck scores it through its Python API and through the installed command; NIST's scorer
+(score_submission.py task2 at a0b379b, run offline from a scratch folder outside the project:
+benchmarks/nist_ta2.py) scores the same files in its own Python (--nist-python, default
+$NIST_PYTHON or /work/nist-venv/bin/python: munkres 1.1.4 and tqdm). Where both run, the table
+says whether the score files are the same (rows within a query sorted).
+
+    python benchmarks/bench_score_ta2.py [--sizes 20x3x100,200x3x100] [--repeat 3] [--seed 7]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+from nist_ta2 import METRIC, NIST_PYTHON, nist_scores
+
+ROOT = Path(__file__).resolve().parents[1]
+AUX = ROOT.parent / "shared" / "data" / "m54" / "ta1-scoring" / "AUX-data"
+RUN_ID = "BENCH2"
+HEADER = "?docid\t?query_link_target\t?link_target\t?cluster\t?mention_span\t?j_cv\t?link_cv"
+
+
+def text_elements(aux: Path) -> list[tuple[str, str]]:
+    """(document, text element) of every core document with a text element."""
+    core = {line.strip() for line in next(aux.glob("*.coredocs.txt")).read_text(encoding="utf-8").splitlines()[1:]}
+    found = {}
+    for line in next(aux.glob("*.parent_children.tsv")).read_text(encoding="utf-8").splitlines()[1:]:
+        element, kind, document, _ = line.split("\t")
+        if kind == "ltf" and document in core:
+            found.setdefault(document, element)
+    return sorted(found.items())
+
+
+def generate(root: Path, queries: int, clusters: int, documents: int, seed: int) -> dict[str, Path]:
+    """Write the run, the assessments and the queries table under ``root``; returns their paths."""
+    rng = random.Random(seed)
+    mentions = text_elements(AUX)
+    valid = root / RUN_ID / "SPARQL-VALID-output"
+    valid.mkdir(parents=True)
+    kits = root / "LDC" / "data" / "TA2"
+    kits.mkdir(parents=True)
+    table = ["query_id\tentity_id\tentrypoint_type\tentrypoint\tclusters\tdocuments"]
+    for q in range(queries):
+        query_id, entity = f"BQ{q:04d}", f"E{q // 2:04d}"  # two queries (kbid, name) per entity
+        kbid = q % 2 == 0
+        entrypoint = f"Q{100000 + q // 2}" if kbid else f"Name {q // 2}"
+        table.append(f"{query_id}\t{entity}\t{'kbid' if kbid else 'name'}\t{entrypoint}\t{clusters}\t{documents}")
+        classes = [f"Q{100000 + q // 2}", f"Q{200000 + q}", "NIL"]
+        rows, lines, judged = [HEADER], [], set()
+        for c in range(clusters):
+            cluster = f"{query_id}-cluster-{c}"
+            link = round(rng.uniform(0.1, 1.0), 3)
+            for document, element in rng.sample(mentions, documents):
+                start = rng.randrange(1, 400)
+                span = f"{document}:{element}:({start},0)-({start + rng.randrange(3, 20)},0)"
+                rows.append(f"{document}\t{entrypoint}\t{entrypoint}\t{cluster}\t{span}\t\"{round(rng.uniform(0.05, 1.0), 3)}\"\t\"{link}\"")
+                if span not in judged and rng.random() < 0.9:  # the others are not judged
+                    judged.add(span)
+                    label = rng.choices(("CORRECT", "INEXACT", "INCORRECT"), (6, 1, 3))[0]
+                    fqec = "NIL" if label == "INCORRECT" else rng.choices(classes, (5, 2, 1))[0]
+                    mention = span.split(":", 1)[1]
+                    lines.append(f"{query_id}\t{entrypoint}\t{len(lines) + 1}\tTEXT\t{document}\t{mention}\t{label}\tNAM\t{fqec}")
+        (valid / f"{query_id}.rq.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        (kits / f"BATCH1_{query_id}_1.tab").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    paths = {"run": root / RUN_ID, "queries": root / "queries_to_score.tab", "assessments": root / "LDC"}
+    paths["queries"].write_text("\n".join(table) + "\n", encoding="utf-8")
+    return paths
+
+
+def command_times(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) seconds of a command: on a busy machine the CPU time
+    is what the command itself costs."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"aifcheck failed: {done.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _sorted_rows(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[0], *sorted(lines[1:-2]), *lines[-2:]]
+
+
+def measure(root: Path, size: tuple[int, int, int], seed: int, repeat: int, nist: Path | None) -> dict[str, object]:
+    from aifcheck.render.ta2 import score_files
+    from aifcheck.score.ta2 import score_ta2
+
+    paths = generate(root, *size, seed)
+    inputs = (paths["run"], paths["queries"], paths["assessments"], AUX)
+    score_ta2(*inputs)  # the AUX tables, read once per process, are read here
+    api = min(timeit.repeat(lambda: score_ta2(*inputs), number=1, repeat=repeat))
+    command = [sys.executable, "-m", "aifcheck", "score", "ta2", str(paths["run"]), "--queries-to-score", str(paths["queries"]),
+               "--assessments", str(paths["assessments"]), "--aux", str(AUX), "-o", str(root / "ours"), "--force"]
+    cli, cpu = min(command_times(command) for _ in range(repeat))
+    row: dict[str, object] = {"run": "x".join(map(str, size)), "rows": size[0] * size[1] * size[2], "api": api, "cli": cli, "cpu": cpu}
+    if nist is not None:
+        done = nist_scores(paths["run"], paths["queries"], paths["assessments"], AUX, RUN_ID, root / "nist", python=nist)
+        row["nist"] = done.seconds if done.returncode == 0 else f"failed: {done.message}"
+        if done.returncode == 0:
+            ours = score_files(score_ta2(*inputs, run_id=RUN_ID))
+            same = all(_sorted_rows(ours[f"scores/{METRIC}-scores.{s}"]) == _sorted_rows((root / "nist" / f"{METRIC}-scores.{s}").read_text(encoding="utf-8"))
+                       for s in ("tab", "txt"))
+            row["same"] = "yes" if same else "NO"
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="20x3x100,200x3x100", help="runs to generate, queries x clusters x documents")
+    parser.add_argument("--nist-python", type=Path, default=NIST_PYTHON, help="a Python with munkres 1.1.4 and tqdm for NIST's code")
+    parser.add_argument("--no-nist", action="store_true", help="time aifcheck only")
+    parser.add_argument("--repeat", type=int, default=3, help="aifcheck runs per size; the best is reported")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    if not AUX.is_dir():
+        raise SystemExit(f"the LDC2021E11 AUX data is not at {AUX}")
+    nist = None if args.no_nist or not args.nist_python.exists() else args.nist_python
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, size in enumerate(args.sizes.split(",")):
+            rows.append(measure(Path(tmp) / str(k), tuple(map(int, size.split("x"))), args.seed, args.repeat, nist))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
+          f"Python {platform.python_version()}  load {load:.1f}")
+    print("| run (queries x clusters x documents) | rows | aifcheck API s | aifcheck command s (CPU s) | NIST s | NIST / command | same files |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for row in rows:
+        nist_time = row.get("nist", "not run")
+        ratio = f"{nist_time / row['cli']:.0f}x" if isinstance(nist_time, float) else ""
+        nist_cell = f"{nist_time:.2f}" if isinstance(nist_time, float) else nist_time
+        print(f"| {row['run']} | {row['rows']} | {row['api']:.2f} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
