@@ -8,9 +8,14 @@ table. aifcheck scores it through its Python API and through the installed comma
 (score_submission.py task2 at a0b379b, run offline from a scratch folder outside the project:
 benchmarks/nist_ta2.py) scores the same files in its own Python (--nist-python, default
 $NIST_PYTHON or /work/nist-venv/bin/python: munkres 1.1.4 and tqdm). Where both run, the table
-says whether the score files are the same (rows within a query sorted).
+says whether the score files are the same (rows within a query sorted). NIST's time grows with the
+square of the run (each query reads every assessment line again, several times): it scores the
+sizes of --nist-sizes only. A last row scores every fixture of tests/score/fixtures/ta2 where NIST's
+code finishes, one command per case, as a user or a grader runs small cases.
 
-    python benchmarks/bench_score_ta2.py [--sizes 20x3x100,200x3x100] [--repeat 3] [--seed 7]
+Both run with Python's bytecode caches (PYTHONDONTWRITEBYTECODE unset), after one run to warm them.
+
+    python benchmarks/bench_score_ta2.py [--sizes 20x3x100,200x3x100] [--nist-sizes 20x3x100] [--repeat 3]
 """
 from __future__ import annotations
 
@@ -30,6 +35,8 @@ from pathlib import Path
 from nist_ta2 import METRIC, NIST_PYTHON, nist_scores
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "score" / "fixtures" / "ta2"
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 AUX = ROOT.parent / "shared" / "data" / "m54" / "ta1-scoring" / "AUX-data"
 RUN_ID = "BENCH2"
 HEADER = "?docid\t?query_link_target\t?link_target\t?cluster\t?mention_span\t?j_cv\t?link_cv"
@@ -82,17 +89,28 @@ def generate(root: Path, queries: int, clusters: int, documents: int, seed: int)
     return paths
 
 
-def command_times(command: list[str]) -> tuple[float, float]:
-    """Wall-clock and CPU (user + system) seconds of a command: on a busy machine the CPU time
-    is what the command itself costs."""
+def timed(call) -> tuple[object, float, float]:
+    """What ``call()`` returns, with the wall-clock and CPU (user + system) seconds of the commands
+    it runs: on a busy machine the CPU time is what a command itself costs."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    result = call()
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return result, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def command_times(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of an aifcheck command."""
+    done, wall, cpu = timed(lambda: subprocess.run(command, capture_output=True, text=True, env=ENV))
     if done.returncode not in (0, 1):
         raise SystemExit(f"aifcheck failed: {done.stderr}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def score_command(run: Path, queries: Path, assessments: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "aifcheck", "score", "ta2", str(run), "--queries-to-score", str(queries),
+            "--assessments", str(assessments), "--aux", str(AUX), "-o", str(out), "--force"]
 
 
 def _sorted_rows(text: str) -> list[str]:
@@ -108,13 +126,14 @@ def measure(root: Path, size: tuple[int, int, int], seed: int, repeat: int, nist
     inputs = (paths["run"], paths["queries"], paths["assessments"], AUX)
     score_ta2(*inputs)  # the AUX tables, read once per process, are read here
     api = min(timeit.repeat(lambda: score_ta2(*inputs), number=1, repeat=repeat))
-    command = [sys.executable, "-m", "aifcheck", "score", "ta2", str(paths["run"]), "--queries-to-score", str(paths["queries"]),
-               "--assessments", str(paths["assessments"]), "--aux", str(AUX), "-o", str(root / "ours"), "--force"]
+    command = score_command(paths["run"], paths["queries"], paths["assessments"], root / "ours")
+    command_times(command)  # bytecode caches and the AUX tables' cache
     cli, cpu = min(command_times(command) for _ in range(repeat))
     row: dict[str, object] = {"run": "x".join(map(str, size)), "rows": size[0] * size[1] * size[2], "api": api, "cli": cli, "cpu": cpu}
     if nist is not None:
-        done = nist_scores(paths["run"], paths["queries"], paths["assessments"], AUX, RUN_ID, root / "nist", python=nist)
-        row["nist"] = done.seconds if done.returncode == 0 else f"failed: {done.message}"
+        done, _, nist_cpu = timed(lambda: nist_scores(paths["run"], paths["queries"], paths["assessments"], AUX, RUN_ID, root / "nist",
+                                                       python=nist, env=ENV))
+        row["nist"] = (done.seconds, nist_cpu) if done.returncode == 0 else f"failed: {done.message}"
         if done.returncode == 0:
             ours = score_files(score_ta2(*inputs, run_id=RUN_ID))
             same = all(_sorted_rows(ours[f"scores/{METRIC}-scores.{s}"]) == _sorted_rows((root / "nist" / f"{METRIC}-scores.{s}").read_text(encoding="utf-8"))
@@ -123,9 +142,30 @@ def measure(root: Path, size: tuple[int, int, int], seed: int, repeat: int, nist
     return row
 
 
+def fixtures(repeat: int, nist: Path | None) -> dict[str, object]:
+    """Every fixture NIST's code scores, one command each, summed."""
+    cases = [c for c in sorted(FIXTURES.iterdir()) if (c / "nist" / f"{METRIC}-scores.tab").is_file()]
+    with tempfile.TemporaryDirectory() as tmp:
+        commands = [score_command(c / "runW", c / "queries_to_score.tab", c / "LDC", Path(tmp) / c.name) for c in cases]
+        for command in commands:
+            command_times(command)  # bytecode caches and the AUX tables' cache
+        times = [min(command_times(command) for _ in range(repeat)) for command in commands]
+        row: dict[str, object] = {"run": f"{len(cases)} fixtures, one command each", "rows": "", "api": None,
+                                  "cli": sum(t[0] for t in times), "cpu": sum(t[1] for t in times)}
+        if nist is not None:
+            seconds = cpu = 0.0
+            for c in cases:
+                done, _, used = timed(lambda c=c: nist_scores(c / "runW", c / "queries_to_score.tab", c / "LDC", AUX, "runW",
+                                                               Path(tmp) / f"nist-{c.name}", python=nist, env=ENV))
+                seconds, cpu = seconds + done.seconds, cpu + used
+            row["nist"] = (seconds, cpu)
+    return row
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="20x3x100,200x3x100", help="runs to generate, queries x clusters x documents")
+    parser.add_argument("--nist-sizes", default="20x3x100", help="the sizes NIST's code scores too (its time grows with the square)")
     parser.add_argument("--nist-python", type=Path, default=NIST_PYTHON, help="a Python with munkres 1.1.4 and tqdm for NIST's code")
     parser.add_argument("--no-nist", action="store_true", help="time aifcheck only")
     parser.add_argument("--repeat", type=int, default=3, help="aifcheck runs per size; the best is reported")
@@ -134,20 +174,28 @@ def main() -> int:
     if not AUX.is_dir():
         raise SystemExit(f"the LDC2021E11 AUX data is not at {AUX}")
     nist = None if args.no_nist or not args.nist_python.exists() else args.nist_python
+    nist_sizes = set(args.nist_sizes.split(","))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for k, size in enumerate(args.sizes.split(",")):
-            rows.append(measure(Path(tmp) / str(k), tuple(map(int, size.split("x"))), args.seed, args.repeat, nist))
+            rows.append(measure(Path(tmp) / str(k), tuple(map(int, size.split("x"))), args.seed, args.repeat,
+                                nist if size in nist_sizes else None))
+    rows.append(fixtures(args.repeat, nist))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
           f"Python {platform.python_version()}  load {load:.1f}")
-    print("| run (queries x clusters x documents) | rows | aifcheck API s | aifcheck command s (CPU s) | NIST s | NIST / command | same files |")
+    print("| run (queries x clusters x documents) | rows | aifcheck API s | aifcheck command s (CPU s) | NIST s (CPU s) "
+          "| NIST / aifcheck, wall (CPU) | same files |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for row in rows:
-        nist_time = row.get("nist", "not run")
-        ratio = f"{nist_time / row['cli']:.0f}x" if isinstance(nist_time, float) else ""
-        nist_cell = f"{nist_time:.2f}" if isinstance(nist_time, float) else nist_time
-        print(f"| {row['run']} | {row['rows']} | {row['api']:.2f} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |")
+        found = row.get("nist", "not run")
+        if isinstance(found, tuple):
+            nist_cell = f"{found[0]:.2f} ({found[1]:.2f})"
+            ratio = f"{found[0] / row['cli']:.0f}x ({found[1] / row['cpu']:.0f}x)"
+        else:
+            nist_cell, ratio = found, ""
+        api = "" if row["api"] is None else f"{row['api']:.2f}"
+        print(f"| {row['run']} | {row['rows']} | {api} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |")
     return 0
 
 

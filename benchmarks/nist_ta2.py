@@ -69,7 +69,7 @@ class NistRun:
 
 
 def nist_scores(run: Path, queries_to_score: Path, assessments: Path, aux: Path, run_id: str, scores: Path,
-                flags: tuple[str, ...] = (), python: Path = NIST_PYTHON) -> NistRun:
+                flags: tuple[str, ...] = (), python: Path = NIST_PYTHON, env: dict[str, str] | None = None) -> NistRun:
     """Run NIST's scorer on ``run`` (a folder holding SPARQL-VALID-output); its two score files
     land in ``scores`` (which must not exist)."""
     code = nist_code()
@@ -78,7 +78,7 @@ def nist_scores(run: Path, queries_to_score: Path, assessments: Path, aux: Path,
                 str(code / "input" / "aux_data" / "log_specifications.txt"), *aux_arguments(aux),
                 str(queries_to_score), str(assessments), str(run), run_id, str(scores)]
         start = time.perf_counter()
-        done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**(env or os.environ), "PYTHONHASHSEED": "0"})
         seconds = time.perf_counter() - start
     return NistRun(done.returncode, _failure(done), seconds)
 

@@ -4,7 +4,8 @@
                       [--batch BATCH1] [--kit-size 200]
 
 Writes the POOL folder whole (pool.txt, the kits, their language map, the LDC package, each run's
-pooled rows), prints each query's pooled mentions and kits on stdout, notes on stderr. Exit
+pooled rows), prints each query's pooled mentions and kits on stdout, notes and the LDC package's
+name (it holds the time and an md5) on stderr. Exit
 status as ``score ta2``: 0, 1 when rows of the runs were dropped or invalid, 2, 3.
 """
 from __future__ import annotations
@@ -59,5 +60,6 @@ def ta2(
     package = write_pool(pool, queries_to_score, output, force)
     for note in pool.notes:
         typer.echo(f"aifcheck: note: {note}", err=True)
-    typer.echo(pool_summary(pool, package), nl=False)
+    typer.echo(f"aifcheck: wrote {output}, with the LDC package {package}", err=True)
+    typer.echo(pool_summary(pool), nl=False)
     raise typer.Exit(int(ExitStatus.VIOLATIONS if pool.errors else ExitStatus.VALID))

@@ -17,11 +17,13 @@ documents; this reader is the one the pipeline can use, and reads the folder in 
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 from ..errors import InputError, UsageError
 from .tab_lines import read_columns
@@ -37,14 +39,9 @@ ROLES = {
 }
 
 
-class Extent(NamedTuple):
-    """An element's extent: its corners as NIST keeps them (the file's text, or 0), printed in a
-    corrected span (a tuple: the AUX data has some 20,000 of them)."""
-
-    start_x: str | int
-    start_y: str | int
-    end_x: str | int
-    end_y: str | int
+# An element's extent: (start_x, start_y, end_x, end_y) as NIST keeps them (the file's text, or 0),
+# printed in a corrected span
+Extent = tuple
 
 
 @dataclass(frozen=True)
@@ -70,8 +67,9 @@ class Ta2Aux:
 
 
 def load_ta2_aux(folder: str | os.PathLike) -> Ta2Aux:
-    """The AUX tables of ``folder``, read again only when its files change (a process that scores
-    many runs reads them once)."""
+    """The AUX tables of ``folder``, read again only when its files change: a process reads them
+    once, and keeps them in a cache file for the next ones (reading the folder takes longer than
+    scoring a small run; see ``cache_file``)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"--aux: {folder} is not a folder")
@@ -79,8 +77,37 @@ def load_ta2_aux(folder: str | os.PathLike) -> Ta2Aux:
     return _load(folder, stamp)
 
 
+def cache_file(folder: Path, stamp: tuple) -> Path:
+    """Where the tables of this state of the folder are kept: $AIFCHECK_CACHE_DIR, or
+    $XDG_CACHE_HOME/aifcheck, or ~/.cache/aifcheck; the name holds a digest of the folder's path, its
+    files' names, sizes and times, and of the Python that writes it (marshal's format is its own)."""
+    base = os.environ.get("AIFCHECK_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
+    key = repr((str(folder.resolve()), stamp, sys.version_info[:2], marshal.version, _FORMAT)).encode()
+    return Path(base) / f"ta2-aux-{hashlib.sha256(key).hexdigest()[:32]}.marshal"
+
+
+_FORMAT = 1  # the layout of the cached tuple: change it with Ta2Aux's fields
+
+
 @lru_cache(maxsize=1)
 def _load(folder: Path, stamp: tuple) -> Ta2Aux:
+    cached = cache_file(folder, stamp)
+    try:
+        return Ta2Aux(*marshal.loads(cached.read_bytes()))
+    except (OSError, ValueError, EOFError, TypeError):
+        pass  # no cache yet, or one that cannot be used: read the folder
+    found = _read(folder, stamp)
+    partial = cached.with_name(f".{cached.name}.{os.getpid()}")
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(marshal.dumps(tuple(getattr(found, f.name) for f in fields(found))))
+        os.replace(partial, cached)
+    except OSError:
+        partial.unlink(missing_ok=True)  # a cache that cannot be written only costs time
+    return found
+
+
+def _read(folder: Path, stamp: tuple) -> Ta2Aux:
     files = {}
     names = [name for name, _, _ in stamp]
     for role, suffix in ROLES.items():
@@ -118,7 +145,7 @@ def _text_extents(path: str) -> dict[str, Extent]:
             known[0], known[1] = first, start
         if last > known[2]:
             known[2], known[3] = last, end
-    return {e: Extent(s, 0, x, 0) for e, (_, s, _, x) in spans.items()}
+    return {e: (s, 0, x, 0) for e, (_, s, _, x) in spans.items()}
 
 
 def _boxes(path: str, key: str, strip_extension: bool) -> dict[str, Extent]:
@@ -127,9 +154,9 @@ def _boxes(path: str, key: str, strip_extension: bool) -> dict[str, Extent]:
         parts = size.split("x") if size else [0, 0]
         if len(parts) != 2:
             raise InputError(path, f"wxh {size!r} is not WIDTHxHEIGHT", number)
-        found[os.path.splitext(name)[0] if strip_extension else name] = Extent(0, 0, *parts)
+        found[os.path.splitext(name)[0] if strip_extension else name] = (0, 0, *parts)
     return found
 
 
 def _videos(path: str) -> dict[str, Extent]:
-    return {os.path.splitext(name)[0]: Extent(0, 0, length or 0, 0) for _, (name, length) in read_columns(path, ("video_filename", "length"))}
+    return {os.path.splitext(name)[0]: (0, 0, length or 0, 0) for _, (name, length) in read_columns(path, ("video_filename", "length"))}

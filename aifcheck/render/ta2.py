@@ -8,21 +8,20 @@ no row has RelCntd > 0 (NIST's code divides by zero there). Within a query, rows
 """
 from __future__ import annotations
 
-import gzip
-import hashlib
-import io
 import json
 import os
 import shutil
-import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .score_table import Column, cell, score_table
 from ..errors import OutputError, UsageError
-from ..pipeline.pool_ta2 import POOL_HEADER, Pool
 from ..score.ta2.scores import PLAN, TA2Scores
+
+if TYPE_CHECKING:  # the pool's modules (and tarfile, gzip) are imported by the pool's writers alone
+    from ..pipeline.pool_ta2 import Pool
 
 METRIC = "AcrossDocumentsCoreferenceMetricV2"
 _COUNTS = (("submitted", "Sub"), ("valid", "Valid"), ("invalid", "Invld"), ("not_pooled", "NtMtPlgCrt"), ("pooled", "MtPlgCrt"),
@@ -64,7 +63,7 @@ def score_files(scores: TA2Scores) -> dict[str, str]:
 def summary_text(scores: TA2Scores) -> str:
     """The table on stdout: every pseudo-query's AP and cluster, then the summary value."""
     columns = (Column("query_id", "QueryID", "s"), Column("entity_id", "Entity", "s"), Column("fqec", "Class", "s"),
-               Column("rel_counted", "RelCntd", "s", "R"), Column("ap", "AP", "s", "R"), Column("cluster", "Cluster", "s"))
+               Column("rel_counted", "RelCntd", "s", "R"), Column("ap", "AP", "s", "R"), Column("cluster", "Cluster", "s", ""))
     rows = [{"query_id": r.query_id, "entity_id": r.entity_id, "fqec": r.fqec, "rel_counted": str(r.rel_counted),
              "ap": format(r.ap, "6.4f").strip(), "cluster": "-" if r.cluster is None else r.cluster} for r in scores.rows]
     value = "-" if scores.summary is None else format(scores.summary, "6.4f").strip()
@@ -150,6 +149,8 @@ def pool_texts(pool: Pool) -> dict[str, str]:
     """The pool's files by path relative to the pool folder, in NIST's layout: pool.txt, the
     table of the runs pooled, the kits and their language map under task2_pool_<batch>/, and each
     run's pooled rows under runs/<run_id>/SPARQL-POOLED-<BATCH>-output/."""
+    from ..pipeline.pool_ta2 import POOL_HEADER
+
     package = f"task2_pool_{pool.batch.lower()}"
     texts = {"pool.txt": "\t".join(POOL_HEADER) + "\n" + "".join(line.text() for line in pool.lines)}
     texts["runs_to_pool.txt"] = "run_id\n" + "".join(f"{run.run_id}\n" for run in pool.runs)
@@ -163,21 +164,28 @@ def pool_texts(pool: Pool) -> dict[str, str]:
     return texts
 
 
-def package_name(pool: Pool, data: bytes, when: float) -> str:
+def package_name(pool: Pool, data: bytes, when: int) -> str:
     """NIST's name of the LDC package: task2_pool_<batch>_<YYYYMMDDhhmm>_<md5>.tgz.txt."""
+    import hashlib
+
     stamp = time.strftime("%Y%m%d%H%M", time.localtime(when))
     return f"task2_pool_{pool.batch.lower()}_{stamp}_{hashlib.md5(data).hexdigest()}.tgz.txt"
 
 
-def package(folder: Path, name: str) -> bytes:
-    """A gzipped tar of ``folder/name`` (entries sorted, owner and group left out), as NIST's
-    ``tar -zcf`` makes it, in memory."""
+def package(folder: Path, name: str, when: int) -> bytes:
+    """A gzipped tar of ``folder/name``, as NIST's ``tar -zcf`` makes it, in memory: entries
+    sorted, owner and group left out, every time ``when``, so that its md5 depends on the kits alone."""
+    import gzip
+    import io
+    import tarfile
+
     buffer = io.BytesIO()
-    with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as zipped, tarfile.open(fileobj=zipped, mode="w") as tar:
+    with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=when) as zipped, tarfile.open(fileobj=zipped, mode="w") as tar:
         for path in [folder / name, *sorted((folder / name).rglob("*"))]:
             info = tar.gettarinfo(str(path), arcname=str(path.relative_to(folder)))
             info.uid = info.gid = 0
             info.uname = info.gname = ""
+            info.mtime = when
             if path.is_file():
                 with open(path, "rb") as handle:
                     tar.addfile(info, handle)
@@ -196,8 +204,9 @@ def write_pool(pool: Pool, queries_file: str | os.PathLike, out: str | os.PathLi
     def fill(folder: Path) -> None:
         write_texts(folder, texts)
         shutil.copyfile(queries_file, folder / Path(queries_file).name)
-        data = package(folder, f"task2_pool_{pool.batch.lower()}")
-        name = package_name(pool, data, time.time())
+        minute = int(time.time()) // 60 * 60
+        data = package(folder, f"task2_pool_{pool.batch.lower()}", minute)
+        name = package_name(pool, data, minute)
         (folder / name).write_bytes(data)
         found.append(name)
 
@@ -205,7 +214,7 @@ def write_pool(pool: Pool, queries_file: str | os.PathLike, out: str | os.PathLi
     return found[0]
 
 
-def pool_summary(pool: Pool, package_file: str) -> str:
+def pool_summary(pool: Pool) -> str:
     """The table on stdout: each query's pooled mentions and kits, then the totals."""
     columns = (Column("query_id", "QueryID", "s"), Column("descriptor", "Descriptor", "s"),
                Column("lines", "Mentions", "s", "R"), Column("kits", "Kits", "s", "R"))
@@ -215,4 +224,4 @@ def pool_summary(pool: Pool, package_file: str) -> str:
         row["lines"] = str(int(row["lines"]) + len(kit.lines))
         row["kits"] = str(int(row["kits"]) + 1)
     return (score_table(columns, list(rows.values()), "pretty")
-            + f"{len(pool.lines)} mentions in {len(pool.kits)} kits from {len(pool.runs)} run(s); LDC package: {package_file}\n")
+            + f"{len(pool.lines)} mentions in {len(pool.kits)} kits from {len(pool.runs)} run(s)\n")

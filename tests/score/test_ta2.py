@@ -9,27 +9,21 @@ data comes from ../shared/data.
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from ta2_common import AUX, FILES, FIXTURES, by_query_sorted, need_aux  # noqa: F401 (a fixture)
 
 import aifcheck
 from aifcheck.errors import InputError, UsageError
 from aifcheck.render.ta2 import METRIC, score_files
 from aifcheck.score.ta2 import TA2Scores, score_ta2
 
-FIXTURES = Path(__file__).parent / "fixtures" / "ta2"
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "runW").is_dir())
-FILES = (f"{METRIC}-scores.tab", f"{METRIC}-scores.txt")
-
-
-@pytest.fixture(autouse=True)
-def _aux() -> None:
-    if not AUX.is_dir():
-        pytest.skip(f"the LDC2021E11 AUX data (../shared/data) is not at {AUX}")
 
 
 def score(case: str, **options) -> TA2Scores:
@@ -40,16 +34,6 @@ def score(case: str, **options) -> TA2Scores:
 def flags_of(folder: str) -> dict[str, bool]:
     letters = folder.removeprefix("nist").split("-")[1:]
     return {"cutoff": "C" in letters, "normalize": "N" in letters, "weighted": "W" in letters}
-
-
-def by_query_sorted(text: str) -> list[str]:
-    """The file's lines with the rows of each query sorted (header first, Summary last)."""
-    lines = text.split("\n")
-    header, rows, summary = lines[0], lines[1:-2], lines[-2:]
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for line in rows:
-        groups.setdefault(tuple(line.split()[:3]), []).append(line)
-    return [header, *(line for group in groups.values() for line in sorted(group)), *summary]
 
 
 def ap(scores: TA2Scores, query: str, fqec: str) -> tuple[float, str | None]:
@@ -339,3 +323,35 @@ def test_a_run_given_as_its_kb_needs_the_query_stage(tmp_path: Path) -> None:
         score_ta2(tmp_path, root / "queries_to_score.tab", root / "LDC", AUX)
     with pytest.raises(UsageError, match="not a TA2 run"):
         score_ta2(root / "LDC", root / "queries_to_score.tab", root / "LDC", AUX)
+
+
+# --- the AUX tables ------------------------------------------------------------------------------
+
+def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from aifcheck.pipeline.ta2_aux import load_ta2_aux
+
+    folder = tmp_path / "AUX"
+    shutil.copytree(AUX, folder)
+    monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_ta2_aux(folder)
+    cached = list((tmp_path / "cache").glob("ta2-aux-*.marshal"))
+    assert len(cached) == 1 and first.is_core("L0C04C4IA") and first.modality["L0C0492F3"] == "image"
+    assert first.extents["text"]["L0C04CAAH"] == ("1", 0, "7712", 0) and first.language("L0C0492EZ") == "ENG"
+    (folder / "LDC2021E11.coredocs.txt").write_text("root_id\nL0C04C4IA\n", encoding="utf-8")  # a new state: a new cache
+    second = load_ta2_aux(folder)
+    assert second.core == frozenset({"L0C04C4IA"}) and len(list((tmp_path / "cache").glob("ta2-aux-*.marshal"))) == 2
+    for path in (tmp_path / "cache").glob("ta2-aux-*.marshal"):
+        path.write_bytes(b"not marshal")  # a broken cache: another process reads the folder again
+    done = subprocess.run([sys.executable, "-c", f"from aifcheck.pipeline.ta2_aux import load_ta2_aux; print(sorted(load_ta2_aux({str(folder)!r}).core))"],
+                          capture_output=True, text=True, env={**os.environ, "AIFCHECK_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.stdout.strip() == "['L0C04C4IA']", done.stderr
+
+
+def test_aux_errors(tmp_path: Path) -> None:
+    from aifcheck.pipeline.ta2_aux import load_ta2_aux
+
+    with pytest.raises(UsageError, match="not a folder"):
+        load_ta2_aux(tmp_path / "none")
+    (tmp_path / "encoding_modality.txt").write_text("encoding\tmodality\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no file ending in '.coredocs.txt'"):
+        load_ta2_aux(tmp_path)

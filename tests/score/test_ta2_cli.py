@@ -5,25 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
-
-from test_ta2 import FILES, FIXTURES, by_query_sorted
-
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
-
-
-@pytest.fixture(autouse=True)
-def _aux() -> None:
-    if not AUX.is_dir():
-        pytest.skip(f"the LDC2021E11 AUX data (../shared/data) is not at {AUX}")
-
-
-def aifcheck(*args: object) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300)
+from ta2_common import AUX, FILES, FIXTURES, aifcheck, by_query_sorted, need_aux  # noqa: F401 (a fixture)
 
 
 def score(case: str, out: Path, *options: str) -> subprocess.CompletedProcess:
@@ -39,7 +24,7 @@ def test_w1_writes_nist_s_files_and_prints_a_summary(tmp_path: Path) -> None:
         assert (tmp_path / "out" / "scores" / name).read_text(encoding="utf-8") == (FIXTURES / "W1" / "nist" / name).read_text(encoding="utf-8")
     assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == sorted(["scores", *FILES])
     assert done.stdout.splitlines() == [
-        "QueryID Entity Class RelCntd     AP Cluster  ",
+        "QueryID Entity Class RelCntd     AP Cluster",
         "W1Q1    EW1    Q1          3 0.6667 cluster-1",
         "W1Q1    EW1    Q2          3 0.6667 cluster-2",
         "ALL-Macro (NIST: the mean AP of the rows with RelCntd > 0): 0.6667",

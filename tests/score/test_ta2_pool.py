@@ -8,31 +8,19 @@ import hashlib
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from ta2_common import AUX, FIXTURES, aifcheck, need_aux  # noqa: F401 (a fixture)
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.pool_ta2 import pool_ta2
 from aifcheck.pipeline.ta2_queries import POOLER_COLUMNS, read_queries
 from aifcheck.pipeline.ta2_aux import load_ta2_aux
 
-CASE = Path(__file__).parent / "fixtures" / "ta2" / "pool"
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
+CASE = FIXTURES / "pool"
 RUNS = (CASE / "runs" / "runA", CASE / "runs" / "runB")
-
-
-@pytest.fixture(autouse=True)
-def _aux() -> None:
-    if not AUX.is_dir():
-        pytest.skip(f"the LDC2021E11 AUX data (../shared/data) is not at {AUX}")
-
-
-def aifcheck(*args: object) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300)
 
 
 def pool_command(out: Path, *options: object, runs: tuple[Path, ...] = RUNS, queries: Path = CASE / "queries.tab") -> subprocess.CompletedProcess:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ...pipeline.ta2_queries import Ta2Query
 from ...pipeline.ta2_ranking import SelectedCluster, select
 from ...pipeline.ta2_responses import Response, ResponseFile
-from ..matching import munkres_assign
+from .alignment import nist_pairs
 from .assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
 from .scores import Counts, PseudoQuery
 
@@ -68,13 +68,21 @@ def score_nist(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile
         for j in judged.values():
             if j.nist_right:
                 relevant.setdefault(j.nist_fqec, set()).add(j.document)
+    entry_points: dict[str, set[str]] = {}  # A6: an entity's kbid entry points are classes of its every query
+    for query in queries.values():
+        if query.entrypoint_type == "kbid":
+            entry_points.setdefault(query.entity_id, set()).add(query.entrypoint)
     rows: list[PseudoQuery] = []
     for query in queries.values():
         if query.query_id not in assessments.by_query:
             findings.no_lines.append(query.query_id)
         found = files.get(query.query_id)
         responses = found.rows if found is not None else ()
-        rows += _query_rows(query, queries, responses, scored[query.query_id], judge, relevant, options, findings)
+        own = scored[query.query_id]
+        classes = {j.nist_fqec for j in own.values() if j.nist_right}
+        findings.entry_points += [f"{query.query_id} {c}" for c in sorted(entry_points.get(query.entity_id, set()) - classes)]
+        classes |= entry_points.get(query.entity_id, set())
+        rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings)
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
     counted = [r.ap for r in rows if r.rel_counted]
     summary = None
@@ -90,8 +98,8 @@ def score_nist(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile
         notes.append(f"C3: {len(unscored)} assessment line(s) of queries not scored are ignored (first: {unscored[0].where}, "
                      f"query {unscored[0].query_id}) (NIST's scorer stops: AttributeError)")
     if findings.no_lines:
-        notes.append(f"C1: {_some(findings.no_lines)} without assessment lines: a query's classes are then its entity's kbid "
-                     "entry points (NIST's scorer stops: TypeError)")
+        notes.append(f"C1: {_some(findings.no_lines, 'queries without assessment lines')}: a query's classes are then its entity's "
+                     "kbid entry points (NIST's scorer stops: TypeError)")
     if findings.aligned:
         notes.append("Q1: scored as with the 3-field ALIGNMENT_INFO log line (at a0b379b NIST's scorer stops on the first aligned pair)")
     return rows, summary, _warnings(findings, relevant, scored, options), notes
@@ -108,12 +116,9 @@ def _assessment_map(scored: Mapping[str, Mapping[str, Judgement]], findings: _Fi
     return judge
 
 
-def _query_rows(query: Ta2Query, queries: Mapping[str, Ta2Query], responses: tuple[Response, ...], own: Mapping[str, Judgement],
+def _query_rows(query: Ta2Query, classes: set[str], responses: tuple[Response, ...], own: Mapping[str, Judgement],
                 judge: Mapping[str, Judgement], relevant: Mapping[str, set[str]], options: Options, findings: _Findings) -> list[PseudoQuery]:
-    classes = {j.nist_fqec for j in own.values() if j.nist_right}
-    own_classes = set(classes)
-    classes |= {q.entrypoint for q in queries.values() if q.entity_id == query.entity_id and q.entrypoint_type == "kbid"}
-    findings.entry_points += [f"{query.query_id} {c}" for c in sorted(classes - own_classes)]
+    """The rows of query q, one per class of G(q) (``classes``)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
     selected = select(responses, query.clusters, query.documents) if responses else ()
     weights = _weights(responses, selected, options, query, findings)
@@ -217,23 +222,16 @@ def _average_precisions(walk: list[tuple[int, Judgement]], weights: list[float],
 
 
 def _align(aps: Mapping[str, Mapping[str, float]], classes: list[str]) -> dict[str, tuple[str, float]]:
-    """A9: class -> (cluster, AP) of munkres' assignment on costs M - AP, pairs with AP > 0."""
+    """A9: class -> (cluster, AP) of munkres' assignment on costs M - AP, pairs with AP > 0
+    (clusters and classes in string order)."""
     clusters = sorted(aps)
-    if not clusters:
-        return {}
-    highest = max((ap for row in aps.values() for ap in row.values()), default=0)
-    costs = [[highest - aps[c].get(f, 0) for f in classes] for c in clusters]
-    aligned = {}
-    for i, k in munkres_assign(costs):
-        ap = aps[clusters[i]].get(classes[k], 0)
-        if ap > 0:
-            aligned[classes[k]] = (clusters[i], ap)
-    return aligned
+    matrix = [[aps[c].get(f, 0) for f in classes] for c in clusters]
+    return {classes[k]: (clusters[i], matrix[i][k]) for i, k in nist_pairs(matrix)}
 
 
-def _some(items: list[str], shown: int = 3) -> str:
-    head = ", ".join(items[:shown])
-    return f"{len(items)} ({head}{', ...' if len(items) > shown else ''})"
+def _some(items: list[str], what: str, shown: int = 3) -> str:
+    """"3 <what> (a, b, c, ...)": how many, and the first few."""
+    return f"{len(items)} {what} ({', '.join(items[:shown])}{', ...' if len(items) > shown else ''})"
 
 
 def _warnings(findings: _Findings, relevant: Mapping[str, set[str]], scored: Mapping[str, Mapping[str, Judgement]],
@@ -242,27 +240,30 @@ def _warnings(findings: _Findings, relevant: Mapping[str, set[str]], scored: Map
     found = []
     nil_queries = sorted({j.query_id for judged in scored.values() for j in judged.values() if j.nist_fqec == NIST_NIL_CLASS})
     if len(nil_queries) > 1:
-        found.append(f"Q2: the CORRECT NIL lines of {_some(nil_queries)} queries are one class {NIST_NIL_CLASS} "
-                     f"(Rel {len(relevant.get(NIST_NIL_CLASS, ()))}): NIST's class counter never advances")
+        found.append(f"Q2: every CORRECT NIL line is one class {NIST_NIL_CLASS} (Rel {len(relevant.get(NIST_NIL_CLASS, ()))}), "
+                     f"NIST's class counter never advancing: {_some(nil_queries, 'queries')}")
     if findings.inexact_nil:
-        found.append(f"Q3: INEXACT lines with fqec NIL are a class 'NIL' apart from {NIST_NIL_CLASS}: {_some(findings.inexact_nil)} queries")
+        found.append(f"Q3: INEXACT lines with fqec NIL are a class NIL apart from {NIST_NIL_CLASS}: {_some(findings.inexact_nil, 'queries')}")
     if findings.foreign:
-        found.append(f"Q4: one assessment map for all queries: {_some(findings.foreign, 1)} pooled row(s) judged by another query's line")
+        found.append(f"Q4: one assessment map for all queries: {_some(findings.foreign, 'pooled row(s) judged by the line of another query', 1)}")
     if findings.conflicts:
-        found.append(f"Q4: {_some(findings.conflicts, 1)} key(s) judged differently by two queries: the first query's line holds for both "
-                     "(NIST: CONFLICTING_ASSESSMENTS)")
+        found.append("Q4: one assessment map for all queries, where the first query's line holds for the others (NIST: CONFLICTING_ASSESSMENTS): "
+                     f"{_some(findings.conflicts, 'mention(s) judged differently', 1)}")
     if findings.entry_points:
-        found.append(f"Q5: kbid entry points of a query's entity are classes of the query without a line of its own: {_some(findings.entry_points)}")
+        found.append("Q5: every kbid entry point of a query's entity is a class of the query: "
+                     f"{_some(findings.entry_points, 'class(es) without a line of the query', 3)}")
     if findings.odd_labels:
-        found.append(f"Q6: labels NIST does not map count as assessed and wrong: {_some(findings.odd_labels, 1)}")
+        found.append(f"Q6: labels NIST does not map count as assessed and wrong: {_some(findings.odd_labels, 'pooled row(s)', 1)}")
     if findings.unjudged:
-        found.append(f"Q7: pooled rows without an assessment line are skipped, closing up the ranked list: {_some(findings.unjudged, 1)}")
+        found.append("Q7: pooled rows without an assessment line are skipped, closing up the ranked list: "
+                     f"{_some(findings.unjudged, 'row(s)', 1)}")
     if findings.invalid_pooled:
-        found.append(f"Q8: invalid rows take pooling places: {_some(findings.invalid_pooled, 1)}")
+        found.append(f"Q8: invalid rows take pooling places: {_some(findings.invalid_pooled, 'row(s)', 1)}")
     if findings.invalid_ranked:
-        found.append(f"Q8: invalid rows' link confidences rank clusters: {_some(findings.invalid_ranked, 1)}")
+        found.append(f"Q8: invalid rows' link confidences rank clusters: {_some(findings.invalid_ranked, 'cluster(s)', 1)}")
     if options.normalize and not options.weighted:
         found.append("Q9: --normalize without --weighted changes nothing in NIST's code")
     if findings.normalized:
-        found.append(f"Q9: --weighted --normalize divides every weight by the highest j_cv of the last selected cluster: {_some(findings.normalized)} queries")
+        found.append("Q9: --weighted --normalize divides every weight by the highest j_cv of the last selected cluster: "
+                     f"{_some(findings.normalized, 'queries')}")
     return found

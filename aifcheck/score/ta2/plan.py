@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ...pipeline.ta2_queries import Ta2Query
 from ...pipeline.ta2_ranking import SelectedCluster, select
 from ...pipeline.ta2_responses import Response, ResponseFile
-from ..matching import assign
+from .alignment import best_pairs
 from .assessments import NIL, RIGHT, Assessments, Judgement
 from .scores import Counts, PseudoQuery
 
@@ -55,7 +55,7 @@ def _query_rows(query: Ta2Query, rows: tuple[Response, ...], own: Mapping[str, J
     selected = select(rows, query.clusters, query.documents)
     lists = [[own.get(rows[i].span) for i in cluster.pooled] for cluster in selected]
     aps = [[_average_precision(items, g, min(query.documents, len(truth.get(g, ())))) for g in classes] for items in lists]
-    aligned = {k: (selected[i], aps[i][k]) for i, k in assign(aps)}
+    aligned = {k: (selected[i], aps[i][k]) for i, k in best_pairs(aps)}
     found = []
     for k, g in enumerate(classes):
         cluster, ap = aligned.get(k, (None, 0.0))
