@@ -181,6 +181,7 @@ def test_w8c_a_line_of_a_query_not_scored() -> None:
     assert "AttributeError" in nist_failure("W8c")
     scores = score("W8c")
     assert round(scores.summary, 4) == 0.6667 and any(n.startswith("C3:") and "kit9.tab:1" in n for n in scores.notes)
+    assert next(r for r in scores.rows if r.fqec == "Q1").rel == 3  # Q11: Rel counts the scored queries' lines only
 
 
 def test_pool_txt_s_header_line_in_a_kit_is_skipped() -> None:
