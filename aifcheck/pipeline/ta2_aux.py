@@ -17,10 +17,10 @@ documents; this reader is the one the pipeline can use, and reads the folder in 
 """
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
+import zlib
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
@@ -51,8 +51,20 @@ class Ta2Aux:
     elements_of: dict[str, frozenset[str]]  # document -> its elements
     modality: dict[str, str | None]  # element -> image, text, video, ... (None: an unknown type)
     languages: dict[str, str]  # element -> its language, upper-cased (N/A: none)
-    extents: dict[str, dict[str, Extent]]  # text | image | keyframe | video -> element or key frame -> extent
+    # text | image | keyframe | video -> element or key frame -> extent; each table kept as marshal's
+    # bytes until a span needs it (most runs need one or two of them)
+    packed: dict[str, bytes]
     parent_children: str  # the file, to name in messages
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_extents", {})
+
+    def extents(self, kind: str) -> dict[str, Extent]:
+        """The extents of ``kind`` (text, image, keyframe, video; none of another)."""
+        found = self._extents.get(kind)
+        if found is None:
+            found = self._extents[kind] = marshal.loads(self.packed[kind]) if kind in self.packed else {}
+        return found
 
     def is_core(self, document: str) -> bool:
         return document in self.core
@@ -77,30 +89,34 @@ def load_ta2_aux(folder: str | os.PathLike) -> Ta2Aux:
     return _load(folder, stamp)
 
 
-def cache_file(folder: Path, stamp: tuple) -> Path:
-    """Where the tables of this state of the folder are kept: $AIFCHECK_CACHE_DIR, or
-    $XDG_CACHE_HOME/aifcheck, or ~/.cache/aifcheck; the name holds a digest of the folder's path, its
-    files' names, sizes and times, and of the Python that writes it (marshal's format is its own)."""
+def cache_file(key: str) -> Path:
+    """Where the tables of a state of an AUX folder are kept: $AIFCHECK_CACHE_DIR, or
+    $XDG_CACHE_HOME/aifcheck, or ~/.cache/aifcheck, named by a checksum of ``key`` (the file
+    holds the key itself, which decides)."""
     base = os.environ.get("AIFCHECK_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
-    key = repr((str(folder.resolve()), stamp, sys.version_info[:2], marshal.version, _FORMAT)).encode()
-    return Path(base) / f"ta2-aux-{hashlib.sha256(key).hexdigest()[:32]}.marshal"
+    return Path(base) / f"ta2-aux-{zlib.crc32(key.encode()):08x}.marshal"
 
 
-_FORMAT = 1  # the layout of the cached tuple: change it with Ta2Aux's fields
+_FORMAT = 2  # the layout of the cached tuple: change it with Ta2Aux's fields
 
 
 @lru_cache(maxsize=1)
 def _load(folder: Path, stamp: tuple) -> Ta2Aux:
-    cached = cache_file(folder, stamp)
+    # the folder's path, its files' names, sizes and times, and the Python that writes the cache
+    # (marshal's format is its own)
+    key = repr((str(folder.resolve()), stamp, sys.version_info[:2], marshal.version, _FORMAT))
+    cached = cache_file(key)
     try:
-        return Ta2Aux(*marshal.loads(cached.read_bytes()))
+        found_key, values = marshal.loads(cached.read_bytes())
+        if found_key == key:
+            return Ta2Aux(*values)
     except (OSError, ValueError, EOFError, TypeError):
         pass  # no cache yet, or one that cannot be used: read the folder
     found = _read(folder, stamp)
     partial = cached.with_name(f".{cached.name}.{os.getpid()}")
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(marshal.dumps(tuple(getattr(found, f.name) for f in fields(found))))
+        partial.write_bytes(marshal.dumps((key, tuple(getattr(found, f.name) for f in fields(found)))))
         os.replace(partial, cached)
     except OSError:
         partial.unlink(missing_ok=True)  # a cache that cannot be written only costs time
@@ -127,7 +143,8 @@ def _read(folder: Path, stamp: tuple) -> Ta2Aux:
         members.setdefault(document, set()).add(element)
     extents = {"text": _text_extents(files["text"]), "image": _boxes(files["image"], "image_filename", True),
                "keyframe": _boxes(files["keyframe"], "keyframeid", False), "video": _videos(files["video"])}
-    return Ta2Aux(str(folder), core, {d: frozenset(e) for d, e in members.items()}, modality, languages, extents, files["parent_children"])
+    packed = {kind: marshal.dumps(table) for kind, table in extents.items()}
+    return Ta2Aux(str(folder), core, {d: frozenset(e) for d, e in members.items()}, modality, languages, packed, files["parent_children"])
 
 
 def _text_extents(path: str) -> dict[str, Extent]:

@@ -202,12 +202,12 @@ class _RowCheck:
         if modality is None:
             return f"document element {element} has no known modality", element, None, None
         keyframe_id = element_text if keyframe and modality == "video" else None
-        if keyframe_id is not None and keyframe_id not in self.aux.extents["keyframe"]:
+        if keyframe_id is not None and keyframe_id not in self.aux.extents("keyframe"):
             return f"unknown key frame {keyframe_id}", element, None, None
         if element not in self.aux.elements_of[document]:
             return f"document element {element} is not part of document {document}", element, None, None
         kind = "keyframe" if keyframe_id else modality
-        extent = self.aux.extents.get(kind, {}).get(keyframe_id or element)
+        extent = self.aux.extents(kind).get(keyframe_id or element)
         missing = f"no {kind} extent for {keyframe_id or element} in the AUX data"
         if extent is None:
             return None, keyframe_id or element, None, missing

@@ -337,7 +337,7 @@ def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(tmp_path: Pa
     first = load_ta2_aux(folder)
     cached = list((tmp_path / "cache").glob("ta2-aux-*.marshal"))
     assert len(cached) == 1 and first.is_core("L0C04C4IA") and first.modality["L0C0492F3"] == "image"
-    assert first.extents["text"]["L0C04CAAH"] == ("1", 0, "7712", 0) and first.language("L0C0492EZ") == "ENG"
+    assert first.extents("text")["L0C04CAAH"] == ("1", 0, "7712", 0) and first.language("L0C0492EZ") == "ENG"
     (folder / "LDC2021E11.coredocs.txt").write_text("root_id\nL0C04C4IA\n", encoding="utf-8")  # a new state: a new cache
     second = load_ta2_aux(folder)
     assert second.core == frozenset({"L0C04C4IA"}) and len(list((tmp_path / "cache").glob("ta2-aux-*.marshal"))) == 2
