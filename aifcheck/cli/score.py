@@ -1,15 +1,17 @@
-"""The ``aifcheck score`` command group: TA1, TA3 and CRUX scorers, each a thin layer over its API."""
+"""The ``aifcheck score`` command group: TA1, TA2, TA3 and CRUX scorers, each a thin layer over its API."""
 from __future__ import annotations
 
 import typer
 
 from .common import new_app
 from .score_ta1 import register as register_ta1
+from .score_ta2 import register as register_ta2
 from .score_ta3 import register as register_ta3
 from .score_stats import register as register_stats
 
-score_app = new_app(no_args_is_help=True, help="Score a run as NIST does (TA1, TA3) or as CRUX defines it.")
+score_app = new_app(no_args_is_help=True, help="Score a run as NIST does (TA1, TA2, TA3) or as CRUX defines it.")
 register_ta1(score_app)
+register_ta2(score_app)
 register_ta3(score_app)
 register_stats(score_app)
 

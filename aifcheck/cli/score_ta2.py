@@ -1,0 +1,59 @@
+"""``aifcheck score ta2``: a thin layer over aifcheck.score.ta2.score_ta2.
+
+    aifcheck score ta2 RUN --queries-to-score FILE --assessments DIR --aux DIR [--run-id ID]
+                       [--cutoff] [--normalize] [--weighted] [--plan] [--format text|json] -o OUT
+
+Writes OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.tab and .txt (OUT whole or not at
+all), prints a summary table (or JSON) on stdout and one line per warning or note on stderr.
+Exit status: 0 scored, 1 scored but response rows were dropped or invalid (NIST's validation
+logs errors), 2 usage error, 3 an input that cannot be read or scored.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .score_ta3 import ScoreFormat
+from ..validation.report import ExitStatus
+
+EXAMPLES = """Example:
+
+  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/
+"""
+
+
+def register(score: typer.Typer) -> None:
+    """Add this scorer's command to the ``score`` group."""
+    score.command("ta2", no_args_is_help=True, epilog=EXAMPLES)(ta2)
+
+
+def ta2(
+    run: Annotated[Path, typer.Argument(help="The run: NIST's docker output (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv).")],
+    queries_to_score: Annotated[Path, typer.Option(help="NIST's queries table (query_id, entity_id, entrypoint_type, entrypoint, clusters, documents).")],
+    assessments: Annotated[Path, typer.Option(help="LDC's package: data/TA2/*.tab.")],
+    aux: Annotated[Path, typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Write OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.tab and .txt here.")],
+    run_id: Annotated[str | None, typer.Option(help="The run ID in the score files (default: RUN's folder name).")] = None,
+    cutoff: Annotated[bool, typer.Option("--cutoff", "-C", help="NIST's -C: divide each AP by min(Rel, K).")] = False,
+    normalize: Annotated[bool, typer.Option("--normalize", "-N", help="NIST's -N: with -W, divide weights by a cluster's highest j_cv.")] = False,
+    weighted: Annotated[bool, typer.Option("--weighted", "-W", help="NIST's -W: weigh each right item by its j_cv.")] = False,
+    plan: Annotated[bool, typer.Option("--plan", help="The plan's definitions (§5.2) where NIST's code departs from them.")] = False,
+    output_format: Annotated[ScoreFormat, typer.Option("--format", help="text (a summary table) or json.")] = ScoreFormat.text,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT when it exists and is not empty.")] = False,
+) -> None:
+    """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
+    from ..score.ta2 import score_ta2
+    from ..render.ta2 import check_target, scores_json, summary_text, write_scores
+
+    check_target(output, force, (run, queries_to_score, assessments, aux))
+    scores = score_ta2(run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan)
+    write_scores(scores, output, force)
+    for warning in scores.warnings:
+        typer.echo(f"aifcheck: warning: {warning}", err=True)
+    for note in scores.notes:
+        typer.echo(f"aifcheck: note: {note}", err=True)
+    sys.stdout.write(scores_json(scores) if output_format is ScoreFormat.json else summary_text(scores))
+    raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

@@ -1,0 +1,84 @@
+"""``score_ta2``: a TA2 run scored as NIST's scorer does (``score_submission.py task2``), or with
+``plan=True`` as the evaluation plan defines it."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from ...errors import InputError, UsageError
+from ...pipeline.ta2_aux import load_ta2_aux
+from ...pipeline.ta2_queries import Ta2Query, read_queries
+from ...pipeline.ta2_responses import KINDS, ResponseFile, load_run
+from .assessments import read_assessments
+from .nist import Options, score_nist
+from .plan import score_plan
+from .scores import NIST, PLAN, TA2Scores
+
+
+def score_ta2(
+    run: str | os.PathLike,
+    queries_to_score: str | os.PathLike,
+    assessments: str | os.PathLike,
+    aux: str | os.PathLike,
+    run_id: str | None = None,
+    cutoff: bool = False,
+    normalize: bool = False,
+    weighted: bool = False,
+    plan: bool = False,
+) -> TA2Scores:
+    """Score the TA2 run ``run`` (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv, NIST's
+    docker output) on the queries of ``queries_to_score`` against LDC's ``assessments`` package
+    (data/TA2/*.tab), with NIST's AUX-data folder ``aux``. ``cutoff``, ``normalize`` and
+    ``weighted`` are NIST's -C, -N and -W; ``plan`` takes the plan's definitions instead (and none
+    of those). The run ID defaults to the run folder's name."""
+    run = Path(run)
+    if plan and (cutoff or normalize or weighted):
+        raise UsageError("--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1")
+    for path, what in ((run, "RUN"), (Path(queries_to_score), "--queries-to-score"), (Path(assessments), "--assessments")):
+        if not path.exists():
+            raise UsageError(f"{what}: {path} does not exist")
+    queries = read_queries(queries_to_score)
+    if plan:
+        _check_counts(queries, str(queries_to_score))
+    judged = read_assessments(assessments, skip_short=plan)
+    tables = load_ta2_aux(aux)
+    files = load_run(run, tables, queries)
+    notes = [*judged.notes, *_response_notes(queries, files)]
+    errors = sum(f.errors for f in files.values())
+    name = run_id if run_id is not None else (run.name if run.is_dir() else run.parent.name)
+    entities = {q.query_id: q.entity_id for q in queries.values()}
+    if plan:
+        rows, summary, denominator = score_plan(queries, files, judged)
+        return TA2Scores(name, PLAN, tuple(rows), summary, entities, (), tuple(notes), errors, denominator)
+    rows, summary, warnings, more = score_nist(queries, files, judged, Options(cutoff, normalize, weighted))
+    return TA2Scores(name, NIST, tuple(rows), summary, entities, tuple(warnings), tuple(notes + more), errors)
+
+
+def _check_counts(queries: Mapping[str, Ta2Query], path: str) -> None:
+    for query in queries.values():
+        if query.clusters < 0 or query.documents < 0:
+            raise InputError(path, f"query {query.query_id}: negative clusters or documents (the plan's C and K are counts)", query.line)
+
+
+def _response_notes(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile]) -> list[str]:
+    """What NIST's validator logs of the scored queries' files, one line per kind."""
+    notes = []
+    missing = [q for q in queries if q not in files]
+    if missing:
+        notes.append(f"{len(missing)} scored quer{'y has' if len(missing) == 1 else 'ies have'} no response file "
+                     f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): no clusters")
+    for found in files.values():
+        if found.skipped:
+            notes.append(f"{found.path}: skipped, {found.skipped} (NIST's scorer skips it: the query has no clusters)")
+    what = {"invalid": "invalid row(s), scored as NIST does (not pooled, not judged)",
+            "dropped": "row(s) dropped (documents unknown or not core)",
+            "corrected": "span(s) moved inside their element (the corrected span is the row's key)",
+            "confidence": "confidence(s) not in (0, 1] replaced by 1.0",
+            "unreadable": "row(s) invalid where NIST's validator stops (C7)"}
+    for kind in KINDS:
+        events = [(f.path, e) for f in files.values() for e in f.events if e.kind == kind]
+        if events:
+            path, first = events[0]
+            notes.append(f"{len(events)} {what[kind]}; first: {path}:{first.line}: {first.detail}")
+    return notes
