@@ -45,9 +45,10 @@ def ta2(
     from ..pipeline.pool_ta2 import pool_ta2
     from ..pipeline.ta2_aux import load_ta2_aux
     from ..pipeline.ta2_queries import POOLER_COLUMNS, read_queries
-    from ..render.ta2 import check_target, pool_summary, write_pool
+    from ..render.output import check_new_folder
+    from ..render.ta2 import pool_summary, write_pool
 
-    check_target(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
+    check_new_folder(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
     for run in runs:
         if not run.exists():
             raise UsageError(f"RUN: {run} does not exist")

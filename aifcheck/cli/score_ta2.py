@@ -1,7 +1,7 @@
 """``aifcheck score ta2``: a thin layer over aifcheck.score.ta2.score_ta2.
 
     aifcheck score ta2 RUN --queries-to-score FILE --assessments DIR --aux DIR [--run-id ID]
-                       [--cutoff] [--normalize] [--weighted] [--plan] [--format text|json] -o OUT
+                       [--cutoff] [--normalize] [--weighted] [--plan] [--format text|json] [--ci] -o OUT
 
 Writes OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.tab and .txt (OUT whole or not at
 all), prints a summary table (or JSON) on stdout and one line per warning or note on stderr.
@@ -16,7 +16,8 @@ from typing import Annotated
 
 import typer
 
-from .score_ta3 import ScoreFormat
+from .common import TABLE_FORMAT
+from .score_stats import CI, CI_SEED, intervals_beside
 from ..validation.report import ExitStatus
 
 EXAMPLES = """Example:
@@ -41,19 +42,25 @@ def ta2(
     normalize: Annotated[bool, typer.Option("--normalize", "-N", help="NIST's -N: with -W, divide weights by a cluster's highest j_cv.")] = False,
     weighted: Annotated[bool, typer.Option("--weighted", "-W", help="NIST's -W: weigh each right item by its j_cv.")] = False,
     plan: Annotated[bool, typer.Option("--plan", help="The plan's definitions (§5.2) where NIST's code departs from them.")] = False,
-    output_format: Annotated[ScoreFormat, typer.Option("--format", help="text (a summary table) or json.")] = ScoreFormat.text,
+    output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text (a summary table) or json.")] = "text",
     force: Annotated[bool, typer.Option("--force", help="Replace OUT when it exists and is not empty.")] = False,
+    ci: Annotated[bool, CI] = False,
+    ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
     from ..score.ta2 import score_ta2
-    from ..render.ta2 import check_target, scores_json, summary_text, write_scores
+    from ..render.output import check_new_folder
+    from ..render.ta2 import scores_json, summary_text, write_scores
 
-    check_target(output, force, (run, queries_to_score, assessments, aux))
+    inputs = (run, queries_to_score, assessments, aux)
+    check_new_folder(output, force, inputs)
     scores = score_ta2(run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan)
-    write_scores(scores, output, force)
+    write_scores(scores, output, force, inputs)
+    if ci:
+        intervals_beside(output, ci_seed)
     for warning in scores.warnings:
         typer.echo(f"aifcheck: warning: {warning}", err=True)
     for note in scores.notes:
         typer.echo(f"aifcheck: note: {note}", err=True)
-    sys.stdout.write(scores_json(scores) if output_format is ScoreFormat.json else summary_text(scores))
+    sys.stdout.write(scores_json(scores) if output_format == "json" else summary_text(scores))
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

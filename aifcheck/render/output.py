@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
@@ -43,11 +43,19 @@ def write_json(document: Any, out: TextIO) -> None:
     out.write("".join(pieces))
 
 
-def check_new_folder(target: Path, force: bool = False) -> None:
-    """A UsageError when ``target`` is a file, or a folder that holds files and ``force`` is not set:
-    a run that cannot write its output should not compute it first."""
+def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """A UsageError when ``target`` is a file, the root, a folder holding one of the ``inputs``,
+    or a folder that holds files and ``force`` is not set: a run that cannot write its output
+    should not compute it first."""
+    target = Path(target)
     if target.exists() and not target.is_dir():
         raise UsageError(f"-o {target}: not a folder")
+    whole = target.resolve()
+    if whole.parent == whole:
+        raise UsageError(f"-o {target}: the root folder cannot be replaced")
+    inside = [str(p) for p in inputs if Path(p).resolve().is_relative_to(whole)]
+    if inside:
+        raise UsageError(f"-o {target}: holds the input {inside[0]}, which the output would replace")
     if target.is_dir() and any(target.iterdir()) and not force:
         raise UsageError(f"-o {target}: exists and is not empty (--force replaces it)")
 
@@ -59,12 +67,12 @@ def write_file(path: Path, text: str) -> None:
 
 
 @contextmanager
-def new_folder(target: Path, force: bool = False) -> Iterator[Path]:
+def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> Iterator[Path]:
     """A folder to write a run's output into, put in ``target``'s place once the run is complete:
     a run that fails or is interrupted leaves ``target`` as it was and no partial folder behind.
     ``target`` must not exist, or be an empty folder; with ``force`` one that holds files is
-    replaced. A second run on the same ``target`` is refused while the first one works."""
-    check_new_folder(target, force)
+    replaced, unless it holds one of the ``inputs``. A second run on the same ``target`` is refused while the first one works."""
+    check_new_folder(target, force, inputs)
     parent = target.absolute().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,12 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .output import new_folder, write_file
 from .score_table import Column, cell, score_table
-from ..errors import OutputError, UsageError
 from ..score.ta2.scores import PLAN, TA2Scores
 
 if TYPE_CHECKING:  # the pool's modules (and tarfile, gzip) are imported by the pool's writers alone
@@ -88,56 +88,11 @@ def scores_json(scores: TA2Scores) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def check_target(target: str | os.PathLike, force: bool, inputs: tuple[str | os.PathLike, ...] = ()) -> None:
-    """UsageError unless ``target`` can become an output folder: not a file, empty or absent
-    (or, with ``force``, replaceable: holding none of the ``inputs``)."""
-    target = Path(target)
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"-o {target}: not a folder")
-    if target.is_dir() and any(target.iterdir()):
-        if not force:
-            raise UsageError(f"-o {target}: exists and is not empty (give --force to replace it)")
-        inside = [str(p) for p in inputs if Path(p).resolve().is_relative_to(target.resolve())]
-        if inside:
-            raise UsageError(f"-o {target}: holds the input {inside[0]}, which --force would delete")
-
-
-def write_folder(target: Path, files: Callable[[Path], None], force: bool = False) -> None:
-    """Write an output folder whole or not at all: ``files`` fills a new folder beside ``target``,
-    which then takes its place. ``target`` existing and not empty is a UsageError unless
-    ``force``, which replaces it."""
-    target = Path(target)
-    check_target(target, force)
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    old = target.with_name(f".{target.name}.{os.getpid()}.old")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir()
-        files(partial)
-        if target.exists():
-            os.replace(target, old)
-        os.replace(partial, target)
-    except OSError as exc:
-        shutil.rmtree(partial, ignore_errors=True)
-        if old.exists() and not target.exists():
-            os.replace(old, target)
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def write_texts(folder: Path, texts: dict[str, str]) -> None:
-    for name, text in texts.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def write_scores(scores: TA2Scores, out: str | os.PathLike, force: bool = False) -> None:
+def write_scores(scores: TA2Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> None:
     """OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.txt and .tab, OUT written whole."""
-    write_folder(Path(out), lambda folder: write_texts(folder, score_files(scores)), force)
+    with new_folder(Path(out), force, inputs) as folder:
+        for name, text in score_files(scores).items():
+            write_file(folder / name, text)
 
 
 # ------------------------------------------------------------------------------------------
@@ -198,20 +153,15 @@ def write_pool(pool: Pool, queries_file: str | os.PathLike, out: str | os.PathLi
     """Write the pool folder whole (see pool_texts), with a copy of the queries table and the LDC
     package (the kits' folder as a .tgz.txt named with its md5, where NIST's code calls macOS's
     ``md5``); returns the package's name."""
-    texts = pool_texts(pool)
-    found = []
-
-    def fill(folder: Path) -> None:
-        write_texts(folder, texts)
+    with new_folder(Path(out), force, (queries_file,)) as folder:
+        for name, text in pool_texts(pool).items():
+            write_file(folder / name, text)
         shutil.copyfile(queries_file, folder / Path(queries_file).name)
         minute = int(time.time()) // 60 * 60
         data = package(folder, f"task2_pool_{pool.batch.lower()}", minute)
         name = package_name(pool, data, minute)
         (folder / name).write_bytes(data)
-        found.append(name)
-
-    write_folder(Path(out), fill, force)
-    return found[0]
+    return name
 
 
 def pool_summary(pool: Pool) -> str:

@@ -96,7 +96,7 @@ def test_force_never_deletes_an_input(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "W1", case)
     done = aifcheck("score", "ta2", case / "runW", "--queries-to-score", case / "queries_to_score.tab",
                     "--assessments", case / "LDC", "--aux", AUX, "-o", case, "--force")
-    assert done.returncode == 2 and "which --force would delete" in done.stderr and (case / "runW").is_dir()
+    assert done.returncode == 2 and "which the output would replace" in done.stderr and (case / "runW").is_dir()
 
 
 def test_usage_errors(tmp_path: Path) -> None:
