@@ -324,3 +324,21 @@ def test_on_a_terminal_with_a_progress_bar_a_finding_is_one_line_however_narrow(
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode(errors="replace"))  # the bar's own codes
     findings = [line for line in text.replace("\r", "\n").splitlines() if " N4 error " in line]
     assert findings and all(line.startswith(str(tmp_path)) and line.rstrip().endswith(")") for line in findings), findings
+
+
+@pytest.mark.parametrize("command", [
+    ("pipeline", "ta2", "{out}/run", "--queries", "{out}/q.tsv", "--aux", "{out}"),
+    ("pipeline", "ta3", "{out}/run", "--user-queries", "{out}", "--aux", "{out}"),
+    ("pool", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--aux", "{out}"),
+    ("pool", "ta3", "{out}/run", "--queries-to-score", "{out}/q.tsv"),
+    ("score", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--assessments", "{out}", "--aux", "{out}"),
+], ids=lambda command: " ".join(command[:2]))
+def test_force_never_replaces_a_folder_that_holds_an_input(tmp_path: Path, command: tuple[str, ...]) -> None:
+    out = tmp_path / "out"
+    (out / "run").mkdir(parents=True)
+    (out / "run" / "task2_kb.ttl").write_text("", encoding="utf-8")
+    (out / "q.tsv").write_text("query_id\n", encoding="utf-8")
+    proc = installed(*(part.format(out=out) for part in command), "-o", out, "--force")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"aifcheck: error: -o {out}: holds the input ") and proc.stderr.count("\n") == 1
+    assert sorted(p.name for p in out.iterdir()) == ["q.tsv", "run"]

@@ -33,10 +33,11 @@ def ta2(
 ) -> None:
     """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then clean and validate."""
     from ..pipeline.ta2 import find_kb, pipeline_ta2
-    from ..render.pipeline_ta2 import check_output, console_table, write_pipeline_ta2
+    from ..render.output import check_new_folder
+    from ..render.pipeline_ta2 import console_table, write_pipeline_ta2
 
     kb = find_kb(run)
-    check_output(output, kb, force)  # before the work, which a full folder would waste
+    check_new_folder(output, force, (kb,))  # before the work, which a full folder would waste
     result = pipeline_ta2(kb, queries, aux)
     write_pipeline_ta2(result, kb, output, force)
     typer.echo(console_table(result), nl=False)

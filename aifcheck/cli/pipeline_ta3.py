@@ -42,7 +42,7 @@ def ta3(
     from ..render.output import check_new_folder
     from ..render.pipeline_ta3 import summary, write_pipeline
 
-    check_new_folder(output, force)
+    check_new_folder(output, force, [run, user_queries, aux, *([ltf] if ltf else [])])
     result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))
     write_pipeline(result, output, force)
     for warning in result.warnings:

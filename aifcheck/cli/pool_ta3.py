@@ -36,7 +36,7 @@ def ta3(
     from ..render.output import check_new_folder
     from ..render.pool_ta3 import summary, write_pool
 
-    check_new_folder(output, force)
+    check_new_folder(output, force, [*runs, queries_to_score, *(previous_pool or ())])
     pool = pool_ta3(runs, queries_to_score, previous_pool)
     write_pool(pool, output, force)
     sys.stdout.write(summary(pool, str(output)))
