@@ -104,9 +104,9 @@ def test_the_store_setting_of_pyproject(monkeypatch: pytest.MonkeyPatch, tmp_pat
     seen: list[str] = []
     real = kb_module.load_kb
 
-    def spy(path, progress=None, limits=kb_module.Limits(), store="auto", on_store=None):
+    def spy(path, progress=None, limits=kb_module.Limits(), store="auto", *args, **kwargs):
         seen.append(store)
-        return real(path, progress, limits, store, on_store)
+        return real(path, progress, limits, store, *args, **kwargs)
 
     monkeypatch.setattr("aifcheck.validation.run.load_kb", spy)
     result = runner.invoke(app, ["validate", str(GOOD)])
