@@ -4,6 +4,7 @@ other solutions than its FILTER NOT EXISTS. Used to compile the fast executor's 
 check the shapes' hints; rdflib is slow to import, so only when they are built."""
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -42,7 +43,14 @@ def implies_targets(select: str, targets: tuple[Target, ...], prefixes: dict[str
 
 def _every_solution_matches(select: str, prefixes: dict[str, str], test: Callable[[tuple], bool]) -> bool:
     """Whether every solution of the SELECT's pattern comes from a triple pattern that passes ``test``."""
-    return _certainly_matched(prepareQuery(select, initNs=prefixes).algebra["p"], test)
+    return _certainly_matched(_pattern(select, tuple(sorted(prefixes.items()))), test)
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern(query: str, prefixes: tuple[tuple[str, str], ...] = ()):
+    """The query's algebra pattern, read once: rdflib's parser is slow,
+    and building the catalogue asks about each constraint several times (never changing the tree)."""
+    return prepareQuery(query, initNs=dict(prefixes)).algebra["p"]
 
 
 def anti_join_problem(query: str) -> str | None:
@@ -58,11 +66,11 @@ def anti_join_problem(query: str) -> str | None:
     for pattern in moved:
         if holds_exists(pattern):
             return "holds an EXISTS of its own"
-        alone = prepareQuery(f"{header}SELECT * WHERE {pattern}").algebra["p"]
+        alone = _pattern(f"{header}SELECT * WHERE {pattern}")
         if not all(_binds(alone, variable) for variable in _variables(alone)):
             return "tests a variable that its own triple patterns do not bind"
     found = 0
-    for node in _patterns(prepareQuery(query).algebra["p"]):
+    for node in _patterns(_pattern(query)):
         if node.name != "Filter":
             continue
         for conjunct in _conjuncts(node["expr"]):
