@@ -21,6 +21,7 @@ half below, which moves the bounds of tied samples (research §9).
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
+from .resample import replicate_means
 from .scorefiles import (
     ALL_MICRO,
     Layout,
@@ -55,13 +57,13 @@ DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two r
 _BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
 _CACHE_BLOCK = 250_000  # aifcheck's stream: blocks small enough to stay in cache while they are added
 _THREADS = min(4, os.cpu_count() or 1)
-_COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
+_STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
 
 
 @dataclass(frozen=True)
 class Stream:
     """Where the replications come from: NIST's (arch 4.19's RandomState, ``nist``) or
-    aifcheck's faster PCG64 stream, each seeded anew for every interval."""
+    aifcheck's faster PCG64 stream (``resample``), seeded anew for every interval or table."""
 
     seed: int
     nist: bool
@@ -100,24 +102,6 @@ class Stream:
             return np.concatenate(list(pool.map(block, blocks)))
 
 
-def _mean_replicates(sample: np.ndarray, replications: int, stream: Stream) -> tuple[np.ndarray, float]:
-    """(B replicated means, the estimate they are compared with)."""
-    n = len(sample)
-    if not stream.nist:
-        values, counts = np.unique(sample, return_counts=True)
-        if len(values) * _COUNTS_FACTOR < n:
-            # resampling n rows = drawing how many of each distinct value: k numbers, not n
-            generator = np.random.Generator(np.random.PCG64(stream.seed))
-            rows = max(1, _BLOCK // len(values))
-            probabilities = counts / n
-            means = np.concatenate([
-                generator.multinomial(n, probabilities, size=min(rows, replications - start)) @ values / n
-                for start in range(0, replications, rows)
-            ])
-            return means, float(counts @ values / n)  # computed as the replications are: ties are exact
-    return stream.replicate(n, replications, lambda block: np.take(sample, block).mean(axis=1)), float(sample.mean())
-
-
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
                       stream: Stream) -> np.ndarray:
     return stream.replicate(len(numerators), replications, lambda block: ratio(
@@ -138,16 +122,18 @@ def acceleration(jackknife: np.ndarray) -> float:
     return float(np.sum(u ** 3) / denominator) if denominator > 0 else 0.0
 
 
-def bca(replicates: np.ndarray, estimate: float, accel: float, size: float) -> tuple[float, float]:
+def bca(replicates: np.ndarray, estimate: float, accel: float, size: float, below: int | None = None) -> tuple[float, float]:
     """The two-sided BCa interval of ``size`` from bootstrap replicates (arch's formula: the bias
-    from the share of replicates strictly below the estimate). Where every replicate lies on one
-    side of the estimate (never for a mean of a non-constant sample) BCa is undefined and the
-    percentile interval is given."""
+    from the share of replicates strictly below the estimate, or ``below`` of them when the caller
+    counted them exactly). Where every replicate lies on one side of the estimate (never for a
+    mean of a non-constant sample) BCa is undefined and the percentile interval is given."""
     alpha = (1.0 - size) / 2
     quantiles = ndtri(np.array([alpha, 1.0 - alpha]))
-    below = np.count_nonzero(replicates < estimate) / len(replicates)
-    if 0 < below < 1:
-        bias = ndtri(below)
+    if below is None:
+        below = np.count_nonzero(replicates < estimate)
+    share = below / len(replicates)
+    if 0 < share < 1:
+        bias = ndtri(share)
         percentiles = ndtr(bias + (bias + quantiles) / (1.0 - accel * (bias + quantiles))) * 100
     else:
         percentiles = np.array([alpha, 1.0 - alpha]) * 100
@@ -165,25 +151,58 @@ def replications_for(size: float, replications: int | None) -> int:
 Interval = tuple[float, float]
 
 
+def _jackknife_acceleration(sample: np.ndarray) -> float:
+    return acceleration((sample.sum() - sample) / (len(sample) - 1))
+
+
 def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stream,
                    replications: int | None = None) -> dict[float, Interval]:
     """NIST's interval of the mean of ``sample`` at each size (sizes sharing a number of
     replications share the replications, as NIST's seeded runs do)."""
     data = np.asarray(sample, dtype=float)
+    if not stream.nist:
+        return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
     if data.min() == data.max():
         return {size: (float(data.min()), float(data.max())) for size in sizes}
-    n = len(data)
-    total = data.sum()
-    accel = acceleration((total - data) / (n - 1))
-    drawn: dict[int, tuple[np.ndarray, float]] = {}
+    accel = _jackknife_acceleration(data)
+    drawn: dict[int, np.ndarray] = {}
     found = {}
     for size in sizes:
         count = replications_for(size, replications)
         if count not in drawn:
-            drawn[count] = _mean_replicates(data, count, stream)
-        replicates, estimate = drawn[count]
-        found[size] = bca(replicates, estimate, accel, size)
+            drawn[count] = stream.replicate(len(data), count, lambda block: np.take(data, block).mean(axis=1))
+        found[size] = bca(drawn[count], float(data.mean()), accel, size)
     return found
+
+
+def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
+                     replications: int | None = None) -> list[dict[float, Interval]]:
+    """``mean_intervals`` of each sample ``values[members[j]]`` (positions into ``values``, each
+    at most once per sample). In aifcheck's stream the samples are resampled together, those
+    sharing rows sharing their draws (``resample``); NIST's stream draws each one anew."""
+    data = np.asarray(values, dtype=float)
+    samples = [data[rows] for rows in members]
+    if stream.nist:
+        return [mean_intervals(sample, sizes, stream, replications) for sample in samples]
+    found: list[dict[float, Interval]] = [{} for _ in members]
+    varied = []
+    for j, sample in enumerate(samples):
+        if sample.min() == sample.max():
+            found[j] = {size: (float(sample.min()), float(sample.max())) for size in sizes}
+        else:
+            varied.append(j)
+    by_count: dict[int, list[float]] = {}
+    for size in sizes:
+        by_count.setdefault(replications_for(size, replications), []).append(size)
+    for count, shared in by_count.items():
+        together = max(1, _STORED // count)  # bounded memory at 10,000,000 replications
+        for first in range(0, len(varied), together):
+            chosen = varied[first:first + together]
+            for j, drawn in zip(chosen, replicate_means(data, [members[j] for j in chosen], count, stream.seed)):
+                accel = _jackknife_acceleration(samples[j])
+                for size in shared:
+                    found[j][size] = bca(drawn.means, math.nan, accel, size, below=drawn.below)
+    return [{size: intervals[size] for size in sizes} for intervals in found]
 
 
 def unit_intervals(units: Sequence[Unit], sizes: Sequence[float], stream: Stream,
@@ -275,9 +294,29 @@ def _check_sizes(sizes: Sequence[float]) -> None:
         labels[size_label(size)] = size
 
 
-def _sample(table: ScoreTable, rows: list[Row], options: CIOptions) -> list[float]:
+class _Pool:
+    """The values of every sample in one array, a table row's value once: samples that share rows
+    share positions, and so their draws (``resample``)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self._positions: dict[int, int] = {}
+
+    def add(self, value: float, row: Row | None = None) -> int:
+        """The position of a row's value (of a value of no row: a new one)."""
+        if row is not None and id(row) in self._positions:
+            return self._positions[id(row)]
+        self.values.append(value)
+        if row is not None:
+            self._positions[id(row)] = len(self.values) - 1
+        return len(self.values) - 1
+
+
+def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool) -> np.ndarray:
+    """The positions in ``pool`` of a key's sample: its rows' scores, or with ``macro`` each
+    document's mean score."""
     if not options.macro:
-        return [table.number(row, options.score) for row in rows]
+        return np.array([pool.add(table.number(row, options.score), row) for row in rows])
     document = table.getter(options.document)
     documents: dict[str, list[float]] = {}
     for row in rows:
@@ -287,8 +326,8 @@ def _sample(table: ScoreTable, rows: list[Row], options: CIOptions) -> list[floa
         total = 0.0
         for score in scores:  # in file order, as NIST adds them
             total += score
-        means.append(total / len(scores))
-    return means
+        means.append(pool.add(total / len(scores)))
+    return np.array(means)
 
 
 def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildcards: list[str],
@@ -334,13 +373,14 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         table.number(row, options.score)
     if summaries and not printed:
         warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
-    computed: dict[str, tuple[dict[float, Interval], int]] = {}
+    samples: dict[str, np.ndarray] = {}
     first_key: dict[str, tuple[str, ...]] = {}
+    pool = _Pool()
     for row in summaries:
         cells = key_cells(table, row, options.key)
         values = tuple(table.getter(name)(row) for name in options.key)
         name = ".".join(values)
-        if name in computed:
+        if name in samples:
             if values != first_key[name]:
                 warnings.append(f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
                                 f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
@@ -351,9 +391,10 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         if not rows:
             raise InputError(table.path, f"no data rows for the key {label} of this summary row", row.line)
         warnings.extend(_quirk_warnings(table, is_summary, cells, wildcards, rows, label))
-        sample = _sample(table, rows, options)
-        computed[name] = (mean_intervals(sample, options.sizes, stream, options.replications), len(sample))
+        samples[name] = _sample(table, rows, options, pool)
         first_key[name] = values
+    intervals = sample_intervals(pool.values, list(samples.values()), options.sizes, stream, options.replications)
+    computed = {name: (found, len(samples[name])) for name, found in zip(samples, intervals)}
     lines = []
     for row in printed:
         values = tuple(table.getter(name)(row) for name in options.key)

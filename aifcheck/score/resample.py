@@ -1,0 +1,174 @@
+"""Bootstrap replications of the means of several samples of one table at once, in aifcheck's own
+random stream (``score ci`` without ``--seed``): for each sample the same distribution as drawing
+its n rows with replacement, at a fraction of the cost.
+
+- Samples that share rows share their draws. The rows are split into *atoms*, the rows that belong
+  to the same samples (TA1's ALL/ALL sample is the union of the language x metatype ones). Drawing n
+  rows of a sample is drawing how many come from each of its atoms (multinomial counts), then that
+  many rows of each atom, uniformly. Each atom has one stream of row draws per replication, and every
+  sample takes as many of its first draws as its counts say: a row draw serves every sample the row
+  is in. Each sample's replications have exactly the bootstrap distribution; the samples'
+  replications are correlated with each other, which no interval depends on (NIST's seeded runs
+  share theirs too: the same seed for every interval).
+- Tied samples (few distinct values) draw counts of each distinct value instead: k numbers, not n.
+- Scores written with at most 6 decimals are added as integers: the sums are exact, so a
+  replication equal to the estimate is never counted below it (arch's strict comparison, which
+  floating-point sums in another order would get wrong either way now and then).
+- Indices are drawn in the narrowest unsigned type that numpy's bounded generator serves fast, in
+  blocks that stay in the processor's cache, on all cores (numpy lets go of the GIL while it draws,
+  gathers and adds); each task has its own generator, so the numbers do not depend on the cores.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+_TASK = 4096  # replications per task (a task runs on one core with its own generator)
+_CACHE_BLOCK = 250_000  # row draws at a time: small enough to stay in cache while they are gathered and added
+_THREADS = min(4, os.cpu_count() or 1)
+_COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
+_MAX_DIGITS = 6  # decimals of scores added as integers
+_UINT16_UP_TO = 4096  # numpy's 16-bit bounded draws slow down past this (they often take a remainder)
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """A sample's B replicated means and how many of them lie strictly below its mean."""
+
+    means: np.ndarray
+    below: int
+
+
+def _integers(values: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The values as integers times 10^-d (smallest d), when every one has at most
+    ``_MAX_DIGITS`` decimals and any sum of them stays exact in a float; else None."""
+    if not len(values):
+        return None
+    for digits in range(_MAX_DIGITS + 1):
+        scale = 10.0 ** digits
+        scaled = np.round(values * scale)
+        if np.array_equal(scaled / scale, values):
+            if np.abs(scaled).max() * len(values) >= 2.0 ** 53:
+                return None
+            return scaled.astype(np.int64), scale
+    return None
+
+
+def _index_type(n: int) -> type:
+    if n <= _UINT16_UP_TO:
+        return np.uint16
+    return np.uint32 if n <= 2 ** 32 else np.int64
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Atoms (row positions into the values) and, per sample, its atoms (by number)."""
+
+    atoms: tuple[np.ndarray, ...]
+    parts: tuple[tuple[int, ...], ...]
+
+
+def _plan(members: Sequence[np.ndarray], size: int) -> _Plan:
+    belongs = np.zeros((size, len(members)), dtype=bool)
+    for j, rows in enumerate(members):
+        belongs[rows, j] = True
+    used = np.flatnonzero(belongs.any(axis=1))
+    signatures, atom_of = np.unique(belongs[used], axis=0, return_inverse=True)
+    atom_of = atom_of.reshape(-1)
+    order = np.argsort(atom_of, kind="stable")
+    atoms = tuple(np.split(used[order], np.cumsum(np.bincount(atom_of, minlength=len(signatures)))[:-1]))
+    parts = tuple(tuple(int(a) for a in np.flatnonzero(signatures[:, j])) for j in range(len(members)))
+    return _Plan(atoms, parts)
+
+
+def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: int, seed: int) -> np.ndarray:
+    """Each sample's B replicated sums (samples x B), drawn through shared atoms (see the module
+    docstring)."""
+    plan = _plan(members, len(values))
+    sizes = [len(rows) for rows in plan.atoms]
+    largest = max(len(rows) for rows in members)
+    exact = values.dtype.kind == "i"
+    gathered = np.int32 if exact and int(np.abs(values).max()) * largest < 2 ** 31 else values.dtype
+    sources = [values[rows].astype(gathered) for rows in plan.atoms]
+    users = [np.array([j for j, parts in enumerate(plan.parts) if a in parts]) for a in range(len(sizes))]
+    sums = np.zeros((len(members), replications), dtype=values.dtype)
+
+    def task(number: int) -> None:
+        start = number * _TASK
+        count = min(_TASK, replications - start)
+        generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(number,))))
+        wanted = [np.empty((len(users[a]), count), dtype=np.int64) for a in range(len(sizes))]
+        for j, parts in enumerate(plan.parts):
+            if len(parts) == 1:
+                counts = np.full((count, 1), len(members[j]))
+            else:
+                counts = generator.multinomial(len(members[j]), np.array([sizes[a] for a in parts]) / len(members[j]), size=count)
+            for column, a in enumerate(parts):
+                wanted[a][np.searchsorted(users[a], j)] = counts[:, column]
+        local = sums[:, start:start + count]
+        for a, n in enumerate(sizes):
+            kind = _index_type(n)
+            # replications in order of the most draws any sample takes, so that a block's rows
+            # are drawn to nearly the same length (which rows go to which replication is no matter:
+            # every row is drawn alike)
+            most = wanted[a].max(axis=0)
+            order = np.argsort(most, kind="stable")
+            rows = max(1, _CACHE_BLOCK // max(n, 1))
+            for first in range(0, count, rows):
+                chosen = order[first:first + rows]
+                positions = wanted[a][:, chosen]
+                low, high = int(positions.min()), int(most[chosen[-1]])
+                draws = np.take(sources[a], generator.integers(0, n, size=(len(chosen), high), dtype=kind))
+                base = draws[:, :low].sum(axis=1, dtype=gathered)
+                if high > low:  # prefix sums where the samples' counts differ
+                    prefix = np.zeros((len(chosen), high - low + 1), dtype=gathered)
+                    np.cumsum(draws[:, low:], axis=1, dtype=gathered, out=prefix[:, 1:])
+                    local[np.ix_(users[a], chosen)] += base + prefix[np.arange(len(chosen)), positions - low]
+                else:
+                    local[np.ix_(users[a], chosen)] += base
+
+    tasks = range(-(-replications // _TASK))
+    if len(tasks) == 1:
+        task(0)
+    else:
+        with ThreadPoolExecutor(_THREADS) as pool:
+            list(pool.map(task, tasks))
+    return sums
+
+
+def _count_sums(values: np.ndarray, replications: int, seed: int) -> np.ndarray:
+    """B replicated sums of a tied sample: how many of each distinct value, not which rows."""
+    distinct, counts = np.unique(values, return_counts=True)
+    n = len(values)
+    generator = np.random.Generator(np.random.PCG64(seed))
+    rows = max(1, _CACHE_BLOCK * _COUNTS_FACTOR // len(distinct))
+    return np.concatenate([generator.multinomial(n, counts / n, size=min(rows, replications - start)) @ distinct
+                           for start in range(0, replications, rows)])
+
+
+def replicate_means(values: Sequence[float], members: Sequence[np.ndarray], replications: int,
+                    seed: int) -> list[Replicates]:
+    """B bootstrap replications of the mean of each sample ``values[members[j]]`` (positions into
+    ``values``, each at most once per sample, two or more rows), in aifcheck's stream."""
+    data = np.asarray(values, dtype=float)
+    exact = _integers(data)
+    numbers, scale = exact if exact is not None else (data, 1.0)
+    sums: list[np.ndarray | None] = [None] * len(members)
+    shared = []
+    for j, rows in enumerate(members):
+        if len(np.unique(numbers[rows])) * _COUNTS_FACTOR < len(rows):
+            sums[j] = _count_sums(numbers[rows], replications, seed)
+        else:
+            shared.append(j)
+    if shared:
+        for j, found in zip(shared, _atom_sums(numbers, [members[j] for j in shared], replications, seed)):
+            sums[j] = found
+    found = []
+    for rows, replicated in zip(members, sums):
+        total = numbers[rows].sum()
+        found.append(Replicates(replicated / (len(rows) * scale), int(np.count_nonzero(replicated < total))))
+    return found
