@@ -11,10 +11,10 @@ percentiles. A constant sample gives (min, max) without bootstrapping.
 Random numbers: with ``seed=N`` the replications are those arch 4.19 draws after NIST's
 ``-s N`` (a fresh ``RandomState(N)`` per interval, ``randint(n, size=n)`` per replication), so
 the intervals are NIST's to the last digit. Without a seed NIST's tool draws fresh entropy; here
-a fixed seed (DEFAULT_SEED) drives numpy's PCG64 generator instead, which is several times faster
-(on tied samples, the usual case for TA1 scores, it draws each replication's counts of the
-distinct values rather than n indices): the same distribution of replications, and the same
-numbers on every run.
+a fixed seed (DEFAULT_SEED) drives aifcheck's own, much faster stream (``resample``: numpy's PCG64,
+every sample of a table resampled at once, samples that share rows sharing their draws, tied
+samples drawing counts of their distinct values): each interval has the distribution of NIST's,
+and the numbers are the same on every run.
 
 scipy.stats.bootstrap(method='BCa') is not used: it counts replications equal to the estimate as
 half below, which moves the bounds of tied samples (research §9).
@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -32,7 +31,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
-from .resample import replicate_means
+from .resample import replicate_indices, replicate_means
 from .scorefiles import (
     ALL_MICRO,
     Layout,
@@ -55,8 +54,6 @@ REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
 _BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
-_CACHE_BLOCK = 250_000  # aifcheck's stream: blocks small enough to stay in cache while they are added
-_THREADS = min(4, os.cpu_count() or 1)
 _STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
 
 
@@ -89,17 +86,7 @@ class Stream:
             rows = max(1, _BLOCK // max(n, 1))
             return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
                                    for start in range(0, replications, rows)])
-        rows = max(1, _CACHE_BLOCK // max(n, 1))  # a block that stays in the processor's cache
-
-        def block(number: int) -> np.ndarray:
-            generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(number,))))
-            return statistic(generator.integers(0, n, size=(min(rows, replications - number * rows), n)))
-
-        blocks = range(-(-replications // rows))
-        if len(blocks) == 1:
-            return block(0)
-        with ThreadPoolExecutor(_THREADS) as pool:  # numpy lets go of the GIL while it draws and adds
-            return np.concatenate(list(pool.map(block, blocks)))
+        return replicate_indices(n, replications, self.seed, statistic)
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
