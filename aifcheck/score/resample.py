@@ -34,6 +34,7 @@ _COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index dr
 _MAX_DIGITS = 6  # decimals of scores added as integers
 _TIES = 1e-4  # a share of replications tied with the estimate that NIST's rounding would show
 _REDRAWN = 20_000_000  # index draws a sample with any tie may cost to be drawn again as NIST adds it
+_ATOMS, _REDRAWS, _ORDERS = 1, 2, 3  # spawn keys: the streams of the atoms' tasks, of samples drawn again, of tie orders
 _UINT16_UP_TO = 4096  # numpy's 16-bit bounded draws slow down past this (they often take a remainder)
 
 
@@ -102,7 +103,7 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
     def task(number: int) -> None:
         start = number * _TASK
         count = min(_TASK, replications - start)
-        generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(number,))))
+        generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(_ATOMS, number))))
         wanted = [np.empty((len(users[a]), count), dtype=np.int64) for a in range(len(sizes))]
         for j, parts in enumerate(plan.parts):
             if len(parts) == 1:
@@ -142,14 +143,35 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
     return sums
 
 
-def _count_sums(values: np.ndarray, replications: int, seed: int) -> np.ndarray:
-    """B replicated sums of a tied sample: how many of each distinct value, not which rows."""
-    distinct, counts = np.unique(values, return_counts=True)
-    n = len(values)
+def _count_sums(numbers: np.ndarray, replications: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """B replicated sums of a tied sample, drawn as how many of each distinct value (not which
+    rows); with the distinct values' first positions and the counts of the replications whose sum
+    equals the sample's."""
+    distinct, first, counts = np.unique(numbers, return_index=True, return_counts=True)
+    n = len(numbers)
+    total = numbers.sum()
     generator = np.random.Generator(np.random.PCG64(seed))
     rows = max(1, _CACHE_BLOCK * _COUNTS_FACTOR // len(distinct))
-    return np.concatenate([generator.multinomial(n, counts / n, size=min(rows, replications - start)) @ distinct
-                           for start in range(0, replications, rows)])
+    sums, tied = [], []
+    for start in range(0, replications, rows):
+        drawn = generator.multinomial(n, counts / n, size=min(rows, replications - start))
+        found = drawn @ distinct
+        sums.append(found)
+        tied.append(drawn[found == total])
+    return np.concatenate(sums), first, np.concatenate(tied)
+
+
+def _below_in_floats(sample: np.ndarray, distinct: np.ndarray, tied: np.ndarray, generator: np.random.Generator) -> int:
+    """How many replications tied with the sample's sum (``tied``: their counts of the
+    ``distinct`` values) NIST's library puts below the mean: each one's values in a random order,
+    the order its draws would have come in, added as numpy adds them."""
+    estimate = sample.mean()
+    below = 0
+    for counts in tied:
+        drawn = np.repeat(distinct, counts)
+        generator.shuffle(drawn)
+        below += bool(drawn.mean() < estimate)
+    return below
 
 
 def replicate_indices(n: int, replications: int, seed: int, statistic: Callable[[np.ndarray], np.ndarray],
@@ -186,23 +208,26 @@ def replicate_means(values: Sequence[float], members: Sequence[np.ndarray], repl
     """B bootstrap replications of the mean of each sample ``values[members[j]]`` (positions into
     ``values``, each at most once per sample, two or more rows), in aifcheck's stream.
 
-    A replication whose exact sum equals the sample's is not below its mean. NIST's library
-    compares float64 means, added in the order of the draws: for scores float64 cannot hold
-    exactly (0.3333) the rounding puts some of these ties below the mean, which moves the bounds
-    of small samples, where ties are frequent (research §9). A sample with ties is drawn again as
-    NIST's library adds it (n indices per replication, float64 means) when that is cheap
-    (``_REDRAWN``) or its ties are frequent (``_TIES``); a larger sample with a few ties keeps
-    them off the share below the estimate, which moves it by at most 0.0001, a small part of its
-    Monte-Carlo noise.
+    A replication whose exact sum equals the sample's (a tie) compares as NIST's library compares
+    it: float64 means, added in the order of the draws. For scores float64 holds exactly (0, 1,
+    0.5) a tie is never below the mean; for others (0.3333) the rounding puts some ties below,
+    which moves the bounds of samples where ties are frequent (small ones, tied ones). A tied
+    replication drawn as counts is put in a random order and added as numpy adds it; a sample
+    drawn through atoms that has ties is drawn again as NIST's library draws it (n indices per
+    replication, float64 means) when that is cheap (``_REDRAWN``) or its ties are frequent
+    (``_TIES``). A larger sample with a few ties keeps them off the share below the estimate,
+    which moves that share by at most 0.0001, a small part of its Monte-Carlo noise.
     """
     data = np.asarray(values, dtype=float)
     exact = _integers(data)
     numbers, scale = exact if exact is not None else (data, 1.0)
     sums: list[np.ndarray | None] = [None] * len(members)
+    tied: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     shared = []
     for j, rows in enumerate(members):
         if len(np.unique(numbers[rows])) * _COUNTS_FACTOR < len(rows):
-            sums[j] = _count_sums(numbers[rows], replications, seed)
+            sums[j], first, counts = _count_sums(numbers[rows], replications, seed)
+            tied[j] = (first, counts)
         else:
             shared.append(j)
     if shared:
@@ -212,10 +237,19 @@ def replicate_means(values: Sequence[float], members: Sequence[np.ndarray], repl
     for j, (rows, replicated) in enumerate(zip(members, sums)):
         total = numbers[rows].sum()
         sample = data[rows]
-        ties = np.count_nonzero(replicated == total) if exact is not None else 0
-        if ties and (ties > _TIES * replications or len(rows) * replications <= _REDRAWN) and not _float_sums_exact(sample):
-            means = replicate_indices(len(rows), replications, seed, lambda block: np.take(sample, block).mean(axis=1), (j,))
-            found.append(Replicates(means, int(np.count_nonzero(means < sample.mean()))))
+        below = int(np.count_nonzero(replicated < total))
+        if exact is None or _float_sums_exact(sample):
+            pass  # float64 decides ties as exact sums do (or there are only float64 sums)
+        elif j in tied:
+            first, counts = tied[j]
+            generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(_ORDERS, j))))
+            below += _below_in_floats(sample, sample[first], counts, generator)
         else:
-            found.append(Replicates(replicated / (len(rows) * scale), int(np.count_nonzero(replicated < total))))
+            ties = np.count_nonzero(replicated == total)
+            if ties and (ties > _TIES * replications or len(rows) * replications <= _REDRAWN):
+                means = replicate_indices(len(rows), replications, seed,
+                                          lambda block: np.take(sample, block).mean(axis=1), (_REDRAWS, j))
+                found.append(Replicates(means, int(np.count_nonzero(means < sample.mean()))))
+                continue
+        found.append(Replicates(replicated / (len(rows) * scale), below))
     return found

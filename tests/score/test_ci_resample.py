@@ -194,9 +194,34 @@ def test_the_numbers_do_not_depend_on_the_cores(monkeypatch):
 
 
 def test_values_that_are_not_short_decimals_are_added_as_floats():
-    values = np.array([1 / 3, 2 / 3, 0.1, 0.7, 0.25, 0.9])
-    assert resample._integers(values) is None
+    values = np.random.default_rng(8).random(40)  # full float64 values
+    assert resample._integers(values) is None and resample._integers(np.array([1 / 3, 0.5])) is None
     assert resample._integers(np.array([0.25, 1.5, 0.0001]))[1] == 1e4
     fast = mean_intervals(values, (0.9,), Stream.of(None))
     reference = reference_intervals(values, (0.9,), 100_000, seed=4)
     assert fast[0.9] == pytest.approx(reference[0.9], abs=0.003)
+
+
+def test_tied_replications_drawn_as_counts_are_below_as_often_as_in_nist_s_sums():
+    """A tied sample (thirds, zeros and ones: drawn as counts of its values) has many
+    replications whose exact sum is the sample's; NIST's float64 means put a share of them below
+    the mean, and aifcheck's must put the same share (each in a random order, added as numpy
+    adds it), not none."""
+    sample = np.array([0.3333] * 30 + [0.0] * 3 + [1.0] * 80)
+    n, replications = len(sample), 100_000
+    numbers, _ = resample._integers(sample)
+    total = numbers.sum()
+    nist_ties = nist_below = 0
+    for seed in (1, 2, 3):
+        state = np.random.RandomState(seed)
+        for _ in range(10):
+            block = state.randint(n, size=(replications // 10, n))
+            tied = numbers[block].sum(axis=1) == total
+            nist_ties += np.count_nonzero(tied)
+            nist_below += np.count_nonzero(sample[block[tied]].mean(axis=1) < sample.mean())
+    sums, _, counts = resample._count_sums(numbers, replications, seed=9)
+    assert len(np.unique(sample)) * resample._COUNTS_FACTOR < n and len(counts) == np.count_nonzero(sums == total) > 1000
+    ours = resample.replicate_means(sample, [np.arange(n)], replications, seed=9)[0]
+    share = (ours.below - np.count_nonzero(sums < total)) / len(counts)
+    assert nist_below / nist_ties > 0.05  # NIST's rounding puts a good share below
+    assert share == pytest.approx(nist_below / nist_ties, abs=0.03)
