@@ -31,7 +31,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
-from .resample import replicate_indices, replicate_means
+from .resample import Replicates, replicate_indices, replicate_means
 from .scorefiles import (
     ALL_MICRO,
     Layout,
@@ -147,30 +147,42 @@ def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stre
     """NIST's interval of the mean of ``sample`` at each size (sizes sharing a number of
     replications share the replications, as NIST's seeded runs do)."""
     data = np.asarray(sample, dtype=float)
-    if not stream.nist:
-        return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
-    if data.min() == data.max():
-        return {size: (float(data.min()), float(data.max())) for size in sizes}
-    accel = _jackknife_acceleration(data)
-    drawn: dict[int, np.ndarray] = {}
-    found = {}
-    for size in sizes:
-        count = replications_for(size, replications)
-        if count not in drawn:
-            drawn[count] = stream.replicate(len(data), count, lambda block: np.take(data, block).mean(axis=1))
-        found[size] = bca(drawn[count], float(data.mean()), accel, size)
-    return found
+    return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
+
+
+def _nist_replicates(samples: Sequence[np.ndarray], replications: int, seed: int) -> list[Replicates]:
+    """NIST's replications of samples of one size n: arch 4.19 seeds every interval anew with the
+    seed, so all of them resample with the same indices, drawn once here."""
+    n = len(samples[0])
+    state = np.random.RandomState(seed)
+    rows = max(1, _BLOCK // n)
+    means: list[list[np.ndarray]] = [[] for _ in samples]
+    for start in range(0, replications, rows):
+        block = state.randint(n, size=(min(rows, replications - start), n))
+        for found, sample in zip(means, samples):
+            found.append(np.take(sample, block).mean(axis=1))
+    replicated = [np.concatenate(found) for found in means]
+    return [Replicates(found, int(np.count_nonzero(found < sample.mean()))) for found, sample in zip(replicated, samples)]
+
+
+def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist: bool) -> list[list[int]]:
+    """The samples drawn together: all of them in aifcheck's stream, those of one size in NIST's;
+    never more than ``_STORED`` replicated means at a time (10,000,000 replications at 0.99)."""
+    together = max(1, _STORED // count)
+    groups: dict[int, list[int]] = {}
+    for j in varied:
+        groups.setdefault(len(samples[j]) if nist else 0, []).append(j)
+    return [group[first:first + together] for group in groups.values() for first in range(0, len(group), together)]
 
 
 def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
                      replications: int | None = None) -> list[dict[float, Interval]]:
     """``mean_intervals`` of each sample ``values[members[j]]`` (positions into ``values``, each
     at most once per sample). In aifcheck's stream the samples are resampled together, those
-    sharing rows sharing their draws (``resample``); NIST's stream draws each one anew."""
+    sharing rows sharing their draws (``resample``); in NIST's, samples of one size share their
+    indices, as they do in NIST's tool."""
     data = np.asarray(values, dtype=float)
     samples = [data[rows] for rows in members]
-    if stream.nist:
-        return [mean_intervals(sample, sizes, stream, replications) for sample in samples]
     found: list[dict[float, Interval]] = [{} for _ in members]
     varied = []
     for j, sample in enumerate(samples):
@@ -182,13 +194,15 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
     for size in sizes:
         by_count.setdefault(replications_for(size, replications), []).append(size)
     for count, shared in by_count.items():
-        together = max(1, _STORED // count)  # bounded memory at 10,000,000 replications
-        for first in range(0, len(varied), together):
-            chosen = varied[first:first + together]
-            for j, drawn in zip(chosen, replicate_means(data, [members[j] for j in chosen], count, stream.seed)):
+        for chosen in _batches(samples, varied, count, stream.nist):
+            if stream.nist:
+                drawn = _nist_replicates([samples[j] for j in chosen], count, stream.seed)
+            else:
+                drawn = replicate_means(data, [members[j] for j in chosen], count, stream.seed)
+            for j, replicates in zip(chosen, drawn):
                 accel = _jackknife_acceleration(samples[j])
                 for size in shared:
-                    found[j][size] = bca(drawn.means, math.nan, accel, size, below=drawn.below)
+                    found[j][size] = bca(replicates.means, math.nan, accel, size, below=replicates.below)
     return [{size: intervals[size] for size in sizes} for intervals in found]
 
 

@@ -11,9 +11,10 @@ its n rows with replacement, at a fraction of the cost.
   replications are correlated with each other, which no interval depends on (NIST's seeded runs
   share theirs too: the same seed for every interval).
 - Tied samples (few distinct values) draw counts of each distinct value instead: k numbers, not n.
-- Scores written with at most 6 decimals are added as integers: the sums are exact, so a
-  replication equal to the estimate is never counted below it (arch's strict comparison, which
-  floating-point sums in another order would get wrong either way now and then).
+- Scores written with at most 6 decimals are added as integers: the sums are exact, and a
+  replication whose sum equals the sample's (a tie) is known as such. NIST's library compares
+  float64 means, whose rounding puts some ties below the mean when the scores are not exact in
+  binary (0.3333); ties are decided that way here too (``replicate_means``).
 - Indices are drawn in the narrowest unsigned type that numpy's bounded generator serves fast, in
   blocks that stay in the processor's cache, on all cores (numpy lets go of the GIL while it draws,
   gathers and adds); each task has its own generator, so the numbers do not depend on the cores.
