@@ -6,7 +6,8 @@ of 250 rows, 3 languages, 2 metatypes, with ALL-Micro and ALL-Macro rows for eve
 metatype (16 keys; each row belongs to 4 samples). ``tied`` holds TA1-like scores (mostly 1 and
 0, a few fractions: the example run's TA1 tables have 1 to 15 distinct values); ``continuous``
 holds 4-decimal values spread over [0, 1] (some 6,300 distinct), the hardest case for aifcheck's
-stream. Modes:
+stream (every replication draws rows, 10,000 of them, each shared by the 4 samples the row is in).
+Modes:
 
 - *rows*: NIST's arguments as they stand (samples of rows: 40,000 row draws per replication);
 - *macro*: ``-m``, as NIST ran its tool on TA1 tables (samples of per-document means);
@@ -17,6 +18,9 @@ NIST's tool (commit a0b379b) runs from a scratch folder with --nist-python, a Py
 so that the files can be compared; its per-row runs take many minutes, so --nist-modes picks them.
 
     python benchmarks/bench_score_ci.py [--nist-python PYTHON] [--nist-modes macro,rows] [--repeat 1]
+
+Each row says the machine's load (1-minute average) when it was measured: on a shared machine the
+CPU seconds are the steadier figure.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy
 from bench_score_ta3 import command_times  # benchmarks/, this script's folder, is on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,7 +95,7 @@ def main() -> int:
                 if kind == "continuous" and mode != "rows":
                     continue
                 wall, cpu = min(command_times(ours(table, mode, work)) for _ in range(args.repeat))
-                row = {"table": kind, "mode": mode, "wall": wall, "cpu": cpu}
+                row = {"table": kind, "mode": mode, "wall": wall, "cpu": cpu, "load": os.getloadavg()[0]}
                 if kind == "tied" and mode.split(",")[0] in nist_modes:
                     nist_wall, _ = command_times(nist(args.nist_python, table, mode, work))
                     row["nist"] = nist_wall
@@ -104,16 +109,15 @@ def main() -> int:
                         (work / name).unlink(missing_ok=True)
                 results.append(row)
         shutil.rmtree(work, ignore_errors=True)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
-          f"Python {platform.python_version()}  load {load:.1f}")
-    print("| table (10,000 rows) | mode | aifcheck s (CPU s) | NIST s (-s 1) | NIST / aifcheck | same files with -s 1 / --seed 1 |")
-    print("| --- | --- | ---: | ---: | ---: | --- |")
+          f"Python {platform.python_version()}  numpy {numpy.__version__}")
+    print("| table (10,000 rows) | mode | aifcheck s (CPU s) | load | NIST s (-s 1) | NIST / aifcheck | same files with -s 1 / --seed 1 |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
     for row in results:
         nist_time = row.get("nist")
         nist_cell = "not run" if nist_time is None else f"{nist_time:.0f}"
         ratio = "" if nist_time is None else f"{nist_time / row['wall']:.0f}x"
-        print(f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {nist_cell} | {ratio} "
+        print(f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {row['load']:.1f} | {nist_cell} | {ratio} "
               f"| {row.get('same', '')} |")
     return 0
 

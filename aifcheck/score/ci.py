@@ -11,19 +11,19 @@ percentiles. A constant sample gives (min, max) without bootstrapping.
 Random numbers: with ``seed=N`` the replications are those arch 4.19 draws after NIST's
 ``-s N`` (a fresh ``RandomState(N)`` per interval, ``randint(n, size=n)`` per replication), so
 the intervals are NIST's to the last digit. Without a seed NIST's tool draws fresh entropy; here
-a fixed seed (DEFAULT_SEED) drives numpy's PCG64 generator instead, which is several times faster
-(on tied samples, the usual case for TA1 scores, it draws each replication's counts of the
-distinct values rather than n indices): the same distribution of replications, and the same
-numbers on every run.
+a fixed seed (DEFAULT_SEED) drives aifcheck's own, much faster stream (``resample``: numpy's PCG64,
+every sample of a table resampled at once, samples that share rows sharing their draws, tied
+samples drawing counts of their distinct values): each interval has the distribution of NIST's,
+and the numbers are the same on every run.
 
 scipy.stats.bootstrap(method='BCa') is not used: it counts replications equal to the estimate as
 half below, which moves the bounds of tied samples (research §9).
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -31,6 +31,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
+from .resample import Replicates, replicate_indices, replicate_means
 from .scorefiles import (
     ALL_MICRO,
     Layout,
@@ -53,15 +54,13 @@ REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
 _BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
-_CACHE_BLOCK = 250_000  # aifcheck's stream: blocks small enough to stay in cache while they are added
-_THREADS = min(4, os.cpu_count() or 1)
-_COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
+_STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
 
 
 @dataclass(frozen=True)
 class Stream:
     """Where the replications come from: NIST's (arch 4.19's RandomState, ``nist``) or
-    aifcheck's faster PCG64 stream, each seeded anew for every interval."""
+    aifcheck's faster PCG64 stream (``resample``), seeded anew for every interval or table."""
 
     seed: int
     nist: bool
@@ -87,35 +86,7 @@ class Stream:
             rows = max(1, _BLOCK // max(n, 1))
             return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
                                    for start in range(0, replications, rows)])
-        rows = max(1, _CACHE_BLOCK // max(n, 1))  # a block that stays in the processor's cache
-
-        def block(number: int) -> np.ndarray:
-            generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(number,))))
-            return statistic(generator.integers(0, n, size=(min(rows, replications - number * rows), n)))
-
-        blocks = range(-(-replications // rows))
-        if len(blocks) == 1:
-            return block(0)
-        with ThreadPoolExecutor(_THREADS) as pool:  # numpy lets go of the GIL while it draws and adds
-            return np.concatenate(list(pool.map(block, blocks)))
-
-
-def _mean_replicates(sample: np.ndarray, replications: int, stream: Stream) -> tuple[np.ndarray, float]:
-    """(B replicated means, the estimate they are compared with)."""
-    n = len(sample)
-    if not stream.nist:
-        values, counts = np.unique(sample, return_counts=True)
-        if len(values) * _COUNTS_FACTOR < n:
-            # resampling n rows = drawing how many of each distinct value: k numbers, not n
-            generator = np.random.Generator(np.random.PCG64(stream.seed))
-            rows = max(1, _BLOCK // len(values))
-            probabilities = counts / n
-            means = np.concatenate([
-                generator.multinomial(n, probabilities, size=min(rows, replications - start)) @ values / n
-                for start in range(0, replications, rows)
-            ])
-            return means, float(counts @ values / n)  # computed as the replications are: ties are exact
-    return stream.replicate(n, replications, lambda block: np.take(sample, block).mean(axis=1)), float(sample.mean())
+        return replicate_indices(n, replications, self.seed, statistic)
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
@@ -138,16 +109,18 @@ def acceleration(jackknife: np.ndarray) -> float:
     return float(np.sum(u ** 3) / denominator) if denominator > 0 else 0.0
 
 
-def bca(replicates: np.ndarray, estimate: float, accel: float, size: float) -> tuple[float, float]:
+def bca(replicates: np.ndarray, estimate: float, accel: float, size: float, below: int | None = None) -> tuple[float, float]:
     """The two-sided BCa interval of ``size`` from bootstrap replicates (arch's formula: the bias
-    from the share of replicates strictly below the estimate). Where every replicate lies on one
-    side of the estimate (never for a mean of a non-constant sample) BCa is undefined and the
-    percentile interval is given."""
+    from the share of replicates strictly below the estimate, or ``below`` of them when the caller
+    counted them exactly). Where every replicate lies on one side of the estimate (never for a
+    mean of a non-constant sample) BCa is undefined and the percentile interval is given."""
     alpha = (1.0 - size) / 2
     quantiles = ndtri(np.array([alpha, 1.0 - alpha]))
-    below = np.count_nonzero(replicates < estimate) / len(replicates)
-    if 0 < below < 1:
-        bias = ndtri(below)
+    if below is None:
+        below = np.count_nonzero(replicates < estimate)
+    share = below / len(replicates)
+    if 0 < share < 1:
+        bias = ndtri(share)
         percentiles = ndtr(bias + (bias + quantiles) / (1.0 - accel * (bias + quantiles))) * 100
     else:
         percentiles = np.array([alpha, 1.0 - alpha]) * 100
@@ -165,25 +138,72 @@ def replications_for(size: float, replications: int | None) -> int:
 Interval = tuple[float, float]
 
 
+def _jackknife_acceleration(sample: np.ndarray) -> float:
+    return acceleration((sample.sum() - sample) / (len(sample) - 1))
+
+
 def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stream,
                    replications: int | None = None) -> dict[float, Interval]:
     """NIST's interval of the mean of ``sample`` at each size (sizes sharing a number of
     replications share the replications, as NIST's seeded runs do)."""
     data = np.asarray(sample, dtype=float)
-    if data.min() == data.max():
-        return {size: (float(data.min()), float(data.max())) for size in sizes}
-    n = len(data)
-    total = data.sum()
-    accel = acceleration((total - data) / (n - 1))
-    drawn: dict[int, tuple[np.ndarray, float]] = {}
-    found = {}
+    return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
+
+
+def _nist_replicates(samples: Sequence[np.ndarray], replications: int, seed: int) -> list[Replicates]:
+    """NIST's replications of samples of one size n: arch 4.19 seeds every interval anew with the
+    seed, so all of them resample with the same indices, drawn once here."""
+    n = len(samples[0])
+    state = np.random.RandomState(seed)
+    rows = max(1, _BLOCK // n)
+    means: list[list[np.ndarray]] = [[] for _ in samples]
+    for start in range(0, replications, rows):
+        block = state.randint(n, size=(min(rows, replications - start), n))
+        for found, sample in zip(means, samples):
+            found.append(np.take(sample, block).mean(axis=1))
+    replicated = [np.concatenate(found) for found in means]
+    return [Replicates(found, int(np.count_nonzero(found < sample.mean()))) for found, sample in zip(replicated, samples)]
+
+
+def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist: bool) -> list[list[int]]:
+    """The samples drawn together: all of them in aifcheck's stream, those of one size in NIST's;
+    never more than ``_STORED`` replicated means at a time (10,000,000 replications at 0.99)."""
+    together = max(1, _STORED // count)
+    groups: dict[int, list[int]] = {}
+    for j in varied:
+        groups.setdefault(len(samples[j]) if nist else 0, []).append(j)
+    return [group[first:first + together] for group in groups.values() for first in range(0, len(group), together)]
+
+
+def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
+                     replications: int | None = None) -> list[dict[float, Interval]]:
+    """``mean_intervals`` of each sample ``values[members[j]]`` (positions into ``values``, each
+    at most once per sample). In aifcheck's stream the samples are resampled together, those
+    sharing rows sharing their draws (``resample``); in NIST's, samples of one size share their
+    indices, as they do in NIST's tool."""
+    data = np.asarray(values, dtype=float)
+    samples = [data[rows] for rows in members]
+    found: list[dict[float, Interval]] = [{} for _ in members]
+    varied = []
+    for j, sample in enumerate(samples):
+        if sample.min() == sample.max():
+            found[j] = {size: (float(sample.min()), float(sample.max())) for size in sizes}
+        else:
+            varied.append(j)
+    by_count: dict[int, list[float]] = {}
     for size in sizes:
-        count = replications_for(size, replications)
-        if count not in drawn:
-            drawn[count] = _mean_replicates(data, count, stream)
-        replicates, estimate = drawn[count]
-        found[size] = bca(replicates, estimate, accel, size)
-    return found
+        by_count.setdefault(replications_for(size, replications), []).append(size)
+    for count, shared in by_count.items():
+        for chosen in _batches(samples, varied, count, stream.nist):
+            if stream.nist:
+                drawn = _nist_replicates([samples[j] for j in chosen], count, stream.seed)
+            else:
+                drawn = replicate_means(data, [members[j] for j in chosen], count, stream.seed)
+            for j, replicates in zip(chosen, drawn):
+                accel = _jackknife_acceleration(samples[j])
+                for size in shared:
+                    found[j][size] = bca(replicates.means, math.nan, accel, size, below=replicates.below)
+    return [{size: intervals[size] for size in sizes} for intervals in found]
 
 
 def unit_intervals(units: Sequence[Unit], sizes: Sequence[float], stream: Stream,
@@ -275,9 +295,29 @@ def _check_sizes(sizes: Sequence[float]) -> None:
         labels[size_label(size)] = size
 
 
-def _sample(table: ScoreTable, rows: list[Row], options: CIOptions) -> list[float]:
+class _Pool:
+    """The values of every sample in one array, a table row's value once: samples that share rows
+    share positions, and so their draws (``resample``)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self._positions: dict[int, int] = {}
+
+    def add(self, value: float, row: Row | None = None) -> int:
+        """The position of a row's value (of a value of no row: a new one)."""
+        if row is not None and id(row) in self._positions:
+            return self._positions[id(row)]
+        self.values.append(value)
+        if row is not None:
+            self._positions[id(row)] = len(self.values) - 1
+        return len(self.values) - 1
+
+
+def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool) -> np.ndarray:
+    """The positions in ``pool`` of a key's sample: its rows' scores, or with ``macro`` each
+    document's mean score."""
     if not options.macro:
-        return [table.number(row, options.score) for row in rows]
+        return np.array([pool.add(table.number(row, options.score), row) for row in rows])
     document = table.getter(options.document)
     documents: dict[str, list[float]] = {}
     for row in rows:
@@ -287,8 +327,8 @@ def _sample(table: ScoreTable, rows: list[Row], options: CIOptions) -> list[floa
         total = 0.0
         for score in scores:  # in file order, as NIST adds them
             total += score
-        means.append(total / len(scores))
-    return means
+        means.append(pool.add(total / len(scores)))
+    return np.array(means)
 
 
 def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildcards: list[str],
@@ -334,13 +374,14 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         table.number(row, options.score)
     if summaries and not printed:
         warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
-    computed: dict[str, tuple[dict[float, Interval], int]] = {}
+    samples: dict[str, np.ndarray] = {}
     first_key: dict[str, tuple[str, ...]] = {}
+    pool = _Pool()
     for row in summaries:
         cells = key_cells(table, row, options.key)
         values = tuple(table.getter(name)(row) for name in options.key)
         name = ".".join(values)
-        if name in computed:
+        if name in samples:
             if values != first_key[name]:
                 warnings.append(f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
                                 f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
@@ -351,9 +392,10 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         if not rows:
             raise InputError(table.path, f"no data rows for the key {label} of this summary row", row.line)
         warnings.extend(_quirk_warnings(table, is_summary, cells, wildcards, rows, label))
-        sample = _sample(table, rows, options)
-        computed[name] = (mean_intervals(sample, options.sizes, stream, options.replications), len(sample))
+        samples[name] = _sample(table, rows, options, pool)
         first_key[name] = values
+    intervals = sample_intervals(pool.values, list(samples.values()), options.sizes, stream, options.replications)
+    computed = {name: (found, len(samples[name])) for name, found in zip(samples, intervals)}
     lines = []
     for row in printed:
         values = tuple(table.getter(name)(row) for name in options.key)
