@@ -6,8 +6,8 @@ from AIDA_P3_TA1_TM_A0001 (the TA1/TA2 reading of a KB: types and mentions from 
 What those tables leave out (prototypes, members, handles, names, links) comes from aifcheck's
 own queries in queries/aifcheck_*.rq. A span is the one NIST's table prints, of the kind, document
 element and shot the table's hidden columns give (its element, for a key frame, is the video's); a
-justification NIST's cfn:getSpan cannot print (none of its kinds, or several) gives no mention or
-justification, and a shot one with no extent.
+justification NIST's cfn:getSpan cannot print (none of its kinds, or several) gives no mention and
+no span of an edge, and a shot one a span with no extent.
 """
 from __future__ import annotations
 
@@ -116,9 +116,7 @@ def _edges(kb: KB) -> tuple[Edge, ...]:
                 _number(row["argument_assertion_confidence"]),
             )
             span = _span(row, "predicate_justification", "justification_kind", "ejsid")
-            if span is None:
-                continue
-            spans[key].append(span)
+            spans[key].extend(() if span is None else (span,))
             confidence = _number(row["predicate_justification_confidence"])
             confidences[key] = max(confidence, confidences.get(key, confidence))
     return tuple(
