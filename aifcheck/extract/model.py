@@ -171,6 +171,18 @@ class Cluster:
     handle: str | None = None
     names: tuple[str, ...] = ()
     links: tuple[tuple[str, float], ...] = ()  # (KB ID, link confidence)
+    # The mentions by their printed span, as NIST's scorer keys them: each span once, in the order
+    # of its first mention, with the values of its last.
+    by_span: dict[str, Mention] = field(init=False, repr=False, compare=False)
+    # Each type with the highest membership x type-statement confidence of its mentions: the weights
+    # NIST's TypeSim multiplies (plan §4.2), in order of first assertion.
+    weighted_types: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # made at once: scorers read them for every cluster, many times
+        object.__setattr__(self, "by_span", {mention.key: mention for mention in self.mentions})
+        weights = best_confidences((m.type, m.membership_confidence * m.type_confidence) for m in self.mentions)
+        object.__setattr__(self, "weighted_types", weights)
 
     @property
     def type_set(self) -> frozenset[str]:
@@ -183,21 +195,6 @@ class Cluster:
     @property
     def documents(self) -> frozenset[str]:
         return frozenset(m.document for m in self.mentions)
-
-    @cached_property
-    def by_span(self) -> dict[str, Mention]:
-        """The mentions by their printed span, as NIST's scorer keys them: each span once, in the
-        order of its first mention, with the values of its last."""
-        found: dict[str, Mention] = {}
-        for mention in self.mentions:
-            found[mention.key] = mention
-        return found
-
-    @cached_property
-    def weighted_types(self) -> tuple[tuple[str, float], ...]:
-        """Each type with the highest membership x type-statement confidence of its mentions: the
-        weights NIST's TypeSim multiplies (plan §4.2), in order of first assertion."""
-        return best_confidences((m.type, m.membership_confidence * m.type_confidence) for m in self.mentions)
 
 
 def best_confidences(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:

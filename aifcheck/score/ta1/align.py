@@ -187,9 +187,13 @@ class _TypeCache:
         self.types = types
         self.keys: dict[frozenset, int] = {}
         self.known: dict[tuple[int, int], float] = {}
+        self.of_cluster: dict[int, int] = {}  # id(cluster) -> key: the clusters live as long as this cache
 
     def key(self, cluster: Cluster) -> int:
-        return self.keys.setdefault(frozenset(cluster.weighted_types), len(self.keys))
+        found = self.of_cluster.get(id(cluster))
+        if found is None:
+            found = self.of_cluster[id(cluster)] = self.keys.setdefault(frozenset(cluster.weighted_types), len(self.keys))
+        return found
 
     def __call__(self, first: Cluster, second: Cluster) -> float:
         key = (self.key(first), self.key(second))

@@ -27,7 +27,7 @@ def build(document: Document, keep=lambda row: row.valid) -> KnowledgeGraph:
         if keep(row):
             cluster = row["cluster"]
             if cluster not in metatypes:
-                metatypes[cluster] = Metatype(row["metatype"])
+                metatypes[cluster] = _METATYPES[row["metatype"]]
                 mentions[cluster] = []
             mentions[cluster].append(_mention(row))
     edges = tuple(_edge(row) for row in document.rows("AM") if keep(row))
@@ -45,18 +45,27 @@ def tm_time(row: Row) -> LDCTime:
     return LDCTime(*(read_date(row, name)[0] for name in NAMES), cluster=row["cluster"])
 
 
+_METATYPES = {metatype.value: metatype for metatype in Metatype}  # (a look-up: Metatype(text) is slow)
+
+
+# spans and confidences repeat over a document's rows and builds: each text is read once
 @lru_cache(maxsize=1 << 16)
 def span(text: str) -> Span:
-    """A printed span, as NIST's scorer reads it (spans repeat over a document's rows and builds)."""
+    """A printed span, as NIST's scorer reads it."""
     return Span.parse(text)
 
 
+@lru_cache(maxsize=1 << 10)
+def _confidence(text: str) -> float:
+    return float(trim(text))
+
+
 def _mention(row: Row) -> Mention:
-    return Mention(span(row["mention_span"]), row["type"], row["is_negated"] == "Negated", float(trim(row["type_statement_confidence"])),
-                   float(trim(row["cluster_membership_confidence"])), float(trim(row["mention_type_justification_confidence"])))
+    return Mention(span(row["mention_span"]), row["type"], row["is_negated"] == "Negated", _confidence(row["type_statement_confidence"]),
+                   _confidence(row["cluster_membership_confidence"]), _confidence(row["mention_type_justification_confidence"]))
 
 
 def _edge(row: Row) -> Edge:
     return Edge(row["subject"], row["object"], row["predicate"], row["is_assertion_negated"] == "Negated",
-                float(trim(row["argument_assertion_confidence"])), (span(row["predicate_justification"]),),
-                float(trim(row["predicate_justification_confidence"])), Metatype(row["subject_metatype"]))
+                _confidence(row["argument_assertion_confidence"]), (span(row["predicate_justification"]),),
+                _confidence(row["predicate_justification_confidence"]), _METATYPES[row["subject_metatype"]])

@@ -191,6 +191,12 @@ class Trf:
     frame: Frame
     filler: str
     edges: tuple[Edge, ...]  # in NIST's order (Frame.fillers)
+    roles: frozenset[str] = field(init=False)
+    negation: frozenset[bool] = field(init=False)  # {True}: negated edges only; {False, True}: both
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", frozenset(edge.role for edge in self.edges))
+        object.__setattr__(self, "negation", frozenset(edge.negated for edge in self.edges))
 
     @property
     def subject(self) -> str:
@@ -199,15 +205,6 @@ class Trf:
     @property
     def metatype(self) -> Metatype:
         return self.frame.metatype
-
-    @cached_property
-    def roles(self) -> frozenset[str]:
-        return frozenset(edge.role for edge in self.edges)
-
-    @cached_property
-    def negation(self) -> frozenset[bool]:
-        """Whether its edges are negated: {True} for negated edges only, {False, True} for both."""
-        return frozenset(edge.negated for edge in self.edges)
 
 
 def frame_trfs(graph: KnowledgeGraph | None, subject: str | None = None) -> list[Trf]:
