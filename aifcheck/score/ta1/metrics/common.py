@@ -192,7 +192,7 @@ class Trf:
     filler: str
     edges: tuple[Edge, ...]  # in NIST's order (Frame.fillers)
     roles: frozenset[str] = field(init=False)
-    negation: frozenset[bool] = field(init=False)  # {True}: negated edges only; {False, True}: both
+    negation: frozenset[bool] = field(init=False)  # whether each of its edges is negated
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "roles", frozenset(edge.role for edge in self.edges))
