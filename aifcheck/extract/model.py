@@ -180,9 +180,16 @@ class Cluster:
 
     def __post_init__(self) -> None:
         # made at once: scorers read them for every cluster, many times
-        object.__setattr__(self, "by_span", {mention.key: mention for mention in self.mentions})
-        weights = best_confidences((m.type, m.membership_confidence * m.type_confidence) for m in self.mentions)
-        object.__setattr__(self, "weighted_types", weights)
+        by_span: dict[str, Mention] = {}
+        weights: dict[str, float] = {}
+        for mention in self.mentions:
+            by_span[mention.key] = mention
+            weight = mention.membership_confidence * mention.type_confidence
+            known = weights.get(mention.type)
+            if known is None or weight > known:
+                weights[mention.type] = weight
+        object.__setattr__(self, "by_span", by_span)
+        object.__setattr__(self, "weighted_types", tuple(weights.items()))
 
     @property
     def type_set(self) -> frozenset[str]:
@@ -201,7 +208,9 @@ def best_confidences(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, flo
     """Each name once, with its highest confidence, in order of first appearance."""
     best: dict[str, float] = {}
     for name, confidence in pairs:
-        best[name] = max(confidence, best.get(name, confidence))
+        known = best.get(name)
+        if known is None or confidence > known:
+            best[name] = confidence
     return tuple(best.items())
 
 
