@@ -29,7 +29,7 @@ _EXPORTS = {
     "score_crux_claims": "score.crux.claims", "score_crux_relations": "score.crux.relations",
     "Claim": "extract.model", "ClaimComponent": "extract.model", "Cluster": "extract.model", "Edge": "extract.model",
     "KnowledgeGraph": "extract.model", "LDCDate": "extract.model", "LDCTime": "extract.model", "Mention": "extract.model",
-    "Metatype": "extract.model", "Span": "extract.model",
+    "Metatype": "extract.model", "Span": "extract.model", "SpanKind": "extract.model", "Frame": "extract.model",
     "ExitStatus": "validation.report", "FileReport": "validation.report", "Report": "validation.report", "Violation": "validation.report",
 }
 _RENAMED = {"load": "load_kg", "score_crux_claims": "score_claims", "score_crux_relations": "score_relations"}

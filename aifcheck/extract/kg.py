@@ -4,20 +4,24 @@ made of, so that objects and TSVs always agree.
 Mentions come from AIDA_P3_TA1_CM_A0001, edges from AIDA_P3_TA1_AM_A0001 and temporal 4-tuples
 from AIDA_P3_TA1_TM_A0001 (the TA1/TA2 reading of a KB: types and mentions from the members).
 What those tables leave out (prototypes, members, handles, names, links) comes from aifcheck's
-own queries in queries/aifcheck_*.rq.
+own queries in queries/aifcheck_*.rq. A span is the one NIST's table prints, of the kind, document
+element and shot the table's hidden columns give (its element, for a key frame, is the video's); a
+justification NIST's cfn:getSpan cannot print (none of its kinds, or several) gives no mention and
+no span of an edge, and a shot one a span with no extent.
 """
 from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pyoxigraph as ox
 
 from ..errors import InputError
 from ..loading.kb import KB, load_kb
-from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span
+from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span, SpanKind, best_confidences
 from ..loading.lines import Term
 from .query import run_table, value
 
@@ -70,9 +74,12 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for row in run_table(kb, CLUSTERS).records():
         with _reading(kb, "a mention of cluster", row["cluster"]):
+            span = _span(row, "mention_span", "mention_kind", "sid")
+            if span is None:
+                continue
             mentions[value(row["cluster"])].append(
                 Mention(
-                    span=Span.parse(value(row["mention_span"])),
+                    span=span,
                     type=value(row["type"]),
                     negated=value(row["is_negated"]) == "Negated",
                     type_confidence=_number(row["type_statement_confidence"]),
@@ -86,7 +93,7 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
             metatype=Metatype.from_iri(value(row["metatype"])),
             prototype=value(row["prototype"]),
             members=tuple(sorted(members[iri])),
-            types=_best_types((m.type, m.type_confidence) for m in mentions[iri]),
+            types=tuple(sorted(best_confidences((m.type, m.type_confidence) for m in mentions[iri]))),
             mentions=tuple(sorted(mentions[iri])),
             handle=value(row["handle"]) if row["handle"] is not None else None,
             names=tuple(sorted(names[iri])),
@@ -98,6 +105,7 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
 
 def _edges(kb: KB) -> tuple[Edge, ...]:
     spans: dict[tuple[str, str, str, bool, float], list[Span]] = defaultdict(list)
+    confidences: dict[tuple[str, str, str, bool, float], float] = {}
     for row in run_table(kb, EDGES).records():
         with _reading(kb, "an argument of", row["subject"]):
             key = (
@@ -107,11 +115,26 @@ def _edges(kb: KB) -> tuple[Edge, ...]:
                 value(row["is_assertion_negated"]) == "Negated",
                 _number(row["argument_assertion_confidence"]),
             )
-            spans[key].append(Span.parse(value(row["predicate_justification"])))
+            span = _span(row, "predicate_justification", "justification_kind", "ejsid")
+            spans[key].extend(() if span is None else (span,))
+            confidence = _number(row["predicate_justification_confidence"])
+            confidences[key] = max(confidence, confidences.get(key, confidence))
     return tuple(
-        Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))))
+        Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))), confidences[subject, obj, role, negated, confidence])
         for (subject, obj, role, negated, confidence), found in sorted(spans.items())
     )
+
+
+def _span(row: dict[str, Term | None], printed: str, kind: str, shot: str) -> Span | None:
+    """The span of a row's justification (None when NIST's cfn:getSpan cannot print it and it is
+    no shot); ValueError when the printed span is not one."""
+    if row[kind] is None:
+        return None
+    found = SpanKind(value(row[kind]))
+    if found is SpanKind.SHOT:
+        return Span(value(row["docid"]), value(row["doceid"]), shot=value(row[shot]), kind=found)
+    span = Span.parse(value(row[printed]), found)
+    return replace(span, element=value(row["doceid"])) if found is SpanKind.KEYFRAME else span
 
 
 def _times(kb: KB) -> tuple[LDCTime, ...]:
@@ -131,14 +154,6 @@ def ldc_time(row: dict[str, Term | None], cluster: str | None = None) -> LDCTime
 
 
 _BOUNDS = ("sa", "sb", "ea", "eb")  # the column prefixes of T1, T2, T3, T4
-
-
-def _best_types(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:
-    """Each type once, with its highest confidence, sorted by type."""
-    best: dict[str, float] = {}
-    for type_, confidence in pairs:
-        best[type_] = max(confidence, best.get(type_, confidence))
-    return tuple(sorted(best.items()))
 
 
 def _number(term: Term | None) -> float:

@@ -1,7 +1,10 @@
-"""A knowledge graph as NIST reads it (plan §2.4.1): clusters, mentions, edges, temporal 4-tuples.
+"""A knowledge graph as NIST reads it (plan §2.4.1): clusters, mentions, edges, frames, temporal
+4-tuples; the one domain model of aifcheck.
 
 Frozen dataclasses keyed by cluster IRIs (plain strings), so that scorers can align system and
-gold objects with sets and dicts. aifcheck.extract builds them from the rows of NIST's tables.
+gold objects with sets and dicts. aifcheck.extract builds them from the rows of NIST's tables
+queried from a KB; the TA1 scorer builds the same objects from the rows of NIST's printed tables
+(aifcheck.score.ta1.responses), where a cluster is named by what NIST's clean stage leaves of it.
 """
 from __future__ import annotations
 
@@ -9,13 +12,18 @@ import calendar
 import datetime
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
-_SPAN = re.compile(r"^([^:]+):([^:]+):\((\d+),(\d+)\)-\((\d+),(\d+)\)$")
+# NIST's scorer's reading of a printed span, and of a keyframe ID (VIDEO_N) in its element's place
+_SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
+_KEYFRAME = re.compile(r"^(.*)_(\d+)$")
 
 
-class Metatype(enum.Enum):
-    """What a cluster is, decided by the class of its prototype (plan §2.4.1 item 5)."""
+class Metatype(enum.StrEnum):
+    """What a cluster is, decided by the class of its prototype (plan §2.4.1 item 5). A string
+    enum: equal to, and printed as, NIST's name ("Entity")."""
 
     ENTITY = "Entity"
     EVENT = "Event"
@@ -26,52 +34,110 @@ class Metatype(enum.Enum):
         return cls(iri.rsplit("#", 1)[-1])
 
 
+class SpanKind(enum.StrEnum):
+    """The AIF justification a span comes from (aida:TextJustification ... aida:VideoJustification)."""
+
+    TEXT = "text"
+    IMAGE = "image"
+    KEYFRAME = "keyframe"
+    SHOT = "shot"
+    AUDIO = "audio"
+    VIDEO = "video"
+
+
+_TIMED = (SpanKind.AUDIO, SpanKind.VIDEO)
+
+
 @dataclass(frozen=True, order=True)
 class Span:
-    """A justification span: text offsets (start, end inclusive) or an image box.
+    """A justification's extent, as NIST's ``cfn:getSpan`` prints it: ``DOC:ELEMENT:(x1,y1)-(x2,y2)``.
 
-    NIST prints both as ``DOC:DOCELT:(x1,y1)-(x2,y2)``: a text span has y1 = y2 = 0, so that
-    ``start``/``end`` are the character offsets; an image box has ``top``/``bottom`` as well.
+    - text: character offsets ``start``..``end`` (inclusive), printed ``(start,0)-(end,0)``;
+    - image: a box, ``(start,top)-(end,bottom)`` (upper left x and y, lower right x and y);
+    - keyframe: a box in the key frame ``keyframe`` of the video ``element``; NIST prints the
+      keyframe ID in the element's place (``DOC:VIDEO_3:(x1,y1)-(x2,y2)``);
+    - audio, video: start and end times in seconds, printed ``(start,0)-(end,0)``;
+    - shot: the shot ``shot`` of a video, which has no extent: getSpan prints nothing for it.
+
+    ``text`` is the span as printed, which NIST's scorer uses as a mention's key ("(010,0)" is not
+    "(10,0)" there). ``kind`` is None for a span read from NIST's printed form, which does not tell
+    text, audio and video apart (the AUX data's modality of the element does). Two spans are equal
+    when they cover the same extent of the same element, key frame or shot, whatever their text.
     """
 
     document: str
     element: str
-    start: int
-    end: int
-    top: int = 0
-    bottom: int = 0
+    start: int | float = 0
+    end: int | float = 0
+    top: int | float = 0
+    bottom: int | float = 0
+    keyframe: str = ""
+    shot: str = ""
+    kind: SpanKind | None = field(default=None, compare=False)
+    text: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def parse(cls, text: str) -> Span:
+    def parse(cls, text: str, kind: SpanKind | None = None) -> Span:
+        """A span as NIST prints it; ValueError if it is not one. A keyframe ID (``VIDEO_N``) in
+        the element's place is split as NIST's scorer splits it, unless ``kind`` says the span is
+        of another kind."""
         match = _SPAN.match(text)
         if not match:
             raise ValueError(f"not a span: {text!r}")
-        document, element, start, top, end, bottom = match.groups()
-        return cls(document, element, int(start), int(end), int(top), int(bottom))
+        document, element, *corners = match.groups()
+        start, top, end, bottom = (_coordinate(c) for c in corners)
+        keyframe = ""
+        frame = _KEYFRAME.match(element) if kind in (None, SpanKind.KEYFRAME) else None
+        if frame:
+            element, keyframe = frame.group(1), element
+        return cls(document, element, start, end, top, bottom, keyframe, kind=kind, text=text)
 
     def __str__(self) -> str:
-        return f"{self.document}:{self.element}:({self.start},{self.top})-({self.end},{self.bottom})"
+        if self.text or self.shot:
+            return self.text  # a shot prints as nothing, as getSpan prints it
+        corners = (self.start, self.top, self.end, self.bottom)
+        return "{}:{}:({},{})-({},{})".format(self.document, self.keyframe or self.element, *corners)
 
     def iou(self, other: Span) -> float:
-        """Intersection over union of the covered characters (or pixels; ends are inclusive).
+        """Intersection over union: of the characters or pixels covered (both ends included), of
+        the times (as lengths) of audio and video spans; a shot is all of itself.
 
-        0.0 when the spans lie in different documents or document elements.
+        0.0 when the spans lie in different documents, document elements, key frames or shots.
         """
-        if (self.document, self.element) != (other.document, other.element):
+        if (self.document, self.element, self.keyframe, self.shot) != (other.document, other.element, other.keyframe, other.shot):
             return 0.0
+        if self.shot:
+            return 1.0
+        if self.kind in _TIMED and other.kind in _TIMED:
+            overlap = max(min(self.end, other.end) - max(self.start, other.start), 0)
+            union = (self.end - self.start) + (other.end - other.start) - overlap
+            return overlap / union if union > 0 else 0.0
         width = min(self.end, other.end) - max(self.start, other.start) + 1
         height = min(self.bottom, other.bottom) - max(self.top, other.top) + 1
         overlap = max(width, 0) * max(height, 0)
         union = self._area() + other._area() - overlap
         return overlap / union if union > 0 else 0.0
 
-    def _area(self) -> int:
+    def _area(self) -> int | float:
         return max(self.end - self.start + 1, 0) * max(self.bottom - self.top + 1, 0)
+
+
+def _coordinate(text: str) -> int | float:
+    """A printed coordinate as a number (an integer when it reads as one); ValueError if it is none."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"the coordinate {text!r} is not a number") from None
 
 
 @dataclass(frozen=True, order=True)
 class Mention:
-    """One justification of a type statement on a member of a cluster (plan §2.4.1 item 8)."""
+    """One justification of a type statement on a member of a cluster (plan §2.4.1 item 8): a row
+    of NIST's CM table."""
 
     span: Span
     type: str
@@ -84,6 +150,11 @@ class Mention:
     def document(self) -> str:
         return self.span.document
 
+    @property
+    def key(self) -> str:
+        """The span as printed: NIST's key of a mention."""
+        return str(self.span)
+
 
 @dataclass(frozen=True)
 class Cluster:
@@ -91,13 +162,34 @@ class Cluster:
 
     iri: str
     metatype: Metatype
-    prototype: str
+    prototype: str = ""  # (NIST's tables do not name it)
     members: tuple[str, ...] = ()
-    types: tuple[tuple[str, float], ...] = ()  # (type, highest type-statement confidence)
-    mentions: tuple[Mention, ...] = ()
+    # (type, highest type-statement confidence), each type once: sorted (aifcheck.extract), in
+    # order of first assertion (NIST's tables)
+    types: tuple[tuple[str, float], ...] = ()
+    mentions: tuple[Mention, ...] = ()  # one per justification of a type statement (a CM row)
     handle: str | None = None
     names: tuple[str, ...] = ()
     links: tuple[tuple[str, float], ...] = ()  # (KB ID, link confidence)
+    # The mentions by their printed span, as NIST's scorer keys them: each span once, in the order
+    # of its first mention, with the values of its last.
+    by_span: dict[str, Mention] = field(init=False, repr=False, compare=False)
+    # Each type with the highest membership x type-statement confidence of its mentions: the weights
+    # NIST's TypeSim multiplies (plan §4.2), in order of first assertion.
+    weighted_types: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # made at once: scorers read them for every cluster, many times
+        by_span: dict[str, Mention] = {}
+        weights: dict[str, float] = {}
+        for mention in self.mentions:
+            by_span[mention.key] = mention
+            weight = mention.membership_confidence * mention.type_confidence
+            known = weights.get(mention.type)
+            if known is None or weight > known:
+                weights[mention.type] = weight
+        object.__setattr__(self, "by_span", by_span)
+        object.__setattr__(self, "weighted_types", tuple(weights.items()))
 
     @property
     def type_set(self) -> frozenset[str]:
@@ -112,6 +204,16 @@ class Cluster:
         return frozenset(m.document for m in self.mentions)
 
 
+def best_confidences(pairs: Iterable[tuple[str, float]]) -> tuple[tuple[str, float], ...]:
+    """Each name once, with its highest confidence, in order of first appearance."""
+    best: dict[str, float] = {}
+    for name, confidence in pairs:
+        known = best.get(name)
+        if known is None or confidence > known:
+            best[name] = confidence
+    return tuple(best.items())
+
+
 def short_role(role: str) -> str:
     """A DWD role's short name: its first two ``_``-separated parts ("A0_pag_agent_robber" -> "A0_pag")."""
     return "_".join(role.split("_")[:2])
@@ -119,7 +221,8 @@ def short_role(role: str) -> str:
 
 @dataclass(frozen=True)
 class Edge:
-    """A labeled edge: an argument assertion between two cluster prototypes (plan §2.4.1 item 12)."""
+    """A labeled edge: an argument assertion between two cluster prototypes (plan §2.4.1 item 12),
+    with the spans of its compound justification."""
 
     subject: str
     object: str
@@ -127,10 +230,35 @@ class Edge:
     negated: bool = False
     confidence: float = 1.0
     justifications: tuple[Span, ...] = ()
+    justification_confidence: float = 1.0  # of the compound justification (the highest, when several)
+    subject_metatype: Metatype | None = None  # as NIST's argument row gives it; None: the subject cluster's
 
     @property
     def short_role(self) -> str:
         return short_role(self.role)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """An event or relation with its arguments (NIST's frame, plan §4.6-4.7): the edges whose
+    subject is the cluster, in the order given."""
+
+    cluster: str
+    metatype: Metatype
+    edges: tuple[Edge, ...] = ()
+
+    @cached_property
+    def fillers(self) -> dict[str, tuple[Edge, ...]]:
+        """The edges to each filler (object cluster), as NIST's scorer gathers them: by role in the
+        order of the role's first edge, then by filler in the order of its first edge with that role."""
+        by_role: dict[str, dict[str, list[Edge]]] = {}
+        for edge in self.edges:
+            by_role.setdefault(edge.role, {}).setdefault(edge.object, []).append(edge)
+        found: dict[str, list[Edge]] = {}
+        for fillers in by_role.values():
+            for filler, edges in fillers.items():
+                found.setdefault(filler, []).extend(edges)
+        return {filler: tuple(edges) for filler, edges in found.items()}
 
 
 @dataclass(frozen=True, order=True)
@@ -155,15 +283,16 @@ class LDCDate:
 @dataclass(frozen=True)
 class LDCTime:
     """A temporal 4-tuple [T1 T2 T3 T4] (plan §4.5): on a cluster's prototype, or a claim's
-    aida:claimDateTime (plan §6.2.1 field 10), where ``cluster`` is None."""
+    aida:claimDateTime (plan §6.2.1 field 10), where ``cluster`` is None. A bound is None where a
+    row of NIST's printed TM table gives it no year (aifcheck's queries fill every bound in)."""
 
-    start_after: LDCDate  # T1
-    start_before: LDCDate  # T2
-    end_after: LDCDate  # T3
-    end_before: LDCDate  # T4
+    start_after: LDCDate | None  # T1
+    start_before: LDCDate | None  # T2
+    end_after: LDCDate | None  # T3
+    end_before: LDCDate | None  # T4
     cluster: str | None = None
 
-    def as_tuple(self) -> tuple[LDCDate, LDCDate, LDCDate, LDCDate]:
+    def as_tuple(self) -> tuple[LDCDate | None, LDCDate | None, LDCDate | None, LDCDate | None]:
         return (self.start_after, self.start_before, self.end_after, self.end_before)
 
     def bounds(self) -> tuple[LDCDate, LDCDate]:
@@ -174,7 +303,8 @@ class LDCTime:
 
 @dataclass(frozen=True)
 class KnowledgeGraph:
-    """The clusters, edges and temporal 4-tuples of one KB, with look-ups by cluster IRI."""
+    """The clusters, edges and temporal 4-tuples of one KB (or of one document's TA1 tables, whose
+    ``source`` is then the document), with look-ups by cluster IRI."""
 
     source: str
     clusters: tuple[Cluster, ...] = ()
@@ -187,6 +317,9 @@ class KnowledgeGraph:
 
     def cluster(self, iri: str) -> Cluster:
         return self._by_iri[iri]
+
+    def get(self, iri: str) -> Cluster | None:
+        return self._by_iri.get(iri)
 
     def __contains__(self, iri: object) -> bool:
         return iri in self._by_iri
@@ -220,8 +353,25 @@ class KnowledgeGraph:
         """The KE edges: unique (subject, object) pairs (plan §2.4.1)."""
         return frozenset((e.subject, e.object) for e in self.edges)
 
+    @cached_property
+    def frames(self) -> dict[str, Frame]:
+        """The frame of each subject of an edge, in the order of its first edge; its metatype is
+        the one its first edge gives (NIST's reading of its argument rows), else its cluster's."""
+        edges: dict[str, list[Edge]] = {}
+        for edge in self.edges:
+            edges.setdefault(edge.subject, []).append(edge)
+        return {subject: Frame(subject, found[0].subject_metatype or self.cluster(subject).metatype, tuple(found))
+                for subject, found in edges.items()}
+
     def times_of(self, cluster: str) -> tuple[LDCTime, ...]:
-        return tuple(t for t in self.times if t.cluster == cluster)
+        return self._times.get(cluster, ())
+
+    @cached_property
+    def _times(self) -> dict[str | None, tuple[LDCTime, ...]]:
+        found: dict[str | None, list[LDCTime]] = {}
+        for time in self.times:
+            found.setdefault(time.cluster, []).append(time)
+        return {cluster: tuple(times) for cluster, times in found.items()}
 
 
 @dataclass(frozen=True)

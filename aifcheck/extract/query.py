@@ -7,7 +7,8 @@ where a variable is unbound. The domain model (aifcheck.extract.model) is built 
 NIST's printed form of the same rows is aifcheck.pipeline.sparql's, so the two never disagree.
 
 A query's header comments say what it needs: ``# Parameter: ?VAR KIND`` (a value to bind),
-``# Order: ...`` and ``# Hidden: ...`` (how NIST's tool orders the printed rows).
+``# Order: ...`` (how NIST's tool orders the printed rows) and ``# Hidden: ...`` (columns that
+are not printed: one the order needs, or one the model reads beside NIST's).
 """
 from __future__ import annotations
 
@@ -166,8 +167,8 @@ def run_sparql(kb: KB, text: str, name: str = "query") -> Table:
 #   # Order: ?var line(?other) ...
 # (by ?var's printed value, then by the line where ?other is written, as GraphDB returns rows in
 # the order the file gave their statements when NIST's query sorts on fewer columns than it
-# prints; rows that tie on every key stay sorted). "# Hidden: ?other" keeps a variable the order
-# needs out of the printed columns.
+# prints; rows that tie on every key stay sorted). "# Hidden: ?other" keeps a variable out of the
+# printed columns: one the order needs, or one the model reads (aifcheck.extract.kg).
 _ORDER = re.compile(r"^#\s*Order:\s*(.+)$", re.MULTILINE)
 _HIDDEN = re.compile(r"^#\s*Hidden:\s*(.+)$", re.MULTILINE)
 _ORDER_KEY = re.compile(r"line\(\?(\w+)\)|\?(\w+)")
@@ -181,7 +182,7 @@ def order_keys(text: str) -> tuple[tuple[str, bool], ...]:
 
 @cache
 def hidden_columns(text: str) -> frozenset[str]:
-    """The "# Hidden:" variables of a query: kept for the order, not printed."""
+    """The "# Hidden:" variables of a query: in its rows, not printed."""
     return frozenset(m[2] for line in _HIDDEN.findall(text) for m in _ORDER_KEY.finditer(line))
 
 

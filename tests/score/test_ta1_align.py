@@ -13,27 +13,29 @@ import random
 import numpy as np
 import pytest
 
+from aifcheck.extract.model import Cluster, Mention, Metatype, Span
 from aifcheck.score.matching import munkres_assign
 from aifcheck.score.ta1.align import _Mentions, _TypeCache, type_similarity
-from aifcheck.score.ta1.responses import Cluster, Mention
+from aifcheck.score.ta1.aux import Aux, Element
 from aifcheck.score.ta1.similarity import TypeSimilarity
 
 QNODES = [f"Q{n}" for n in range(8)]
+AUX = Aux("aux", ["D"], {"D": ["E"]}, {"E": Element("E", "text", "ENG", ["D"])}, {"text": {}}, "core", "parent_children")
 
 
 def random_clusters(rng: random.Random, count: int, prefix: str) -> list[Cluster]:
     clusters = []
     for number in range(count):
-        cluster = Cluster(f"{prefix}{number}", metatype="Entity")
+        typed = []  # a mention per (membership confidence, type): the type's weight is the highest
         for _ in range(rng.randint(1, 3)):
-            cluster.type_confidences.add((rng.choice([0.1, 0.25, 0.5, 0.9, 1.0]), rng.choice(QNODES)))
-        clusters.append(cluster)
+            confidence, qnode = rng.choice([0.1, 0.25, 0.5, 0.9, 1.0]), rng.choice(QNODES)
+            typed.append(Mention(text_mention(0, 0).span, qnode, False, membership_confidence=confidence))
+        clusters.append(Cluster(f"{prefix}{number}", Metatype.ENTITY, mentions=tuple(typed)))
     return clusters
 
 
 def text_mention(start: int, end: int) -> Mention:
-    span = f"D:E:({start},0)-({end},0)"
-    return Mention(span, "D", "E", None, (float(start), 0.0, float(end), 0.0), "text", None, "NotNegated")
+    return Mention(Span.parse(f"D:E:({start},0)-({end},0)"), "Q0", False)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -62,13 +64,12 @@ def test_matching_without_munkres_is_munkres_matching() -> None:
         rng = random.Random(seed)
         clusters = []
         for number in range(8):
-            cluster = Cluster(f"c{number}", metatype="Entity")
+            found = []
             for _ in range(rng.randint(1, 4)):
                 start = rng.randrange(0, 40)
-                mention = text_mention(start, start + rng.randint(0, 10))
-                cluster.mentions[mention.id] = mention
-            clusters.append(cluster)
-        mentions = _Mentions(clusters, 0.1)
+                found.append(text_mention(start, start + rng.randint(0, 10)))
+            clusters.append(Cluster(f"c{number}", Metatype.ENTITY, mentions=tuple(found)))
+        mentions = _Mentions(clusters, AUX, 0.1)
         for first in clusters:
             for second in clusters:
                 found = mentions.matched(first, second)

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
+from ...extract.model import Cluster, KnowledgeGraph, Mention
 from ..matching import munkres_assign
+from .aux import Aux
 from .iou import iou_matrix
-from .responses import Cluster, DocumentResponses, Mention
 from .similarity import TypeSimilarity
 
 SIDES = ("system", "gold")
@@ -57,7 +58,7 @@ class DocumentAlignment:
     unaligned_system: list[str] = field(default_factory=list)
     similarities: list[SimilarityBlock] = field(default_factory=list)  # similarities/<doc>.tab, when asked
     self_similarity: dict[str, dict[str, float]] = field(default_factory=lambda: {"system": {}, "gold": {}})
-    clusters: dict[str, dict[str, Cluster]] = field(default_factory=dict, repr=False)  # "system" | "gold" -> id -> cluster
+    graphs: dict[str, KnowledgeGraph] = field(default_factory=dict, repr=False)  # "system" | "gold" -> the document's objects
     types: _TypeCache | None = field(default=None, repr=False)
 
     def type_similarity(self, system_cluster: str, gold_cluster: str) -> float:
@@ -65,29 +66,29 @@ class DocumentAlignment:
         reads it from its similarity rows, which hold only those pairs); otherwise 0."""
         if system_cluster not in self.system_to_gold or gold_cluster not in self.gold_to_system:
             return 0.0
-        system, gold = self.clusters["system"][system_cluster], self.clusters["gold"][gold_cluster]
+        system, gold = self.graphs["system"].cluster(system_cluster), self.graphs["gold"].cluster(gold_cluster)
         if system.metatype != gold.metatype or self.types is None:
             return 0.0
         return self.types(system, gold)
 
 
 class _Mentions:
-    """The thresholded IoU of all mentions of a document's gold and system clusters."""
+    """The thresholded IoU of all mentions (distinct spans) of a document's gold and system clusters."""
 
-    def __init__(self, clusters: list[Cluster], threshold: float) -> None:
+    def __init__(self, clusters: list[Cluster], aux: Aux, threshold: float) -> None:
         index: dict[str, int] = {}
         mentions: list[Mention] = []
         self.members: dict[int, np.ndarray] = {}
         for cluster in clusters:
             positions = []
-            for mention in cluster.mentions.values():
-                if mention.id not in index:
-                    index[mention.id] = len(mentions)
+            for key, mention in cluster.by_span.items():
+                if key not in index:
+                    index[key] = len(mentions)
                     mentions.append(mention)
-                positions.append(index[mention.id])
+                positions.append(index[key])
             self.members[id(cluster)] = np.array(positions, dtype=int)
         self.mentions = mentions
-        self.iou = iou_matrix(mentions, threshold)
+        self.iou = iou_matrix([m.span for m in mentions], aux, threshold)
         self.touching = sparse.csr_matrix(self.iou > 0, dtype=np.int32)
         # each mention's partners (IoU > 0) by position, and each cluster's column of a position:
         # most pairs of clusters are matched in Python from these, without slicing the matrix
@@ -128,20 +129,21 @@ class _Mentions:
 
 
 def type_similarity(first: Cluster, second: Cluster, types: TypeSimilarity) -> float:
-    return max(c1 * c2 * types.similarity(q1, q2) for c1, q1 in first.type_confidences for c2, q2 in second.type_confidences)
+    """NIST's TypeSim: the greatest product of the two clusters' type weights and DWDTypeSim."""
+    return max(c1 * c2 * types.similarity(q1, q2) for q1, c1 in first.weighted_types for q2, c2 in second.weighted_types)
 
 
-def align_document(gold: DocumentResponses, system: DocumentResponses, types: TypeSimilarity, parameters: Parameters,
+def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimilarity, aux: Aux, parameters: Parameters,
                    similarities: bool = False) -> DocumentAlignment | None:
     """The FMBM of a document, or None when gold or system has no cluster there (NIST then
     writes no alignment and no similarities for it). ``similarities``: also the values of
     ``similarities/<doc>.tab``, quadratic in the aligned clusters."""
-    gold_ids, system_ids = sorted(gold.clusters), sorted(system.clusters)
-    if not gold_ids or not system_ids:
+    gold_clusters = sorted(gold.clusters, key=lambda c: c.iri)
+    system_clusters = sorted(system.clusters, key=lambda c: c.iri)
+    if not gold_clusters or not system_clusters:
         return None
-    gold_clusters = [gold.clusters[c] for c in gold_ids]
-    system_clusters = [system.clusters[c] for c in system_ids]
-    mentions = _Mentions(gold_clusters + system_clusters, parameters.iou_threshold)
+    gold_ids, system_ids = [c.iri for c in gold_clusters], [c.iri for c in system_clusters]
+    mentions = _Mentions(gold_clusters + system_clusters, aux, parameters.iou_threshold)
     touching = mentions.overlapping(gold_clusters, system_clusters)
     cache = _TypeCache(types)
     sims = np.zeros((len(gold_ids), len(system_ids)))
@@ -155,7 +157,7 @@ def align_document(gold: DocumentResponses, system: DocumentResponses, types: Ty
             if below:
                 continue
             sims[i, j] = (1.0 * value) * len(mentions.matched(g, s))
-    result = DocumentAlignment(gold.id, clusters={"system": system.clusters, "gold": gold.clusters}, types=cache)
+    result = DocumentAlignment(gold.source, graphs={"system": system, "gold": gold}, types=cache)
     best = sims.max()
     if best > 0:
         for i, j in munkres_assign(best - sims):
@@ -163,15 +165,15 @@ def align_document(gold: DocumentResponses, system: DocumentResponses, types: Ty
                 g, s = gold_ids[i], system_ids[j]
                 result.gold_to_system[g] = (s, float(sims[i, j]))
                 result.system_to_gold[s] = (g, float(sims[i, j]))
-                ids = (list(gold_clusters[i].mentions), list(system_clusters[j].mentions))
+                ids = (list(gold_clusters[i].by_span), list(system_clusters[j].by_span))
                 result.mentions[g] = [(ids[0][r], ids[1][c], v) for r, c, v in mentions.matched(gold_clusters[i], system_clusters[j])]
                 result.system_mentions[s] = {m_system: m_gold for m_gold, m_system, _ in result.mentions[g]}
-    result.unaligned_gold = [c for c in gold.clusters if c not in result.gold_to_system]
-    result.unaligned_system = [c for c in system.clusters if c not in result.system_to_gold]
+    result.unaligned_gold = [c.iri for c in gold.clusters if c.iri not in result.gold_to_system]
+    result.unaligned_system = [c.iri for c in system.clusters if c.iri not in result.system_to_gold]
     aligned = {"system": sorted(result.system_to_gold), "gold": sorted(result.gold_to_system)}
-    for side, responses in (("system", system), ("gold", gold)):
+    for side, graph in (("system", system), ("gold", gold)):
         for cluster_id in aligned[side]:  # MentionSim x TypeSim of a cluster with itself
-            cluster = responses.clusters[cluster_id]
+            cluster = graph.cluster(cluster_id)
             result.self_similarity[side][cluster_id] = (1.0 * len(mentions.matched(cluster, cluster))) * cache(cluster, cluster)
     if similarities:
         _similarities(result, {"system": system, "gold": gold}, aligned, mentions, cache)
@@ -185,9 +187,13 @@ class _TypeCache:
         self.types = types
         self.keys: dict[frozenset, int] = {}
         self.known: dict[tuple[int, int], float] = {}
+        self.of_cluster: dict[int, int] = {}  # id(cluster) -> key: the clusters live as long as this cache
 
     def key(self, cluster: Cluster) -> int:
-        return self.keys.setdefault(frozenset(cluster.type_confidences), len(self.keys))
+        found = self.of_cluster.get(id(cluster))
+        if found is None:
+            found = self.of_cluster[id(cluster)] = self.keys.setdefault(frozenset(cluster.weighted_types), len(self.keys))
+        return found
 
     def __call__(self, first: Cluster, second: Cluster) -> float:
         key = (self.key(first), self.key(second))
@@ -218,23 +224,23 @@ class _TypeCache:
 
 
 def _entries(type_sets: list[frozenset]) -> tuple[list[int], list[float], list[str]]:
-    """Where each set starts in the flat lists of (confidence, type) of all sets, and those lists."""
+    """Where each set starts in the flat lists of (type, weight) of all sets, and those lists."""
     starts, confidences, qnodes = [], [], []
     for types in type_sets:
         starts.append(len(qnodes))
-        for confidence, qnode in types:
+        for qnode, confidence in types:
             confidences.append(confidence)
             qnodes.append(qnode)
     return starts, confidences, qnodes
 
 
-def _similarities(result: DocumentAlignment, responses: dict[str, DocumentResponses], aligned: dict[str, list[str]], mentions: _Mentions,
+def _similarities(result: DocumentAlignment, graphs: dict[str, KnowledgeGraph], aligned: dict[str, list[str]], mentions: _Mentions,
                   cache: _TypeCache) -> None:
     """The values NIST writes for every ordered pair of aligned clusters of one metatype (system-
     system, system-gold, gold-gold): TypeSim without threshold, and TypeSim x MentionSim."""
     for side1, side2 in (("system", "system"), ("system", "gold"), ("gold", "gold")):
-        first = [responses[side1].clusters[c] for c in aligned[side1]]
-        second = [responses[side2].clusters[c] for c in aligned[side2]]
+        first = [graphs[side1].cluster(c) for c in aligned[side1]]
+        second = [graphs[side2].cluster(c) for c in aligned[side2]]
         if not first or not second:
             continue
         type_sims = cache.matrix(first, second)
@@ -242,5 +248,5 @@ def _similarities(result: DocumentAlignment, responses: dict[str, DocumentRespon
         for i, j in zip(*np.nonzero(mentions.overlapping(first, second))):
             if first[i].metatype == second[j].metatype:
                 counts[i, j] = len(mentions.matched(first[i], second[j]))
-        result.similarities.append(SimilarityBlock(side1, side2, tuple((c.id, c.metatype) for c in first),
-                                                   tuple((c.id, c.metatype) for c in second), type_sims, (1.0 * counts) * type_sims))
+        result.similarities.append(SimilarityBlock(side1, side2, tuple((c.iri, c.metatype) for c in first),
+                                                   tuple((c.iri, c.metatype) for c in second), type_sims, (1.0 * counts) * type_sims))

@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ...errors import InputError, UsageError
+from ...extract.model import Span
 from ..tsv import read_table
 
 SUFFIXES = {
@@ -79,6 +80,18 @@ class Aux:
 
     def children(self, document: str) -> frozenset[str]:
         return self._children.get(document, frozenset())
+
+    def modality(self, span: Span) -> str | None:
+        """The modality of a span's document element (text, image, video...), as NIST's scorer
+        reads it; None for an element the AUX data lacks."""
+        element = self.elements.get(span.element)
+        return element.modality if element is not None else None
+
+    def boundary(self, span: Span) -> Boundary | None:
+        """The extent of a span's key frame, or else of its document element (None when unknown)."""
+        kind = "keyframe" if span.keyframe else self.modality(span)
+        found = self.boundaries.get(kind) if kind is not None else None
+        return found.get(span.keyframe or span.element) if found is not None else None
 
     def language(self, document: str) -> str | None:
         """The document's language: that of its elements (N/A aside). NIST stops on a document

@@ -1,4 +1,5 @@
-"""The dates of a TM row: four (year, month, day) constraints, NIST's way of filling gaps."""
+"""The dates of a TM row: four (year, month, day) constraints (the model's LDCDate), NIST's way of
+filling gaps."""
 from __future__ import annotations
 
 import re
@@ -6,18 +7,12 @@ from calendar import monthrange
 from dataclasses import dataclass
 
 from ...errors import InputError
+from ...extract.model import LDCDate
 from .tables import Row
 
 NAMES = ("start_after", "start_before", "end_after", "end_before")
 PREFIX = {"start_after": "sa", "start_before": "sb", "end_after": "ea", "end_before": "eb"}
 _LDC_DATE = re.compile(r"^(....)-(..)-(..)$")
-
-
-@dataclass(frozen=True)
-class Date:
-    year: int
-    month: int | None
-    day: int | None
 
 
 @dataclass(frozen=True)
@@ -33,7 +28,7 @@ def trim(text: str) -> str:
     return text.strip().replace('"', "")
 
 
-def read_date(row: Row, name: str) -> tuple[Date | None, Correction | None]:
+def read_date(row: Row, name: str) -> tuple[LDCDate | None, Correction | None]:
     """The constraint ``name`` of a TM row: None when its year is not given; a month or day not
     given is completed (first day of the year or month for an AFTER bound, last day for a
     BEFORE bound) and the row's cells are set to the completed date, as NIST's pipeline does."""
@@ -45,7 +40,7 @@ def read_date(row: Row, name: str) -> tuple[Date | None, Correction | None]:
         raise InputError(row.path, f"{name} date has a part that is not a number ({text['year']}-{text['month']}-{text['day']}); NIST's pipeline stops on it", row.line) from None
     missing = [field for field in ("month", "day", "year") if text[field] == ""]
     if not missing:
-        return Date(value["year"], value["month"], value["day"]), None
+        return LDCDate(value["year"], value["month"], value["day"]), None
     parts = [text["year"] or "xxxx", text["month"] or "xx", text["day"] or "xx"]
     if not _LDC_DATE.match("-".join(parts)):
         raise InputError(row.path, f"{name} date {'-'.join(parts)} is not YYYY-MM-DD with its gaps; NIST's pipeline stops on it", row.line)
@@ -62,4 +57,4 @@ def read_date(row: Row, name: str) -> tuple[Date | None, Correction | None]:
             raise InputError(row.path, f"{name} date has month {month}; NIST's pipeline stops on it", row.line) from None
     for field, completed in (("month", month), ("day", day), ("year", year)):
         row[f"{prefix}_{field}"] = f'"{completed}"'
-    return Date(int(year), int(month), int(day)), Correction(name, ",".join(missing), f"{year}-{month}-{day}")
+    return LDCDate(int(year), int(month), int(day)), Correction(name, ",".join(missing), f"{year}-{month}-{day}")

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import InputError
+from ...extract.model import KnowledgeGraph
 from .align import DocumentAlignment, Parameters, SimilarityBlock, align_document
 from .aux import Aux, load_aux
 from .clean import clean_text
@@ -25,7 +26,7 @@ from .events import Event, EventLog, Where
 from .filter import filter_document
 from .metrics import METRICS
 from .metrics.common import NONE, Inputs, MetricScores
-from .responses import DocumentResponses, build
+from .responses import build
 from .select import kb_tables
 from .similarity import TypeSimilarity, load_similarity
 from .tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
@@ -129,7 +130,7 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
             outcome.logs["gold"] = _validate(gold, aux)
             outcome.unknown_types["gold"] = _unknown_types(gold, types)
             stage = BUILD_GOLD
-            gold_responses = build(gold, aux)
+            gold_responses = build(gold)
         stage = BUILD
         alignment = filtered = None
         if system is not None and gold_responses is not None:
@@ -186,16 +187,16 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
     return list(found.items())
 
 
-def _align_and_filter(setting: Setting, system: Document, gold: DocumentResponses, aux: Aux, types: TypeSimilarity,
-                      outcome: DocumentOutcome) -> tuple[DocumentAlignment | None, DocumentResponses]:
+def _align_and_filter(setting: Setting, system: Document, gold: KnowledgeGraph, aux: Aux, types: TypeSimilarity,
+                      outcome: DocumentOutcome) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
     """The alignment of the document's valid responses with the gold, and the responses that pass
     NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
-    valid = build(system, aux)
-    alignment = align_document(gold, valid, types, Parameters(strict_min_type_similarity=setting.plan), similarities=setting.outputs)
+    valid = build(system)
+    alignment = align_document(gold, valid, types, aux, Parameters(strict_min_type_similarity=setting.plan), similarities=setting.outputs)
     log = EventLog("")
     passed = filter_document(system, alignment, types, log, whole_clusters=setting.plan)
     outcome.logs["filter"] = log.events
-    filtered = build(system, aux, keep=lambda row: passed.get(id(row), False))
+    filtered = build(system, keep=lambda row: passed.get(id(row), False))
     if outcome.outputs is not None:  # after the builds, which complete the dates of TM rows as NIST writes them
         outcome.outputs = replace(
             outcome.outputs,
@@ -206,7 +207,7 @@ def _align_and_filter(setting: Setting, system: Document, gold: DocumentResponse
     return alignment, filtered
 
 
-def _score(setting: Setting, document: str, aux: Aux, types: TypeSimilarity, gold: DocumentResponses | None, system: DocumentResponses | None,
+def _score(setting: Setting, document: str, aux: Aux, types: TypeSimilarity, gold: KnowledgeGraph | None, system: KnowledgeGraph | None,
            alignment: DocumentAlignment | None, outcome: DocumentOutcome) -> None:
     """Each metric's rows for this document (and the events each logs)."""
     inputs = Inputs("", aux, {document: gold} if gold is not None else {}, {document: system} if system is not None else {},
@@ -225,13 +226,13 @@ def _kept(system: Document, keep) -> Rows:
     return {kind: tuple(tuple(row.cells) for row in rows if keep(row)) for kind, rows in system.tables.items()}
 
 
-def _alignment_rows(alignment: DocumentAlignment, gold: DocumentResponses, system: DocumentResponses) -> dict[str, object]:
+def _alignment_rows(alignment: DocumentAlignment, gold: KnowledgeGraph, system: KnowledgeGraph) -> dict[str, object]:
     """The rows of alignment/cluster and alignment/mention, and the similarity values."""
     clusters, mentions = [], []
     for gold_id, (system_id, similarity) in alignment.gold_to_system.items():
-        metatype = gold.clusters[gold_id].metatype
+        metatype = gold.cluster(gold_id).metatype
         clusters.append((metatype, system_id, gold_id, similarity))
         mentions += [(metatype, system_id, gold_id, s, g, v) for g, s, v in alignment.mentions[gold_id]]
-    clusters += [(gold.clusters[c].metatype, NONE, c, 0) for c in alignment.unaligned_gold]
-    clusters += [(system.clusters[c].metatype, c, NONE, 0) for c in alignment.unaligned_system]
+    clusters += [(gold.cluster(c).metatype, NONE, c, 0) for c in alignment.unaligned_gold]
+    clusters += [(system.cluster(c).metatype, c, NONE, 0) for c in alignment.unaligned_system]
     return {"clusters": tuple(clusters), "mentions": tuple(mentions), "similarities": tuple(alignment.similarities)}

@@ -1,10 +1,15 @@
 """Intersection over union of mentions, as NIST computes it (``utility.py``), for all mentions of
 a document at once.
 
-Text offsets are inclusive. Image and key-frame boxes get a 1-pixel collar clipped to the
-element's boundary, video a 0.01 s collar. NIST's intersection of two boxes whose x ranges overlap
-but whose y ranges do not is the x overlap (not 0); that quirk is kept. Mentions of different
-elements have IoU 0. Values below the threshold become 0.
+Spans of different documents or document elements have IoU 0 (a key frame's element is its
+video). Otherwise the first span of a pair decides how the pair is compared, by the AUX data's
+modality of its element: text offsets inclusive; image boxes, and the boxes of key frames, with a
+1-pixel collar clipped to each span's own boundary (its image, its key frame, or its video, whose
+height is 0); other video spans (times) with a 0.01 s collar on their start and end, clipped to
+the video's length. A video's key frames and times are so compared either way, by whichever comes
+first: NIST's IoU is not symmetric there. NIST's intersection of two boxes whose x ranges overlap
+but whose y ranges do not is the x overlap (not 0); that quirk is kept. Values below the threshold
+become 0. NIST's scorer stops on any other modality (audio, pdf).
 """
 from __future__ import annotations
 
@@ -13,31 +18,43 @@ from collections import defaultdict
 import numpy as np
 
 from ...errors import InputError
-from .responses import Mention
+from ...extract.model import Span
+from .aux import Aux
+
+TEXT, BOX, TIME = "text", "box", "time"  # how the first span of a pair compares the pair
 
 
-def iou_matrix(mentions: list[Mention], threshold: float) -> np.ndarray:
-    """The thresholded IoU of every pair of ``mentions``."""
-    size = len(mentions)
+def iou_matrix(spans: list[Span], aux: Aux, threshold: float) -> np.ndarray:
+    """The thresholded IoU of every pair (first, second) of ``spans``."""
+    size = len(spans)
     result = np.zeros((size, size))
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for index, mention in enumerate(mentions):
-        groups[mention.document, mention.element].append(index)
+    for index, span in enumerate(spans):
+        groups[span.document, span.element].append(index)
     for members in groups.values():
-        first = mentions[members[0]]
-        corners = np.array([mentions[i].corners for i in members])
-        if first.modality == "text":
-            block = _text(corners)
-        elif first.modality in ("image", "video"):
-            if first.modality == "video" and first.keyframe is None:
-                block = _boxes(corners, [mentions[i].boundary for i in members], collar=0.01, x_only=True)
+        kinds = [_comparison(spans[i], aux) for i in members]
+        corners = np.array([(spans[i].start, spans[i].top, spans[i].end, spans[i].bottom) for i in members], dtype=float)
+        blocks = {}
+        for kind in set(kinds):
+            if kind == TEXT:
+                blocks[kind] = _text(corners)
             else:
-                block = _boxes(corners, [mentions[i].boundary for i in members], collar=1.0, x_only=False)
-        else:
-            raise InputError(first.id, f"NIST's scorer cannot compare mentions of modality {first.modality} (document element {first.element})")
+                blocks[kind] = _boxes(corners, [aux.boundary(spans[i]) for i in members], collar=1.0 if kind == BOX else 0.01, x_only=kind == TIME)
+        block = blocks[kinds[0]] if len(blocks) == 1 else np.array([blocks[kind][row] for row, kind in enumerate(kinds)])
         block[block < threshold] = 0.0
         result[np.ix_(members, members)] = block
     return result
+
+
+def _comparison(span: Span, aux: Aux) -> str:
+    modality = aux.modality(span)
+    if modality == "text":
+        return TEXT
+    if modality == "image" or (modality == "video" and span.keyframe):
+        return BOX
+    if modality == "video":
+        return TIME
+    raise InputError(str(span), f"NIST's scorer cannot compare mentions of modality {modality} (document element {span.element})")
 
 
 def _overlap(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray, extra: float) -> np.ndarray:

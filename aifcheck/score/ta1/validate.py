@@ -4,7 +4,11 @@ corrections it makes to rows it keeps, and the events it logs.
 A document's CM rows are checked first, then AM, then TM (an argument or date is valid only if
 its clusters have a valid CM row). NIST keeps checking a row after its first problem, so every
 problem of a row is logged (each distinct message once). Cases where NIST's pipeline stops with a
-traceback are reported as InputError (file and line).
+traceback are reported as InputError (file and line), but for two of a valid KB, which get a
+documented result instead: a CM row without a span (cfn:getSpan prints none for a shot, and NIST's
+scorer stops on the empty cell) is invalid, as NIST's validator makes such an AM row
+(INVALID_PROVENANCE_FORMAT); a span of a document element whose modality NIST's AUX data has no
+boundaries for (audio; NIST's validator stops on it) is invalid (MISSING_ITEM_WITH_KEY).
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ...errors import InputError
 from .aux import Aux, Boundary
-from .dates import NAMES, Date, read_date, trim
+from ...extract.model import LDCDate
+from .dates import NAMES, read_date, trim
 from .events import EventLog, Where
 from .tables import Document, Row
 
@@ -27,7 +32,9 @@ _VALIDATOR = "Validator"
 
 
 @dataclass
-class _Cluster:
+class _ClusterRows:
+    """What validating a cluster's rows remembers of it."""
+
     metatype: str | None = None
     rows: list[Row] = field(default_factory=list)  # its CM rows
     frame_metatype: str | None = None  # the subject metatype of its first AM row
@@ -44,7 +51,7 @@ class _DocumentValidator:
         self.document = document
         self.aux = aux
         self.log = log
-        self.clusters: dict[str, _Cluster] = {}
+        self.clusters: dict[str, _ClusterRows] = {}
 
     def run(self, document: Document) -> None:
         for row in document.rows("CM"):
@@ -54,8 +61,8 @@ class _DocumentValidator:
         for row in document.rows("TM"):
             row.valid = self.tm(row)
 
-    def cluster(self, cluster_id: str) -> _Cluster:
-        return self.clusters.setdefault(cluster_id, _Cluster())
+    def cluster(self, cluster_id: str) -> _ClusterRows:
+        return self.clusters.setdefault(cluster_id, _ClusterRows())
 
     # the checks of each table, in the order NIST's attribute table lists them
     def cm(self, row: Row) -> bool:
@@ -105,7 +112,7 @@ class _DocumentValidator:
 
     def tm(self, row: Row) -> bool:
         where = Where(row.path, row.line)
-        dates: dict[str, Date | None] = {}
+        dates: dict[str, LDCDate | None] = {}
         for name in NAMES:
             dates[name], correction = read_date(row, name)
             if correction is not None:
@@ -152,7 +159,7 @@ class _DocumentValidator:
             return False
         return True
 
-    def metatype(self, value: str, where: Where, cluster: _Cluster | None = None, subject: bool = False) -> bool:
+    def metatype(self, value: str, where: Where, cluster: _ClusterRows | None = None, subject: bool = False) -> bool:
         if value not in METATYPES:
             # NIST passes the arguments the other way round from its message
             self.log.record("INVALID_METATYPE", value, ",".join(METATYPES), where=where, source=_VALIDATOR)
@@ -162,7 +169,7 @@ class _DocumentValidator:
             return False
         return True
 
-    def date_valid(self, date: Date | None, name: str, where: Where) -> bool:
+    def date_valid(self, date: LDCDate | None, name: str, where: Where) -> bool:
         if date is None:
             return True
         bad = False
@@ -178,7 +185,7 @@ class _DocumentValidator:
             self.log.record("INVALID_DATE", None, name, "date", where=where, source=_VALIDATOR)
         return not bad
 
-    def date_order(self, before: Date | None, after: Date | None, after_name: str, before_name: str, cluster_id: str, where: Where) -> bool:
+    def date_order(self, before: LDCDate | None, after: LDCDate | None, after_name: str, before_name: str, cluster_id: str, where: Where) -> bool:
         """A BEFORE bound earlier than an AFTER bound (compared field by field as NIST does)."""
         if before is None or after is None:
             return True
@@ -227,7 +234,10 @@ class _DocumentValidator:
         if not self.coordinates(row, text, corners, where):
             return False
         kind = "keyframe" if keyframe_id else modality
-        boundary = self.aux.boundaries.get(kind, {}).get(keyframe_id or element)
+        if kind not in self.aux.boundaries:
+            self.log.record("MISSING_ITEM_WITH_KEY", f"{kind} boundary", element, where=where, source=_VALIDATOR)
+            return False
+        boundary = self.aux.boundaries[kind].get(keyframe_id or element)
         if boundary is None:
             raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in the AUX data; NIST's pipeline stops on it", row.line)
         span = Boundary(*corners)
@@ -257,13 +267,13 @@ class _DocumentValidator:
         return True
 
 
-def _has_valid_row(cluster: _Cluster) -> bool:
+def _has_valid_row(cluster: _ClusterRows) -> bool:
     # NIST drops an argument or date of a cluster without a valid CM row silently
     return any(row.valid for row in cluster.rows)
 
 
 def _check_span_syntax(row: Row, column: str) -> None:
-    if not _SPAN.match(row[column]):
+    if row[column] and not _SPAN.match(row[column]):
         raise InputError(row.path, f"mention span {row[column]!r} is not DOC:ELEMENT:(x1,y1)-(x2,y2); NIST's pipeline stops on it", row.line)
 
 

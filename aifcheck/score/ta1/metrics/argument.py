@@ -17,12 +17,11 @@ import numpy as np
 from ...table import Column
 from ...matching import munkres_assign
 from ..iou import iou_matrix
-from ..responses import mention
-from .common import ID_COLUMNS, Edge, Inputs, MetricScores, ScoreRow, by_document_metatype, cluster_sim, frame_edges, roles_precision, summarise
+from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, Trf, by_document_metatype, cluster_sim, frame_trfs, roles_precision, summarise
 
 COLUMNS = (*ID_COLUMNS, Column("trf_score", "TRFscore", "6.4f", "R", "6.4f"))
 GROUPS = {"ALL": ("Event", "Relation"), "Event": ("Event",), "Relation": ("Relation",)}
-VARIANTS = {"A": None, "B": "Negated", "C": "NotNegated"}  # which assertions a TRF must have
+VARIANTS = {"A": None, "B": True, "C": False}  # whether a TRF must have a negated (B) or a plain (C) assertion
 
 
 def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
@@ -30,8 +29,8 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     wanted = VARIANTS[variant]
     rows = []
     for document, language in inputs.documents():
-        gold = [t for t in frame_edges(inputs.gold.get(document)).values() if wanted is None or wanted in t.negation]
-        system = [t for t in frame_edges(inputs.system.get(document)).values() if wanted is None or wanted in t.negation]
+        gold = [t for t in frame_trfs(inputs.gold.get(document)) if wanted is None or wanted in t.negation]
+        system = [t for t in frame_trfs(inputs.system.get(document)) if wanted is None or wanted in t.negation]
         matched = _match(inputs, document, gold, system, justified and inputs.plan)
         system_score = {j: value for _, j, value in matched}
         gold_matched = {i for i, _, _ in matched}
@@ -50,7 +49,7 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     return summarise(COLUMNS, rows, ("trf_score",), by_document_metatype)
 
 
-def _match(inputs: Inputs, document: str, gold: list[Edge], system: list[Edge], check_justification: bool) -> list[tuple[int, int, float]]:
+def _match(inputs: Inputs, document: str, gold: list[Trf], system: list[Trf], check_justification: bool) -> list[tuple[int, int, float]]:
     """(gold index, system index, TRFscore) for the pairs of munkres' matching scoring above 0."""
     if not gold or not system:
         return []
@@ -68,7 +67,7 @@ def _match(inputs: Inputs, document: str, gold: list[Edge], system: list[Edge], 
                 g = gold[i]
                 if g.metatype != s.metatype:
                     continue
-                filler = cluster_sim(similarity, system_responses.clusters[s.filler], gold_responses.clusters[g.filler])
+                filler = cluster_sim(similarity, system_responses.cluster(s.filler), gold_responses.cluster(g.filler))
                 value = alignment.type_similarity(s.subject, g.subject) * roles_precision(g.roles, s.roles) * filler
                 if check_justification and value > 0 and not _justified(inputs, g, s):
                     value = 0.0
@@ -79,11 +78,10 @@ def _match(inputs: Inputs, document: str, gold: list[Edge], system: list[Edge], 
     return [(i, j, float(scores[i, j])) for i, j in munkres_assign(best - scores) if scores[i, j] > 0]
 
 
-def _justified(inputs: Inputs, gold: Edge, system: Edge) -> bool:
+def _justified(inputs: Inputs, gold: Trf, system: Trf) -> bool:
     """Plan §4.6 variant 1: one of the system's two most confident assertions has a justification
     overlapping a gold justification of the TRF."""
-    ranked = sorted(system.assertions, key=lambda a: float(a.justification_confidence.strip('"')), reverse=True)[:2]
-    spans = [a.justification for a in ranked] + [a.justification for a in gold.assertions]
-    mentions = [mention(span, "", inputs.aux) for span in spans]
-    overlap = iou_matrix(mentions, threshold=0.0)
+    ranked = sorted(system.edges, key=lambda e: e.justification_confidence, reverse=True)[:2]
+    spans = [span for edge in (*ranked, *gold.edges) for span in edge.justifications]
+    overlap = iou_matrix(spans, inputs.aux, threshold=0.0)
     return bool((overlap[: len(ranked), len(ranked):] > 0).any())

@@ -10,11 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ....extract.model import Cluster, Edge, Frame, KnowledgeGraph, Metatype, short_role
 from ...table import Column
 from ..align import DocumentAlignment
 from ..aux import Aux
 from ..events import EventLog
-from ..responses import Cluster, DocumentResponses
 from ..similarity import TypeSimilarity
 
 NONE = "None"  # NIST's name for "no cluster"
@@ -27,8 +27,8 @@ class Inputs:
 
     run_id: str
     aux: Aux
-    gold: dict[str, DocumentResponses]
-    system: dict[str, DocumentResponses]
+    gold: dict[str, KnowledgeGraph]
+    system: dict[str, KnowledgeGraph]
     alignments: dict[str, DocumentAlignment]
     log: EventLog
     types: TypeSimilarity
@@ -50,11 +50,7 @@ class Inputs:
 
     def system_cluster(self, document: str, cluster: str) -> Cluster | None:
         found = self.system.get(document)
-        return found.clusters.get(cluster) if found else None
-
-    def gold_cluster(self, document: str, cluster: str) -> Cluster | None:
-        found = self.gold.get(document)
-        return found.clusters.get(cluster) if found else None
+        return found.get(cluster) if found else None
 
 
 @dataclass(frozen=True)
@@ -167,8 +163,8 @@ def by_document_metatype(row: ScoreRow) -> tuple:
 
 def cluster_sim(similarity: float, system: Cluster, gold: Cluster) -> float:
     """NIST's ClusterSim: the F1 of Sim/|S| and Sim/|G| (|.| = distinct mention spans)."""
-    precision = similarity / len(system.mentions)
-    recall = similarity / len(gold.mentions)
+    precision = similarity / len(system.by_span)
+    recall = similarity / len(gold.by_span)
     return 2 * precision * recall / (precision + recall) if (precision + recall) else 0
 
 
@@ -180,45 +176,41 @@ def aligned_similarity(alignment: DocumentAlignment | None, system_cluster: str,
     return found[1] if found is not None and found[0] == gold_cluster else 0
 
 
-def trim_role(role: str) -> str:
-    """A role's short name: its first two ``_`` parts (``A0_pag_causer`` -> ``A0_pag``)."""
-    return "_".join(role.split("_")[:2])
-
-
-def roles_precision(gold_roles: set[str], system_roles: set[str]) -> float:
-    gold = {trim_role(r) for r in gold_roles}
-    system = {trim_role(r) for r in system_roles}
+def roles_precision(gold_roles: frozenset[str], system_roles: frozenset[str]) -> float:
+    """NIST's RolesPrecision, of roles cut to their short names (``A0_pag_causer`` -> ``A0_pag``)."""
+    gold = {short_role(r) for r in gold_roles}
+    system = {short_role(r) for r in system_roles}
     return len(system & gold) / len(system) if system else 0
 
 
-@dataclass
-class Edge:
-    """A (subject, filler) pair of a frame: NIST's edge (FrameMetric) and TRF (ArgumentMetric)."""
+@dataclass(frozen=True)
+class Trf:
+    """A subject and a filler of a frame with the edges between them: NIST's edge (FrameMetric) and
+    TRF (ArgumentMetric, plan §4.6), whose roles are the union of its edges' roles."""
 
-    subject: str
+    frame: Frame
     filler: str
-    metatype: str | None
-    roles: set[str] = field(default_factory=set)
-    negation: set[str] = field(default_factory=set)
-    assertions: list = field(default_factory=list)
+    edges: tuple[Edge, ...]  # in NIST's order (Frame.fillers)
+    roles: frozenset[str] = field(init=False)
+    negation: frozenset[bool] = field(init=False)  # whether each of its edges is negated
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roles", frozenset(edge.role for edge in self.edges))
+        object.__setattr__(self, "negation", frozenset(edge.negated for edge in self.edges))
+
+    @property
+    def subject(self) -> str:
+        return self.frame.cluster
+
+    @property
+    def metatype(self) -> Metatype:
+        return self.frame.metatype
 
 
-def frame_edges(responses: DocumentResponses | None, subject: str | None = None) -> dict[str, Edge]:
-    """The edges of one frame (keyed by filler) or, with ``subject`` None, of all frames of the
-    document (keyed ``subject:filler``), in NIST's order."""
-    edges: dict[str, Edge] = {}
-    if responses is None:
-        return edges
-    frames = [responses.frames[subject]] if subject is not None and subject in responses.frames else ([] if subject is not None else list(responses.frames.values()))
-    for frame in frames:
-        for role, fillers in frame.fillers.items():
-            for filler, assertions in fillers.items():
-                key = filler if subject is not None else f"{frame.id}:{filler}"
-                edge = edges.get(key)
-                if edge is None:
-                    edge = edges[key] = Edge(frame.id, filler, frame.metatype)
-                edge.roles.add(role)
-                for assertion in assertions:
-                    edge.negation.add(assertion.is_assertion_negated)
-                    edge.assertions.append(assertion)
-    return edges
+def frame_trfs(graph: KnowledgeGraph | None, subject: str | None = None) -> list[Trf]:
+    """The TRFs of one frame or, with ``subject`` None, of all frames of the document, in NIST's order."""
+    if graph is None:
+        return []
+    frames = graph.frames
+    chosen = list(frames.values()) if subject is None else [frames[subject]] if subject in frames else []
+    return [Trf(frame, filler, edges) for frame in chosen for filler, edges in frame.fillers.items()]

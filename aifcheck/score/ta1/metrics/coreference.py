@@ -8,9 +8,9 @@ document the system did not submit scores 0.
 """
 from __future__ import annotations
 
+from ....extract.model import KnowledgeGraph
 from ...table import Column
 from ..align import type_similarity
-from ..responses import DocumentResponses
 from ..similarity import TypeSimilarity
 from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
 
@@ -28,14 +28,14 @@ def score(inputs: Inputs) -> MetricScores:
             gold_total = system_total = 0
             if alignment is not None:
                 for gold_id, (_, similarity) in alignment.gold_to_system.items():
-                    if gold.clusters[gold_id].metatype in metatypes:
+                    if gold.cluster(gold_id).metatype in metatypes:
                         aligned += similarity
                 if inputs.plan:
                     gold_total = _self_total(gold, metatypes, inputs.types)
                     system_total = _self_total(inputs.system.get(document), metatypes, inputs.types)
                 else:
                     for cluster_id, similarity in alignment.self_similarity["gold"].items():
-                        if gold.clusters[cluster_id].metatype in metatypes:
+                        if gold.cluster(cluster_id).metatype in metatypes:
                             gold_total += similarity
                     for cluster_id, similarity in alignment.self_similarity["system"].items():
                         if inputs.system_cluster(document, cluster_id).metatype in metatypes:
@@ -49,11 +49,11 @@ def score(inputs: Inputs) -> MetricScores:
     return summarise(COLUMNS, rows, ("precision", "recall", "f1"), by_document_metatype, blank=("precision", "recall"))
 
 
-def _self_total(responses: DocumentResponses | None, metatypes: tuple[str, ...], types: TypeSimilarity) -> float:
+def _self_total(graph: KnowledgeGraph | None, metatypes: tuple[str, ...], types: TypeSimilarity) -> float:
     """The plan's denominator: TypeSim(C,C) x |C| summed over every cluster (each mention of a
     cluster matches itself)."""
     total = 0
-    for cluster in (responses.clusters.values() if responses else ()):
-        if cluster.metatype in metatypes and cluster.type_confidences:
-            total += type_similarity(cluster, cluster, types) * len(cluster.mentions)
+    for cluster in (graph.clusters if graph else ()):
+        if cluster.metatype in metatypes and cluster.weighted_types:
+            total += type_similarity(cluster, cluster, types) * len(cluster.by_span)
     return total

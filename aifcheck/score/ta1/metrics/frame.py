@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ...table import Column
-from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Edge, Inputs, MetricScores, ScoreRow, aligned_similarity, by_cluster, cluster_sim, frame_edges, roles_precision, summarise
+from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, Trf, aligned_similarity, by_cluster, cluster_sim, frame_trfs, roles_precision, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("average_edge_score", "AvgEdgeScore", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")
@@ -24,17 +24,17 @@ def score(inputs: Inputs) -> MetricScores:
     for document, language, alignment, gold in inputs.aligned_documents():
         system = inputs.system.get(document)
         for gold_id, (system_id, _) in alignment.gold_to_system.items():
-            metatype = gold.clusters[gold_id].metatype
+            metatype = gold.cluster(gold_id).metatype
             if metatype not in FRAMES:
                 continue
-            gold_edges = frame_edges(gold, gold_id)
+            gold_edges = frame_trfs(gold, gold_id)
             if gold_edges:
-                value = _average_edge_score(inputs, document, gold_edges, frame_edges(system, system_id))
+                value = _average_edge_score(inputs, document, gold_edges, frame_trfs(system, system_id))
                 rows.append(ScoreRow(document, language, metatype, (("average_edge_score", value),), gold_id, system_id))
         if inputs.plan:
             for gold_id in alignment.unaligned_gold:
-                metatype = gold.clusters[gold_id].metatype
-                if metatype in FRAMES and frame_edges(gold, gold_id):
+                metatype = gold.cluster(gold_id).metatype
+                if metatype in FRAMES and frame_trfs(gold, gold_id):
                     rows.append(ScoreRow(document, language, metatype, (("average_edge_score", 0),), gold_id, NONE))
         for system_id in alignment.unaligned_system:
             cluster = inputs.system_cluster(document, system_id)
@@ -43,18 +43,17 @@ def score(inputs: Inputs) -> MetricScores:
     return summarise(COLUMNS, rows, ("average_edge_score",), by_cluster)
 
 
-def _average_edge_score(inputs: Inputs, document: str, gold_edges: dict[str, Edge], system_edges: dict[str, Edge]) -> float:
-    if not system_edges:
+def _average_edge_score(inputs: Inputs, document: str, gold_list: list[Trf], system_list: list[Trf]) -> float:
+    if not system_list:
         return 0  # nothing aligned: every gold edge counts, at 0
     alignment = inputs.alignments[document]
     gold, system = inputs.gold[document], inputs.system[document]
-    gold_list, system_list = list(gold_edges.values()), list(system_edges.values())
     scores = np.zeros((len(gold_list), len(system_list)))
     for i, g in enumerate(gold_list):
         for j, s in enumerate(system_list):
-            subject = cluster_sim(aligned_similarity(alignment, s.subject, g.subject), system.clusters[s.subject], gold.clusters[g.subject])
+            subject = cluster_sim(aligned_similarity(alignment, s.subject, g.subject), system.cluster(s.subject), gold.cluster(g.subject))
             role = roles_precision(g.roles, s.roles) if inputs.plan else 1.0
-            filler = cluster_sim(aligned_similarity(alignment, s.filler, g.filler), system.clusters[s.filler], gold.clusters[g.filler])
+            filler = cluster_sim(aligned_similarity(alignment, s.filler, g.filler), system.cluster(s.filler), gold.cluster(g.filler))
             scores[i, j] = subject * role * filler
     rows, columns = linear_sum_assignment(scores, maximize=True)
     score_of = {int(c): float(scores[r, c]) for r, c in zip(rows, columns)}

@@ -20,21 +20,22 @@ V2_GROUPS = {"ALL": ("Relation", "Event"), "Relation": ("Relation",), "Event": (
 
 
 def _pairs(inputs: Inputs, document: str):
-    """(metatype, gold id, system id, [(system mention negation, gold mention negation)], |S|, |G|)
+    """(metatype, gold id, system id, [(system mention negated, gold mention negated)], |S|, |G|)
     for each aligned event or relation pair, in NIST's order."""
     alignment = inputs.alignments.get(document)
     if alignment is None:
         return
     gold = inputs.gold[document]
     for system_id, (gold_id, _) in alignment.system_to_gold.items():
-        gold_cluster = gold.clusters[gold_id]
+        gold_cluster = gold.cluster(gold_id)
         if gold_cluster.metatype not in FRAMES:
             continue
         system_cluster = inputs.system_cluster(document, system_id)
         paired = alignment.system_mentions.get(system_id, {})
-        matched = [(system_cluster.mentions[m].is_negated, gold_cluster.mentions[paired[m]].is_negated)
-                   for m in system_cluster.mentions if m in paired and paired[m] in gold_cluster.mentions]
-        yield gold_cluster.metatype, gold_id, system_id, matched, len(system_cluster.mentions), len(gold_cluster.mentions)
+        system_mentions, gold_mentions = system_cluster.by_span, gold_cluster.by_span
+        matched = [(mention.negated, gold_mentions[paired[key]].negated)
+                   for key, mention in system_mentions.items() if key in paired and paired[key] in gold_mentions]
+        yield gold_cluster.metatype, gold_id, system_id, matched, len(system_mentions), len(gold_mentions)
 
 
 def _prf(same: float, system: int, gold: int) -> tuple[float, float, float]:
@@ -68,9 +69,9 @@ def score_v2(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language in inputs.documents():
         negated = set()
-        for responses in (inputs.gold.get(document), inputs.system.get(document)):
-            for cluster in (responses.clusters.values() if responses else ()):
-                if any(m.is_negated == "Negated" for m in cluster.mentions.values()):
+        for graph in (inputs.gold.get(document), inputs.system.get(document)):
+            for cluster in (graph.clusters if graph else ()):
+                if any(m.negated for m in cluster.by_span.values()):
                     negated.update(key for key, metatypes in V2_GROUPS.items() if cluster.metatype in metatypes)
         pairs = list(_pairs(inputs, document))
         for key, metatypes in V2_GROUPS.items():
@@ -80,8 +81,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
             for metatype, _, _, matched, _, _ in pairs:
                 if metatype not in metatypes:
                     continue
-                for system_negated, gold_negated in matched:
-                    system_yes, gold_yes = system_negated == "Negated", gold_negated == "Negated"
+                for system_yes, gold_yes in matched:
                     tp += system_yes and gold_yes
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes

@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime
 
 from ....errors import InputError
+from ....extract.model import LDCTime
 from ...table import Column
-from ..dates import Date
 from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("similarity", "Similarity", "6.4f", "R", "6.4f"))
@@ -27,22 +27,22 @@ def score(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language, alignment, gold in inputs.aligned_documents():
         for gold_id in [*alignment.gold_to_system, *alignment.unaligned_gold]:
-            cluster = gold.clusters[gold_id]
+            cluster = gold.cluster(gold_id)
             if cluster.metatype not in FRAMES:
                 continue
-            if not cluster.dates:
+            times = gold.times_of(gold_id)
+            if not times:
                 inputs.log.record("NO_TEMPORAL_CONSTRAINT", gold_id, document, source="TemporalMetricScorer")
                 continue
-            gold_tuple = _tuple(cluster.dates[0], inputs.plan, document, gold_id)
+            gold_tuple = _tuple(times[0], inputs.plan, document, gold_id)
             if inputs.plan and not _evaluable(gold_tuple):
                 continue
             system_id = alignment.gold_to_system.get(gold_id, (NONE, 0))[0]
             similarity = 0
             if system_id != NONE:
-                if len(cluster.dates) > 1:
-                    raise InputError(document, f"gold cluster {gold_id} has {len(cluster.dates)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
-                system = inputs.system_cluster(document, system_id)
-                tuples = [_tuple(d, inputs.plan, document, system_id) for d in system.dates]
+                if len(times) > 1:
+                    raise InputError(document, f"gold cluster {gold_id} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
+                tuples = [_tuple(t, inputs.plan, document, system_id) for t in inputs.system[document].times_of(system_id)]
                 if tuples:
                     total = 0
                     for system_tuple in tuples:
@@ -52,9 +52,9 @@ def score(inputs: Inputs) -> MetricScores:
     return summarise(COLUMNS, rows, ("similarity",), by_cluster)
 
 
-def _tuple(dates: tuple[Date | None, ...] | None, plan: bool, document: str, cluster: str) -> Tuple4:
+def _tuple(time: LDCTime, plan: bool, document: str, cluster: str) -> Tuple4:
     result = []
-    for date in dates or (None,) * 4:
+    for date in time.as_tuple():
         if date is None:
             result.append(None)
             continue

@@ -14,12 +14,12 @@ def score(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language, alignment, gold in inputs.aligned_documents():
         for gold_id, (system_id, _) in alignment.gold_to_system.items():
-            metatype = gold.clusters[gold_id].metatype
+            metatype = gold.cluster(gold_id).metatype
             if metatype in SCORED:
                 value = alignment.type_similarity(system_id, gold_id)
                 rows.append(ScoreRow(document, language, metatype, (("type_similarity", value),), gold_id, system_id))
         for gold_id in alignment.unaligned_gold:
-            metatype = gold.clusters[gold_id].metatype
+            metatype = gold.cluster(gold_id).metatype
             if metatype in SCORED:
                 rows.append(ScoreRow(document, language, metatype, (("type_similarity", 0.0),), gold_id, NONE))
         for system_id in alignment.unaligned_system:
