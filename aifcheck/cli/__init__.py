@@ -9,6 +9,7 @@ import gc
 gc.set_threshold(50_000)
 
 import importlib  # noqa: E402 (after the collector's setting)
+import os
 import signal
 import sys
 from typing import Annotated
@@ -17,6 +18,8 @@ import click
 import typer
 
 from .. import __version__
+from ..errors import cut, printable
+from . import streams
 from .common import new_app
 
 # A command imports the library it needs when it runs: importing them all would cost every command,
@@ -58,13 +61,22 @@ def application(command: str | None = None) -> typer.Typer:
     return app
 
 
+GROUPS = ("score", "pipeline", "pool")  # commands whose sub-command names what ran
+INTERNAL = 70  # an internal error (a bug): sysexits' EX_SOFTWARE, beside the statuses of README's table
+REPORT = "https://github.com/aifcheck/aifcheck/issues"
+
+
 def main() -> None:
     """Entry point. A usage error of click's (an unknown option, a bad choice) becomes one line on
-    stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way."""
+    stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way; standard
+    output that cannot be written is one line and exit 3; any other exception is a bug, told in one
+    line (exit 70) with how to report it (AIFCHECK_DEBUG=1 shows the traceback)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    streams.guard()
     arguments = sys.argv[1:2]
     try:
         status = application(arguments[0] if arguments else None)(standalone_mode=False)
+        streams.flush()
     except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
     except click.ClickException as exc:
@@ -72,10 +84,35 @@ def main() -> None:
             print(f"aifcheck: error: {exc.format_message()}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
+        streams.flush()
         sys.exit(exc.exit_code)
+    except streams.Closed as exc:
+        sys.exit(streams.report(exc))
+    except MemoryError:
+        streams.discard()
+        print(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)", file=sys.stderr)
+        sys.exit(3)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line instead of a traceback
+        if os.environ.get("AIFCHECK_DEBUG"):
+            raise
+        streams.discard()
+        reason = printable(f"{type(exc).__name__}: {exc}")
+        print(f"aifcheck: internal error in {_command()}: {cut(reason, 300)} (a bug of aifcheck {__version__}: please report it, "
+              f"with the command and its input, at {REPORT}; AIFCHECK_DEBUG=1 shows where it happened)", file=sys.stderr)
+        sys.exit(INTERNAL)
     finally:
         # The interpreter's exit runs full garbage collections over every object still alive: a
         # tenth of a validate run on an 11k-triple file, to reclaim memory the ending process gives
         # back anyway. Frozen objects are left out of them (and are still freed as usual).
         gc.freeze()
     sys.exit(status or 0)
+
+
+def _command() -> str:
+    """The command that ran, as typed: ``aifcheck score ta1``."""
+    words = ["aifcheck"]
+    for arg in sys.argv[1:3]:
+        if arg.startswith("-") or (len(words) == 2 and words[1] not in GROUPS):
+            break
+        words.append(arg)
+    return "`" + " ".join(words) + "`"

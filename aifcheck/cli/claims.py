@@ -32,6 +32,7 @@ from .common import (
     NoConfig,
     Output,
     Quiet,
+    refuse_input_as_output,
     Scheduler,
     Select,
     SeverityOption,
@@ -105,6 +106,7 @@ def claims(
     from ..render.claims import render_claims, to_relations
     from ..render.output import write_atomically
 
+    refuse_input_as_output(output, discover(paths)[0])
     found, problems = collect(paths)
     if relations is None:
         text = render_claims(found, output_format, with_source)

@@ -235,6 +235,32 @@ def report_paths(files: list[str], folder: Path, extension: str) -> dict[str, Pa
     return targets
 
 
+def refuse_input_as_output(output: Path | None, inputs: Iterable[str | os.PathLike | None], folder: bool = False) -> None:
+    """A UsageError when ``-o`` names one of the inputs (or, for an output ``folder``, a folder
+    holding one): the run would overwrite what it reads."""
+    if output is None:
+        return
+    try:
+        target = output.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: the writer says so
+        return
+    for given in inputs:
+        if given is None or given == "-":
+            continue
+        path = Path(given).resolve()
+        if path == target or (folder and target in path.parents):
+            raise UsageError(f"-o {output}: {'holds' if path != target else 'is'} the input {given}: give another output")
+
+
+_RUN_ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f]{1,200}")
+
+
+def check_run_id(run_id: str | None) -> None:
+    """A run ID is a cell of the score tables: printable, no tab or line break, at most 200 characters."""
+    if run_id is not None and not _RUN_ID.fullmatch(run_id):
+        raise UsageError(f"--run-id {run_id!r}: give 1 to 200 characters without a tab, line break or control character")
+
+
 def prepare_folder(folder: Path) -> None:
     """The -o folder, made now: a run that cannot write its reports should not check first."""
     if folder.exists() and not folder.is_dir():

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..names import TASKS
-from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
+from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder, refuse_input_as_output
 from ..errors import InputError, OutputError, UsageError
 from ..loading.paths import discover, read_text
 from ..validation.report import ExitStatus
@@ -96,6 +96,7 @@ def _run(
     points = EntryPoints.read(entry_points) if entry_points else EntryPoints()
     points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
     files, problems = discover(paths)
+    refuse_input_as_output(output, files, folder=task is not None)
     if task is not None:
         prepare_folder(output)
         try:

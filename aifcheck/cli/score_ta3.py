@@ -19,7 +19,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from .common import TABLE_FORMAT
+from .common import TABLE_FORMAT, check_run_id, refuse_input_as_output
 
 T = TypeVar("T")
 
@@ -74,6 +74,8 @@ def ta3(
     from ..score.ta3.scorer import score_ta3
     from ..render.ta3 import summary_table, write_score_files
 
+    check_run_id(run_id)
+    refuse_input_as_output(output / "scores", [submission, queries_to_score, claim_mappings, assessments], folder=True)
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
     write_score_files(scores, output)
     _warn(scores.warnings)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..loading.paths import discover
-from .common import TABLE_FORMAT
+from .common import TABLE_FORMAT, refuse_input_as_output
 from ..validation.report import ExitStatus
 
 
@@ -68,6 +68,7 @@ def graph(
     from ..render.graph import build_graph, write_graph
     from ..loading.kb import load_kb
 
+    refuse_input_as_output(output, [path])
     with load_kb(path) as kb:
         drawn = build_graph(kb)
     write_graph(drawn, output, Path(path).name)

@@ -13,7 +13,7 @@ from ..errors import OutputError, UsageError
 from ..extract.kg import build_kg
 from ..loading.kb import KB
 from ..extract.model import Claim, Cluster
-from .output import write_atomically
+from .output import replaced, write_atomically
 
 # how each kind of node looks: (DOT shape, fill colour)
 STYLE = {
@@ -82,7 +82,8 @@ def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
         return
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _draw(graph, target, title)
+        with replaced(target) as partial:
+            _draw(graph, partial, title)
     except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
 
