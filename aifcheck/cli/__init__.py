@@ -12,7 +12,7 @@ import importlib  # noqa: E402 (after the collector's setting)
 import os
 import signal
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import click
 import typer
@@ -63,7 +63,6 @@ def application(command: str | None = None) -> typer.Typer:
 
 GROUPS = ("score", "pipeline", "pool")  # commands whose sub-command names what ran
 INTERNAL = 70  # an internal error (a bug): sysexits' EX_SOFTWARE, beside the statuses of README's table
-REPORT = "https://github.com/aifcheck/aifcheck/issues"
 
 
 def main() -> None:
@@ -75,7 +74,10 @@ def main() -> None:
     streams.guard()
     arguments = sys.argv[1:2]
     try:
-        status = application(arguments[0] if arguments else None)(standalone_mode=False)
+        try:
+            status = application(arguments[0] if arguments else None)(standalone_mode=False)
+        except click.exceptions.Exit as exc:
+            status = exc.exit_code
         streams.flush()
     except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
@@ -83,29 +85,39 @@ def main() -> None:
         if exc.format_message():  # empty when the help was shown for a bare 'aifcheck'
             print(f"aifcheck: error: {exc.format_message()}", file=sys.stderr)
         sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        streams.flush()
-        sys.exit(exc.exit_code)
     except streams.Closed as exc:
         sys.exit(streams.report(exc))
+    except OSError as exc:
+        if not isinstance(exc.filename, (str, bytes)):
+            _internal(exc)
+        # a file the library met without reading it through loading.paths (a folder it could
+        # not enter, say): the file's error, not a bug
+        streams.discard()
+        print(f"aifcheck: error: {printable(os.fsdecode(exc.filename))}: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(3)
     except MemoryError:
         streams.discard()
         print(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)", file=sys.stderr)
         sys.exit(3)
     except Exception as exc:  # noqa: BLE001 - a bug: one line instead of a traceback
-        if os.environ.get("AIFCHECK_DEBUG"):
-            raise
-        streams.discard()
-        reason = printable(f"{type(exc).__name__}: {exc}")
-        print(f"aifcheck: internal error in {_command()}: {cut(reason, 300)} (a bug of aifcheck {__version__}: please report it, "
-              f"with the command and its input, at {REPORT}; AIFCHECK_DEBUG=1 shows where it happened)", file=sys.stderr)
-        sys.exit(INTERNAL)
+        _internal(exc)
     finally:
         # The interpreter's exit runs full garbage collections over every object still alive: a
         # tenth of a validate run on an 11k-triple file, to reclaim memory the ending process gives
         # back anyway. Frozen objects are left out of them (and are still freed as usual).
         gc.freeze()
     sys.exit(status or 0)
+
+
+def _internal(exc: Exception) -> NoReturn:
+    """A bug: one line naming the command, what went wrong and how to report it; exit 70."""
+    if os.environ.get("AIFCHECK_DEBUG"):
+        raise exc
+    streams.discard()
+    reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)
+    print(f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
+          "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)", file=sys.stderr)
+    sys.exit(INTERNAL)
 
 
 def _command() -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError
-from ...loading.paths import read_text as read_input
+from ...loading.paths import entries, read_text as read_input
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
@@ -79,13 +79,15 @@ def read_layout(folder: Path, documents: Iterable[str] | None = None) -> dict[st
     given documents (all when None). Files of other names are ignored."""
     found: dict[str, dict[str, Path]] = {}
     wanted = None if documents is None else set(documents)
-    for sub in sorted(folder.iterdir()):
+    for sub in entries(folder):
         if not (sub.is_dir() and sub.name.endswith(".ttl")):
             continue
         document = sub.name[: -len(".ttl")]
         if wanted is not None and document not in wanted:
             continue
-        found[document] = {kind: sub / name for kind, name in FILE_NAMES.items() if (sub / name).is_file()}
+        # a table that is there but no file (a folder, a FIFO, a link to nothing) is read, and refused
+        names = {entry.name for entry in entries(sub)}
+        found[document] = {kind: sub / name for kind, name in FILE_NAMES.items() if name in names}
     return found
 
 
