@@ -5,6 +5,7 @@ process dies is reported alone, and the other files go on."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -65,7 +66,7 @@ def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        with ProcessPoolExecutor(max_workers=spread.jobs) as pool:
+        with ProcessPoolExecutor(max_workers=spread.jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
             for path, more, future in zip(files, extra, futures):
                 try:
@@ -83,8 +84,25 @@ def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[s
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         try:
             return pool.submit(function, path, *args).result()
         except BrokenProcessPool:
             return lost(path, CRASHED)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` does, even killed outright (SIGKILL leaves its
+    workers no message): Linux's parent-death signal; elsewhere nothing is done."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux (no prctl)
+        return
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

@@ -57,6 +57,9 @@ class Document:
         return self.tables.get(kind, [])
 
 
+MAX_CELL = 4096  # characters of a cell (NIST's IRIs and spans take some tens)
+
+
 def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
     """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
     lines = text.splitlines()
@@ -70,6 +73,9 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
         cells = line.split("\t", width - 1)
         if len(cells) != width:
             raise InputError(path, f"row has {len(cells)} cells, the {kind} table has {width} columns (NIST's pipeline stops here)", number)
+        if len(line) > MAX_CELL and len(longest := max(cells, key=len)) > MAX_CELL:
+            raise InputError(path, f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "
+                             "tables pad every row to the widest cell, which would make them gigabytes", number)
         rows.append(Row(kind, document, path, number, [c.strip() for c in cells]))
     return rows
 

@@ -12,6 +12,7 @@ from typing import BinaryIO, TypeVar
 
 from ..catalog import Catalog, Constraint, Rule
 from ...loading.kb import KB
+from ...spread.parallel import die_with_parent
 from .base import RawResult, RuleFailure, fill_message
 from .compile import UNIT_SEPARATOR, Queries, load_queries
 
@@ -56,6 +57,7 @@ def _in_forks(
         except BlockingIOError:
             pass
         os.close(write)
+        parent = os.getpid()
         for _ in range(processes - 1):
             try:
                 read, send = os.pipe()
@@ -69,6 +71,7 @@ def _in_forks(
                 break
             if pid == 0:  # the copy: what it solved into the pipe, then gone without the parent's clean-up
                 try:
+                    die_with_parent(parent)
                     os.close(read)
                     with os.fdopen(send, "wb") as pipe:
                         pickle.dump([(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL)
