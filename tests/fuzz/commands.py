@@ -98,6 +98,8 @@ def make_base(base: Path) -> None:
                                "SELECT ?s ?type WHERE { ?s a ?type . OPTIONAL { ?s aida:system ?x } } ORDER BY ?s\n")
     for path in [base, *base.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
+        if os.getuid() == 0:  # owned by another user: a case (root without its powers) can read it, not change it
+            os.chown(path, 65534, 65534)
 
 
 # --- the commands ----------------------------------------------------------------------------
