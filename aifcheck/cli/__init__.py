@@ -8,6 +8,7 @@ import gc
 # nothing. Set before the imports below, which it pays for.
 gc.set_threshold(50_000)
 
+import errno  # noqa: E402
 import importlib  # noqa: E402 (after the collector's setting)
 import os
 import signal
@@ -83,21 +84,22 @@ def main() -> None:
         sys.exit(130)
     except click.ClickException as exc:
         if exc.format_message():  # empty when the help was shown for a bare 'aifcheck'
-            print(f"aifcheck: error: {exc.format_message()}", file=sys.stderr)
+            _tell(f"aifcheck: error: {exc.format_message()}")
         sys.exit(exc.exit_code)
     except streams.Closed as exc:
         sys.exit(streams.report(exc))
     except OSError as exc:
-        if not isinstance(exc.filename, (str, bytes)):
+        if isinstance(exc.filename, (str, bytes)):
+            # a file the library met without reading it through loading.paths (a folder it could
+            # not enter, say): the file's error, not a bug
+            _tell(f"aifcheck: error: {printable(os.fsdecode(exc.filename))}: {exc.strerror or exc}")
+        elif exc.errno in _FULL:  # a write that names no file: stderr itself, on a full disk
+            _tell(f"aifcheck: error: cannot write: {exc.strerror}")
+        else:
             _internal(exc)
-        # a file the library met without reading it through loading.paths (a folder it could
-        # not enter, say): the file's error, not a bug
-        streams.discard()
-        print(f"aifcheck: error: {printable(os.fsdecode(exc.filename))}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(3)
     except MemoryError:
-        streams.discard()
-        print(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)", file=sys.stderr)
+        _tell(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)")
         sys.exit(3)
     except Exception as exc:  # noqa: BLE001 - a bug: one line instead of a traceback
         _internal(exc)
@@ -113,11 +115,22 @@ def _internal(exc: Exception) -> NoReturn:
     """A bug: one line naming the command, what went wrong and how to report it; exit 70."""
     if os.environ.get("AIFCHECK_DEBUG"):
         raise exc
-    streams.discard()
     reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)
-    print(f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
-          "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)", file=sys.stderr)
+    _tell(f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
+          "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)")
     sys.exit(INTERNAL)
+
+
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+
+
+def _tell(line: str) -> None:
+    """The run's last line, on stderr when it can be written (standard output's rest dropped)."""
+    streams.discard()
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or full too: the exit status tells
+        pass
 
 
 def _command() -> str:

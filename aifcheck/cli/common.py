@@ -247,7 +247,10 @@ def refuse_input_as_output(output: Path | None, inputs: Iterable[str | os.PathLi
     for given in inputs:
         if given is None or given == "-":
             continue
-        path = Path(given).resolve()
+        try:
+            path = Path(given).resolve()
+        except (OSError, RuntimeError):  # a link loop: the reader says so
+            continue
         if path == target or (folder and target in path.parents):
             raise UsageError(f"-o {output}: {'holds' if path != target else 'is'} the input {given}: give another output")
 

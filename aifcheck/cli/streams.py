@@ -108,5 +108,8 @@ def report(closed: Closed) -> int:
     discard()
     if closed.code == errno.EPIPE:
         return BROKEN_PIPE
-    print(f"aifcheck: error: cannot write standard output: {closed.reason}", file=sys.stderr)
+    try:
+        print(f"aifcheck: error: cannot write standard output: {closed.reason}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr cannot be written either: the exit status tells
+        pass
     return 3

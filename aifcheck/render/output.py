@@ -135,8 +135,8 @@ def new_folder(target: Path, force: bool = False) -> Iterator[Path]:
     except OSError as exc:
         raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
     lock = _beside(parent / target.name, "lock")
-    _take(lock, target)
     partial = _beside(parent / target.name, f"partial-{os.getpid()}")
+    _take(lock, target)
     try:
         shutil.rmtree(partial, ignore_errors=True)
         try:
@@ -179,8 +179,14 @@ def _take(lock: Path, target: Path) -> None:
             continue
         except OSError as exc:
             raise OutputError(f"cannot write under {lock.parent}: {exc.strerror or exc}") from None
-        with os.fdopen(descriptor, "w") as file:
-            file.write(str(os.getpid()))
+        try:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(str(os.getpid()))
+        except BaseException as exc:  # an interrupt (or a full disk) before the lock says whose it is
+            lock.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise OutputError(f"cannot write under {lock.parent}: {exc.strerror or exc}") from None
+            raise
         return
     raise UsageError(f"-o {target}: another aifcheck run is writing it")
 

@@ -337,6 +337,7 @@ class Run:
 
 def _child(argv: list[str], folder: Path, log: Path, stdout: str | None, fsize: int | None, audit: list | None = None) -> None:
     """In the fork: the command's surroundings (its stdout and stderr into ``log``), then aifcheck's entry point."""
+    code = 1
     try:
         os.setsid()
         os.chdir(folder)
@@ -351,6 +352,10 @@ def _child(argv: list[str], folder: Path, log: Path, stdout: str | None, fsize: 
         else:
             os.dup2(out, 1)
         os.dup2(err, 2)
+        # streams on the descriptors as Python makes them at start (a test runner's capture replaced them)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False) if stdout != "closed" else None  # noqa: SIM115
+        sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
         resource.setrlimit(resource.RLIMIT_AS, (2 * GiB, 2 * GiB))
         if fsize is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -373,14 +378,17 @@ def _child(argv: list[str], folder: Path, log: Path, stdout: str | None, fsize: 
 
         traceback.print_exc()
         code = 1
-    if audit is not None:
-        with open(folder / ".fuzz-audit", "w", encoding="utf-8") as file:
-            file.write("\n".join(sorted(set(audit))))
-    try:
-        sys.stdout.flush()
-    except BaseException:  # noqa: BLE001
-        pass
-    os._exit(code)
+    finally:
+        # a signal that comes now must not take this fork back into the campaign's loop
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        if audit is not None:
+            with open(folder / ".fuzz-audit", "w", encoding="utf-8") as file:
+                file.write("\n".join(sorted(set(audit))))
+        try:
+            sys.stdout.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(code)
 
 
 def drop_file_powers() -> None:
@@ -414,7 +422,10 @@ def start(argv: list[str], folder: Path, stdout: str | None = None, fsize: int |
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:
-        _child(argv, folder, log or folder, stdout, fsize, [] if audit else None)
+        try:
+            _child(argv, folder, log or folder, stdout, fsize, [] if audit else None)
+        finally:
+            os._exit(1)  # (never reached but by a signal in _child's last lines)
     return pid
 
 
@@ -489,7 +500,10 @@ def _result(run: Run, folder: Path, out: str | None) -> tuple[str, bytes | None]
         data = (folder / out).read_bytes() if out is not None else None
     except OSError:
         data = None
-    return run.stdout, data
+    return _BLANK.sub("_:b", run.stdout), data
+
+
+_BLANK = re.compile(r"_:\w+")  # a blank node's label differs from run to run
 
 
 # --- the oracle ----------------------------------------------------------------------------------
@@ -511,7 +525,7 @@ PROBLEMS = (  # (kind, label) in the table's order
 )
 STATUSES = {0, 1, 2, 3}
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w+(Error|Exception): ", re.M)
-WHOLE_FILE = ("empty", "has no component", "not UTF-8", "not a regular file", "cannot read", "holds no", "no such file", "expected a header",
+WHOLE_FILE = ("empty", "has no component", "no taggable type", "not UTF-8", "not a regular file", "cannot read", "holds no", "no such file", "expected a header",
               "the header", "not a folder", "no column", "missing", "a symbolic link", "not NIST's")
 
 
@@ -636,6 +650,7 @@ class Outcome:
     by_status: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     slowest: tuple[float, int] = (0.0, -1)
+    recipes: dict[int, str] = field(default_factory=dict)  # the cases with a problem: how each was made
 
     def count(self, kind: str) -> int:
         return sum(p.kind == kind for p in self.problems)
@@ -689,6 +704,8 @@ def campaign(seed: int = SEED, cases: int = 200, first: int = 0, jobs: int = 2, 
                 twin_run = finish(twin, folder / ".twin", began, timeout) if twin else None
                 problems = check(one, run, folder, extra, before, twin_run)
                 outcome.problems += problems
+                if problems:
+                    outcome.recipes[one.index] = one.describe()
                 outcome.runs += 1
                 outcome.by_command[one.command.name] += 1
                 outcome.by_status[run.status] += 1
@@ -748,6 +765,7 @@ def table(outcome: Outcome, seed: int, cases: int, jobs: int) -> str:
         lines.append("")
         for problem in outcome.problems[:60]:
             lines.append(f"  case {problem.case}: {problem.kind}: {problem.detail}")
+        lines += ["", "how those cases were made:"] + [f"  {outcome.recipes[i]}" for i in sorted(outcome.recipes)][:60]
     return "\n".join(lines)
 
 

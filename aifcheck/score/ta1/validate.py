@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import InputError
-from .aux import Aux, Boundary
+from .aux import SUFFIXES, Aux, Boundary
 from .dates import NAMES, Date, read_date, trim
 from .events import EventLog, Where
 from .tables import Document, Row
@@ -169,7 +169,7 @@ class _DocumentValidator:
         if date.year and date.month and date.day:
             try:
                 datetime.date(date.year, date.month, date.day)
-            except ValueError:
+            except (ValueError, OverflowError):  # (a year of hundreds of digits: NIST's code stops, here the date is invalid)
                 bad = True
         elif date.year < 0 or (date.month and not 1 <= date.month <= 12):
             bad = True
@@ -229,7 +229,9 @@ class _DocumentValidator:
         kind = "keyframe" if keyframe_id else modality
         boundary = self.aux.boundaries.get(kind, {}).get(keyframe_id or element)
         if boundary is None:
-            raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in the AUX data; NIST's pipeline stops on it", row.line)
+            source = (f"the AUX data's *{SUFFIXES[kind]}" if kind in SUFFIXES
+                      else f"the AUX data: its modality {kind!r} (*{SUFFIXES['encodings']}) has no boundaries")
+            raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in {source}; NIST's pipeline stops on it", row.line)
         span = Boundary(*corners)
         if _inside(span, boundary):
             return True
