@@ -125,8 +125,12 @@ _FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
 
 
 def _tell(line: str) -> None:
-    """The run's last line, on stderr when it can be written (standard output's rest dropped)."""
-    streams.discard()
+    """The run's last line, on stderr when it can be written (after what standard output holds,
+    or without it when that cannot be written)."""
+    try:
+        sys.stdout.flush()
+    except BaseException:  # noqa: BLE001 - streams.Closed: the rest is dropped
+        streams.discard()
     try:
         print(line, file=sys.stderr, flush=True)
     except (OSError, ValueError):  # stderr closed or full too: the exit status tells

@@ -575,7 +575,7 @@ def check(case: Case, run: Run, folder: Path, extra: dict, before: dict[str, byt
             problem("wrong file", f"{case.target}: {errors[0][:200]}")
         if case.kind == "content" and run.status == 3 and case.target.endswith((".tsv", ".tab", ".txt")):
             for line in errors:
-                mentioned = re.search(re.escape(Path(case.target).name) + r"(:\d+)?", line)
+                mentioned = re.match(r"(?:aifcheck: error: )?\S*" + re.escape(Path(case.target).name) + r"(:\d+)?: ", line)  # located in it
                 if mentioned and not mentioned[1] and not any(w in line for w in WHOLE_FILE):
                     problem("no line", line[:200])
     after = _snapshot(folder, case.command.reads)
