@@ -144,6 +144,7 @@ COMMANDS = (
             ("sub",), stdout_ok=(0, 1)),
     Command("validate", ("validate", "kb", "-o", "{out}"), ("kb",), "layout", stdout_ok=(0, 1)),
 )
+PARALLEL = ("score ta1", "score ta1 (KBs)", "validate", "query --nist-layout")  # commands with --jobs
 WEIGHTS = {"score ta1": 3, "score ta1 (KBs)": 1, "score ta3": 3, "score crux-claims": 2, "score crux-relations": 2,
            "claims": 2, "summary": 1, "graph": 1, "query --table": 1, "query --sparql": 2, "query --nist-layout": 1,
            "lint-submission": 2, "validate": 1}
@@ -321,7 +322,10 @@ def prepare(case: Case, base: Path, folder: Path) -> tuple[list[str], dict]:
         if path.stat().st_mode & 0o777 == 0o755:
             path.chmod(0o777)  # the case's own folders, writable by nobody (not those made read-only)
     extra["out"] = out
-    return case.command.argv(out), extra
+    argv = case.command.argv(out)
+    if case.command.name in PARALLEL and rng.random() < 0.25:
+        argv += ["--jobs", "2"]  # the documents or files in worker processes
+    return argv, extra
 
 
 # --- running one command in a fork ---------------------------------------------------------------
