@@ -34,7 +34,6 @@ if __name__ == "__main__":  # run as a script: import the package from tests/, n
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
-import errno
 import os
 import random
 import re
