@@ -92,7 +92,7 @@ def main() -> None:
         if isinstance(exc.filename, (str, bytes)):
             # a file the library met without reading it through loading.paths (a folder it could
             # not enter, say): the file's error, not a bug
-            _tell(f"aifcheck: error: {printable(os.fsdecode(exc.filename))}: {exc.strerror or exc}")
+            _tell(f"aifcheck: error: {cut(printable(os.fsdecode(exc.filename)))}: {exc.strerror or exc}")
         elif exc.errno in _FULL:  # a write that names no file: stderr itself, on a full disk
             _tell(f"aifcheck: error: cannot write: {exc.strerror}")
         else:

@@ -44,6 +44,7 @@ class Cluster:
     type_confidences: set[tuple[float, str]] = field(default_factory=set)  # (membership x type confidence, type)
     mentions: dict[str, Mention] = field(default_factory=dict)  # a span asserted twice keeps its place, its last values
     dates: list[tuple[Date | None, ...] | None] = field(default_factory=list)  # one per TM row
+    date_rows: list[tuple[str, int]] = field(default_factory=list)  # (file, line) of each TM row, for messages
 
 
 @dataclass
@@ -103,6 +104,7 @@ def build(document: Document, aux: Aux, keep=lambda row: row.valid) -> DocumentR
     for row in document.rows("TM"):
         if keep(row):
             result.cluster(row["cluster"]).dates.append(tm_dates(row))
+            result.cluster(row["cluster"]).date_rows.append((row.path, row.line))
             result.frame(row["cluster"])
     return result
 

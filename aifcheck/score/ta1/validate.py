@@ -229,8 +229,8 @@ class _DocumentValidator:
         kind = "keyframe" if keyframe_id else modality
         boundary = self.aux.boundaries.get(kind, {}).get(keyframe_id or element)
         if boundary is None:
-            source = (f"the AUX data's *{SUFFIXES[kind]}" if kind in SUFFIXES
-                      else f"the AUX data: its modality {kind!r} (*{SUFFIXES['encodings']}) has no boundaries")
+            source = (f"the AUX data's {self.aux.folder}/*{SUFFIXES[kind]}" if kind in SUFFIXES
+                      else f"the AUX data: its modality {kind!r} ({self.aux.folder}/*{SUFFIXES['encodings']}) has no boundaries")
             raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in {source}; NIST's pipeline stops on it", row.line)
         span = Boundary(*corners)
         if _inside(span, boundary):

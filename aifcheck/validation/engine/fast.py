@@ -12,7 +12,7 @@ from typing import BinaryIO, TypeVar
 
 from ..catalog import Catalog, Constraint, Rule
 from ...loading.kb import KB
-from ...spread.parallel import die_with_parent
+from ...spread.parallel import die_with_parent, signals_held
 from .base import RawResult, RuleFailure, fill_message
 from .compile import UNIT_SEPARATOR, Queries, load_queries
 
@@ -64,7 +64,8 @@ def _in_forks(
             except OSError:
                 break
             try:
-                pid = os.fork()
+                with signals_held():
+                    pid = os.fork()
             except OSError:  # no process to spare
                 os.close(read)
                 os.close(send)

@@ -40,7 +40,8 @@ def score(inputs: Inputs) -> MetricScores:
             similarity = 0
             if system_id != NONE:
                 if len(cluster.dates) > 1:
-                    raise InputError(document, f"gold cluster {gold_id} has {len(cluster.dates)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
+                    path, line = cluster.date_rows[1]  # (the second tuple: where the gold says too much)
+                    raise InputError(path, f"gold cluster {gold_id} of {document} has {len(cluster.dates)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)", line)
                 system = inputs.system_cluster(document, system_id)
                 tuples = [_tuple(d, inputs.plan, document, system_id) for d in system.dates]
                 if tuples:
