@@ -103,6 +103,9 @@ def signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM held back while worker processes are forked: Python runs its at-fork
     handlers (logging's) in the parent, where an interrupt is printed as an ignored exception and
     lost (the run goes on); held, it comes once the fork is done."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no fork either
+        yield
+        return
     before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
@@ -114,7 +117,8 @@ def die_with_parent(parent: int) -> None:
     """Make this worker process end when ``parent`` does, even killed outright (SIGKILL leaves its
     workers no message): Linux's parent-death signal; elsewhere nothing is done. The signals its
     parent held while forking it are let through again."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     try:
         import ctypes
 
