@@ -138,6 +138,7 @@ def new_folder(target: Path, force: bool = False) -> Iterator[Path]:
     partial = _beside(parent / target.name, f"partial-{os.getpid()}")
     _take(lock, target)
     try:
+        check_new_folder(target, force)  # again: a run that held the lock meanwhile may have filled it
         shutil.rmtree(partial, ignore_errors=True)
         try:
             partial.mkdir()

@@ -671,7 +671,8 @@ def _release(folder: Path) -> None:
 
 
 def campaign(seed: int = SEED, cases: int = 200, first: int = 0, jobs: int = 2, timeout: float = TIMEOUT,
-             keep: bool = False, report: Callable[[int, int], None] | None = None) -> Outcome:
+             keep: bool = False, report: Callable[[int, int], None] | None = None, only: str | None = None) -> Outcome:
+    """Cases ``first`` to ``first + cases - 1`` of ``seed`` (``only``: those whose recipe says it)."""
     started = time.monotonic()
     _warm()
     work = Path(tempfile.mkdtemp(prefix="aifcheck-fuzz-commands-"))
@@ -683,7 +684,8 @@ def campaign(seed: int = SEED, cases: int = 200, first: int = 0, jobs: int = 2, 
         make_base(base)
         base.chmod(0o755)
         reads = audit(base, work)
-        pending = list(range(first, first + cases))
+        pending = [i for i in range(first, first + cases) if only is None or only in case(seed, i, reads).describe()]
+        cases = len(pending)
         running: dict[int, tuple] = {}  # pid -> (case, folder, extra, started, before, twin pid)
         done = 0
         while pending or running:
@@ -781,6 +783,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=TIMEOUT)
     parser.add_argument("--keep", action="store_true", help="keep the folders of cases with a problem (and say where)")
+    parser.add_argument("--only", help="run only the cases whose recipe holds this text (e.g. 'twin run')")
     options = parser.parse_args()
     first, count = (options.case, 1) if options.case is not None else (options.start, options.cases)
 
@@ -788,8 +791,8 @@ def main() -> int:
         if done % 100 == 0 or done == total:
             print(f"  {done}/{total} cases", file=sys.stderr, flush=True)
 
-    outcome = campaign(options.seed, count, first, options.jobs, options.timeout, options.keep, progress)
-    print(table(outcome, options.seed, count, options.jobs))
+    outcome = campaign(options.seed, count, first, options.jobs, options.timeout, options.keep, progress, options.only)
+    print(table(outcome, options.seed, outcome.runs, options.jobs))
     if options.keep:
         print(f"folders of the cases with a problem: {outcome.work}")  # type: ignore[attr-defined]
     return 1 if outcome.problems else 0
