@@ -3,7 +3,11 @@ from __future__ import annotations
 
 
 class AifcheckError(Exception):
-    """Base of every error aifcheck reports to its user."""
+    """Base of every error aifcheck reports to its user: one line, whatever it quotes (a value
+    taken from a file may hold line breaks, or be megabytes long)."""
+
+    def __str__(self) -> str:
+        return cut(printable(super().__str__()))
 
 
 class UsageError(AifcheckError):
@@ -37,7 +41,7 @@ class InputError(AifcheckError):
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return printable(f"{where}: {self.message}")
+        return f"{printable(where)}: {cut(printable(self.message))}"
 
 
 def printable(text: str) -> str:
@@ -46,3 +50,15 @@ def printable(text: str) -> str:
     if text.isprintable():  # nearly always: skip the walk character by character
         return text
     return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)
+
+
+LONGEST = 1000  # characters of a message shown: a 50 MB cell quoted in an error is cut to this
+
+
+def cut(text: str, longest: int = LONGEST) -> str:
+    """``text``, its middle cut when it is longer than ``longest`` (both ends kept: the start
+    says where, the end often says what is wrong)."""
+    if len(text) <= longest:
+        return text
+    keep = (longest - 40) // 2
+    return f"{text[:keep]}... [{len(text) - 2 * keep} characters cut] ...{text[-keep:]}"

@@ -8,15 +8,19 @@ import gc
 # nothing. Set before the imports below, which it pays for.
 gc.set_threshold(50_000)
 
+import errno  # noqa: E402
 import importlib  # noqa: E402 (after the collector's setting)
+import os
 import signal
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import click
 import typer
 
 from .. import __version__
+from ..errors import cut, printable
+from . import streams
 from .common import new_app
 
 # A command imports the library it needs when it runs: importing them all would cost every command,
@@ -58,24 +62,86 @@ def application(command: str | None = None) -> typer.Typer:
     return app
 
 
+GROUPS = ("score", "pipeline", "pool")  # commands whose sub-command names what ran
+INTERNAL = 70  # an internal error (a bug): sysexits' EX_SOFTWARE, beside the statuses of README's table
+
+
 def main() -> None:
     """Entry point. A usage error of click's (an unknown option, a bad choice) becomes one line on
-    stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way."""
+    stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way; standard
+    output that cannot be written is one line and exit 3; any other exception is a bug, told in one
+    line (exit 70) with how to report it (AIFCHECK_DEBUG=1 shows the traceback)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    streams.guard()
     arguments = sys.argv[1:2]
     try:
-        status = application(arguments[0] if arguments else None)(standalone_mode=False)
+        try:
+            status = application(arguments[0] if arguments else None)(standalone_mode=False)
+        except click.exceptions.Exit as exc:
+            status = exc.exit_code
+        streams.flush()
     except (typer.Abort, KeyboardInterrupt):
         sys.exit(130)
     except click.ClickException as exc:
         if exc.format_message():  # empty when the help was shown for a bare 'aifcheck'
-            print(f"aifcheck: error: {exc.format_message()}", file=sys.stderr)
+            _tell(f"aifcheck: error: {exc.format_message()}")
         sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    except streams.Closed as exc:
+        sys.exit(streams.report(exc))
+    except OSError as exc:
+        if isinstance(exc.filename, (str, bytes)):
+            # a file the library met without reading it through loading.paths (a folder it could
+            # not enter, say): the file's error, not a bug
+            _tell(f"aifcheck: error: {cut(printable(os.fsdecode(exc.filename)))}: {exc.strerror or exc}")
+        elif exc.errno in _FULL:  # a write that names no file: stderr itself, on a full disk
+            _tell(f"aifcheck: error: cannot write: {exc.strerror}")
+        else:
+            _internal(exc)
+        sys.exit(3)
+    except MemoryError:
+        _tell(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)")
+        sys.exit(3)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line instead of a traceback
+        _internal(exc)
     finally:
         # The interpreter's exit runs full garbage collections over every object still alive: a
         # tenth of a validate run on an 11k-triple file, to reclaim memory the ending process gives
         # back anyway. Frozen objects are left out of them (and are still freed as usual).
         gc.freeze()
     sys.exit(status or 0)
+
+
+def _internal(exc: Exception) -> NoReturn:
+    """A bug: one line naming the command, what went wrong and how to report it; exit 70."""
+    if os.environ.get("AIFCHECK_DEBUG"):
+        raise exc
+    reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)
+    _tell(f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
+          "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)")
+    sys.exit(INTERNAL)
+
+
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+
+
+def _tell(line: str) -> None:
+    """The run's last line, on stderr when it can be written (after what standard output holds,
+    or without it when that cannot be written)."""
+    try:
+        sys.stdout.flush()
+    except BaseException:  # noqa: BLE001 - streams.Closed: the rest is dropped
+        streams.discard()
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or full too: the exit status tells
+        pass
+
+
+def _command() -> str:
+    """The command that ran, as typed: ``aifcheck score ta1``."""
+    words = ["aifcheck"]
+    for arg in sys.argv[1:3]:
+        if arg.startswith("-") or (len(words) == 2 and words[1] not in GROUPS):
+            break
+        words.append(arg)
+    return "`" + " ".join(words) + "`"

@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..loading.paths import discover
+from ..render.output import refuse_input_as_output
 from ..validation.report import ExitStatus
 from .common import (
     CONDITION,
@@ -105,6 +106,7 @@ def claims(
     from ..render.claims import render_claims, to_relations
     from ..render.output import write_atomically
 
+    refuse_input_as_output(output, discover(paths)[0])
     found, problems = collect(paths)
     if relations is None:
         text = render_claims(found, output_format, with_source)

@@ -250,6 +250,15 @@ def report_paths(files: list[str], folder: Path, extension: str) -> dict[str, Pa
     return targets
 
 
+_RUN_ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f]{1,200}")
+
+
+def check_run_id(run_id: str | None) -> None:
+    """A run ID is a cell of the score tables: printable, no tab or line break, at most 200 characters."""
+    if run_id is not None and not _RUN_ID.fullmatch(run_id):
+        raise UsageError(f"--run-id {run_id!r}: give 1 to 200 characters without a tab, line break or control character")
+
+
 def prepare_folder(folder: Path) -> None:
     """The -o folder, made now: a run that cannot write its reports should not check first."""
     if folder.exists() and not folder.is_dir():

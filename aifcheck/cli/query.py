@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..names import TASKS
+from ..render.output import refuse_input_as_output
 from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
 from ..errors import InputError, OutputError, UsageError
 from ..loading.paths import discover, read_text
@@ -59,6 +60,7 @@ def query(
     entry_points: Annotated[
         Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
     ] = None,
+    max_rows: Annotated[int, typer.Option(help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million rows of 3 columns).")] = 0,
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
@@ -71,7 +73,9 @@ def query(
     spread.check()
     if not nist_layout and spread.on_cluster:
         raise UsageError("--scheduler, --ship-files and --file-timeout go with --nist-layout")
-    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread)))
+    if max_rows < 0:
+        raise UsageError("--max-rows must be at least 1 (0: the default)")
+    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows)))
 
 
 def _run(
@@ -85,6 +89,7 @@ def _run(
     name: list[str],
     entry_points: Path | None,
     spread: Spread,
+    max_rows: int = 0,
 ) -> ExitStatus:
     from ..extract.query import EntryPoints
     from ..render.tables import write_nist_layout
@@ -96,6 +101,7 @@ def _run(
     points = EntryPoints.read(entry_points) if entry_points else EntryPoints()
     points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
     files, problems = discover(paths)
+    refuse_input_as_output(output, files, folder=task is not None)
     if task is not None:
         prepare_folder(output)
         try:
@@ -103,7 +109,7 @@ def _run(
         except OSError as exc:
             raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:
-        tables = _tables(files, table, sparql, points, problems)
+        tables = _tables(files, table, sparql, points, problems, max_rows)
         _write(tables, output)
     for problem in problems:
         typer.echo(str(problem), err=True)
@@ -111,17 +117,17 @@ def _run(
 
 
 def _tables(
-    files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError]
+    files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError], max_rows: int
 ) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from ..loading.kb import read_each
 
-    tables, unreadable = read_each(files, _runner(table, sparql, points))
+    tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows))
     problems += unreadable
     return tables
 
 
-def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Callable[[KB], PrintedTable]:
+def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int) -> Callable[[KB], PrintedTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
     from ..extract.query import check_user_query, parameters
     from ..pipeline.sparql import run_sparql, run_table
@@ -129,7 +135,7 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints) -> Call
     if sparql is not None:
         text = read_text(sparql, "the SPARQL query", universal=True)
         check_user_query(text, sparql.name)
-        return lambda kb: run_sparql(kb, text, sparql.name)
+        return lambda kb: run_sparql(kb, text, sparql.name, max_rows)
     kinds = parameters(table)  # an unknown table is a usage error here
     params = {var: points.get(kind) for var, kind in kinds.items()}
     missing = sorted(f"--{kind.replace('_', '-')}" for var, kind in kinds.items() if not params[var])

@@ -19,7 +19,8 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from .common import TABLE_FORMAT
+from ..render.output import refuse_input_as_output
+from .common import TABLE_FORMAT, check_run_id
 from .score_stats import CI, CI_SEED, intervals_beside
 
 T = TypeVar("T")
@@ -77,6 +78,8 @@ def ta3(
     from ..score.ta3.scorer import score_ta3
     from ..render.ta3 import summary_table, write_score_files
 
+    check_run_id(run_id)
+    refuse_input_as_output(output / "scores", [submission, queries_to_score, claim_mappings, assessments], folder=True)
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
     write_score_files(scores, output)
     if ci:
@@ -94,7 +97,10 @@ def crux_claims(
     from ..score.crux.claims import score_claims
     from ..render.crux import claims_json, claims_text
 
-    _write(score_claims(system, gold), output_format, claims_json, claims_text)
+    scores = score_claims(system, gold)
+    if scores.true_positives + scores.false_negatives == 0:
+        _warn([f"{gold}: holds no claim frame: every score is 0"])
+    _write(scores, output_format, claims_json, claims_text)
 
 
 def crux_relations(
@@ -108,4 +114,6 @@ def crux_relations(
 
     scores = score_relations(system, gold)
     _warn(scores.warnings)
+    if scores.instances == 0:
+        _warn([f"{gold}: holds no relation: every score is 0"])
     _write(scores, output_format, relations_json, relations_text)

@@ -11,6 +11,7 @@ import typer
 from ..loading.paths import discover
 from ..errors import UsageError
 from ..render import GRAPH_DETAIL_LIMIT
+from ..render.output import refuse_input_as_output
 from .common import GRAPH_VIEW, TABLE_FORMAT
 from ..validation.report import ExitStatus
 
@@ -89,6 +90,7 @@ def graph(
     if depth < 0:
         raise UsageError(f"--depth {depth}: give 0 or more")
     check_target(output)
+    refuse_input_as_output(output, [path])
     with load_kb(path) as kb:
         kg, claims, prefixes = build_kg(kb), read_claims(kb), kb.prefixes
     drawn, drawn_view = select(kg, claims, view, focus, depth, prefixes)

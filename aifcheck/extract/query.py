@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 
 import pyoxigraph
 
@@ -155,10 +156,17 @@ def query(path: str | os.PathLike, name: str, **params: str | Sequence[str]) -> 
         return run_table(kb, name, **params)
 
 
-def run_sparql(kb: KB, text: str, name: str = "query") -> Table:
-    """Run a user's SELECT query (SERVICE and updates are refused: see check_user_query)."""
+# cells of a user's query result held at most by default (each a term: some 170 bytes, and as
+# much again once printed): a query whose result has no end (a cross product) stops there
+MAX_CELLS = 3_000_000
+
+
+def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> Table:
+    """Run a user's SELECT query (SERVICE and updates are refused: see check_user_query); a
+    UsageError when it gives more than ``max_rows`` rows (0: as many as MAX_CELLS cells make;
+    None: no limit). Rows are read as they come, so that a query whose result has no end stops."""
     check_user_query(text, name)
-    columns, solutions = _select(kb, text, {}, name)
+    columns, solutions = _select(kb, text, {}, name, max_rows)
     return Table(name, columns, tuple(solutions))
 
 
@@ -186,9 +194,23 @@ def hidden_columns(text: str) -> frozenset[str]:
     return frozenset(m[2] for line in _HIDDEN.findall(text) for m in _ORDER_KEY.finditer(line))
 
 
+# Brackets a user's query may nest: the engine parses and evaluates them recursively, and a query
+# nested some thousands deep overflows its stack (a crash by signal, no message). Real queries nest
+# a few deep.
+MAX_DEPTH = 256
+_BRACKETS = re.compile(r"[(){}\[\]]")
+
+
 def check_user_query(text: str, name: str = "query") -> None:
-    """Refuse SERVICE (a federated query) and updates: aifcheck only reads the files it is given."""
+    """Refuse SERVICE (a federated query), updates (aifcheck only reads the files it is given) and
+    brackets nested deeper than MAX_DEPTH."""
     keywords = _NOT_KEYWORDS.sub(" ", text)
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(keywords):
+        depth += 1 if bracket in "({[" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        raise UsageError(f"{name}: brackets nested more than {MAX_DEPTH} deep: not a query aifcheck runs")
     if _SERVICE.search(keywords):
         raise UsageError(f"{name}: SERVICE is not allowed: aifcheck queries only the given files")
     update = _UPDATE.search(keywords)
@@ -205,7 +227,7 @@ def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, s
     return combos
 
 
-def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query") -> tuple[tuple[str, ...], list[tuple]]:
+def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query", max_rows: int | None = None) -> tuple[tuple[str, ...], list[tuple]]:
     """The query's columns and its solutions, as terms (None where a variable is unbound)."""
     substitutions = {pyoxigraph.Variable(k): pyoxigraph.Literal(v) for k, v in binding.items()}
     try:
@@ -215,7 +237,14 @@ def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query") 
     if not isinstance(solutions, pyoxigraph.QuerySolutions):
         raise UsageError(f"{name}: only SELECT queries make a table")
     columns = tuple(v.value for v in solutions.variables)
-    return columns, [tuple(solution) for solution in solutions]  # (None where unbound)
+    if max_rows is None:
+        return columns, [tuple(solution) for solution in solutions]  # (None where unbound)
+    if max_rows == 0:  # the default: as many rows as MAX_CELLS cells make
+        max_rows = MAX_CELLS // max(len(columns), 1)
+    rows = [tuple(solution) for solution in islice(solutions, max_rows + 1)]
+    if len(rows) > max_rows:
+        raise UsageError(f"{name}: more than {max_rows:,} rows (--max-rows): narrow the query, or give a larger --max-rows")
+    return columns, rows
 
 
 @cache

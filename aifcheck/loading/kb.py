@@ -43,7 +43,7 @@ from ..choices import choose
 from ..errors import InputError, UsageError, printable
 from .lines import LineIndex, Term
 from .marking import BLOCK_CHARS, MarkedStream
-from .paths import STDIN, alive
+from .paths import STDIN, alive, open_regular
 
 T = TypeVar("T")
 
@@ -487,7 +487,7 @@ class _Content(io.RawIOBase):
                 self.size, self._file = 0, os.fdopen(os.dup(sys.stdin.fileno()), "rb")
             else:
                 self.size = os.path.getsize(path)  # on disk (compressed, for .gz)
-                self._file = open(path, "rb")
+                self._file = open_regular(path)  # (a FIFO would block, a device never end)
         except OSError as exc:
             raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
         self._gzip = None

@@ -89,9 +89,9 @@ def printed(kb: KB, table: Table) -> PrintedTable:
     return PrintedTable(table.name, columns, tuple(ordered))
 
 
-def run_sparql(kb: KB, text: str, name: str = "query") -> PrintedTable:
+def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> PrintedTable:
     """A user's SELECT query (see aifcheck.extract.query.run_sparql), its rows printed and sorted."""
-    table = run_user_query(kb, text, name)
+    table = run_user_query(kb, text, name, max_rows)
     return PrintedTable(table.name, table.columns, tuple(sorted(tuple(format_term(term) for term in row) for row in table.rows)))
 
 

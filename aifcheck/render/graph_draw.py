@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 from ..errors import OutputError, UsageError
-from .output import write_atomically
+from .output import replaced, write_atomically
 
 FORMATS = (".dot", ".svg", ".png")
 
@@ -41,15 +41,12 @@ def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
     if target.suffix.lower() == ".dot":
         write_atomically(target, to_dot(graph, title))
         return
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        draw(graph, partial, target.suffix.lower()[1:], title)
-        os.replace(partial, target)
+        with replaced(target) as partial:
+            draw(graph, partial, target.suffix.lower()[1:], title)
     except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 # how each kind of node looks: (DOT shape, fill colour)

@@ -2,11 +2,14 @@
 file behind, and a place that cannot be written is one OutputError; JSON documents in few writes."""
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import shutil
+import stat
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -15,14 +18,70 @@ from ..loading.paths import alive
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file beside it, renamed when complete."""
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    """Write ``text`` to ``target`` through a temporary file beside it, renamed when complete. A
+    device (``-o /dev/null``) is written to as it is: it is no file to replace."""
+    target = _through_link(target)
+    if _is_device(target):
+        _write_device(target, text)
+        return
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
+        if target.is_dir():
+            raise UsageError(f"-o {target}: a folder, not a file")
+        with replaced(target) as partial:
+            partial.write_text(text, encoding="utf-8")
     except OSError as exc:
-        partial.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def replaced(target: Path) -> Iterator[Path]:
+    """A temporary path beside ``target`` (with its suffix, which some writers go by), renamed to
+    ``target`` when the block ends without an error, else removed."""
+    partial = _beside(target, f"{os.getpid()}.partial{target.suffix}")
+    try:
+        yield partial
+        os.replace(partial, target)
+    finally:
+        with suppress(OSError):  # the clean-up meets what stopped the write (no folder, a name too long)
+            partial.unlink(missing_ok=True)
+
+
+def _beside(target: Path, tag: str) -> Path:
+    """A hidden name beside ``target`` for its temporary file or lock: ``.NAME.TAG``, or a digest
+    of NAME when that would be longer than a file name may be."""
+    name = f".{target.name}.{tag}"
+    if len(name.encode("utf-8", "surrogateescape")) > 255:
+        name = f".aifcheck-{hashlib.sha1(target.name.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.{tag}"
+    return target.with_name(name)
+
+
+def _through_link(target: Path) -> Path:
+    """Where a symbolic link ``target`` points (written there, as a shell's ``>`` does); an
+    OutputError for a loop."""
+    if not target.is_symlink():
+        return target
+    try:
+        os.stat(target)
+    except FileNotFoundError:
+        pass  # a link to a file yet to be made
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return Path(os.path.realpath(target))
+
+
+def _is_device(target: Path) -> bool:
+    try:
+        return stat.S_ISCHR(os.stat(target).st_mode)
+    except OSError:
+        return False
+
+
+def _write_device(target: Path, text: str) -> None:
+    try:
+        with open(target, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
@@ -43,21 +102,45 @@ def write_json(document: Any, out: TextIO) -> None:
     out.write("".join(pieces))
 
 
-def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> None:
-    """A UsageError when ``target`` is a file, the root, a folder holding one of the ``inputs``,
-    or a folder that holds files and ``force`` is not set: a run that cannot write its output
-    should not compute it first."""
-    target = Path(target)
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"-o {target}: not a folder")
-    whole = target.resolve()
-    if whole.parent == whole:
-        raise UsageError(f"-o {target}: the root folder cannot be replaced")
-    inside = [str(p) for p in inputs if Path(p).resolve().is_relative_to(whole)]
-    if inside:
-        raise UsageError(f"-o {target}: holds the input {inside[0]}, which the output would replace")
-    if target.is_dir() and any(target.iterdir()) and not force:
-        raise UsageError(f"-o {target}: exists and is not empty (--force replaces it)")
+def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()) -> None:
+    """A UsageError when ``target`` is a file, a symbolic link, the root, a folder holding one of
+    the ``inputs``, or a folder that holds files and ``force`` is not set: a run that cannot write
+    its output should not compute it first."""
+    try:
+        if target.is_symlink():
+            raise UsageError(f"-o {target}: a symbolic link: give the folder itself")
+        if target.exists() and not target.is_dir():
+            raise UsageError(f"-o {target}: not a folder")
+        whole = target.resolve()
+        if whole.parent == whole:
+            raise UsageError(f"-o {target}: the root folder cannot be replaced")
+        refuse_input_as_output(target, inputs, folder=True)
+        if target.is_dir() and any(target.iterdir()) and not force:
+            raise UsageError(f"-o {target}: exists and is not empty (--force replaces it)")
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    except RuntimeError:  # a symbolic link loop on the way: the writer says so
+        pass
+
+
+def refuse_input_as_output(output: Path | None, inputs: Iterable[str | os.PathLike | None], folder: bool = False) -> None:
+    """A UsageError when ``-o`` names one of the inputs (or, for an output ``folder``, a folder
+    holding one): the run would overwrite what it reads."""
+    if output is None:
+        return
+    try:
+        target = Path(output).resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: the writer says so
+        return
+    for given in inputs:
+        if given is None or given == "-":
+            continue
+        try:
+            path = Path(given).resolve()
+        except (OSError, RuntimeError):  # a link loop: the reader says so
+            continue
+        if path == target or (folder and target in path.parents):
+            raise UsageError(f"-o {output}: {'holds' if path != target else 'is'} the input {given}, which the output would replace")
 
 
 def write_file(path: Path, text: str) -> None:
@@ -78,16 +161,22 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
-    lock = parent / f".{target.name}.lock"
+    lock = _beside(parent / target.name, "lock")
+    partial = _beside(parent / target.name, f"partial-{os.getpid()}")
     _take(lock, target)
-    partial = parent / f".{target.name}.partial-{os.getpid()}"
     try:
+        check_new_folder(target, force)  # again: a run that held the lock meanwhile may have filled it
         shutil.rmtree(partial, ignore_errors=True)
         try:
             partial.mkdir()
         except OSError as exc:
             raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
-        yield partial
+        try:
+            yield partial
+        except OSError as exc:
+            if exc.errno not in _CANNOT_WRITE and not str(exc.filename or "").startswith(str(partial)):
+                raise
+            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
         try:
             if target.is_dir():
                 shutil.rmtree(target) if force else target.rmdir()
@@ -97,6 +186,10 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
     finally:
         shutil.rmtree(partial, ignore_errors=True)
         lock.unlink(missing_ok=True)
+
+
+# what a write into the partial folder meets, whichever file it was (a write's error names none)
+_CANNOT_WRITE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS)
 
 
 def _take(lock: Path, target: Path) -> None:
@@ -110,12 +203,18 @@ def _take(lock: Path, target: Path) -> None:
                 raise UsageError(f"-o {target}: another aifcheck run (process {owner}) is writing it") from None
             lock.unlink(missing_ok=True)
             if owner is not None:
-                shutil.rmtree(lock.parent / f".{target.name}.partial-{owner}", ignore_errors=True)
+                shutil.rmtree(_beside(lock.parent / target.name, f"partial-{owner}"), ignore_errors=True)
             continue
         except OSError as exc:
             raise OutputError(f"cannot write under {lock.parent}: {exc.strerror or exc}") from None
-        with os.fdopen(descriptor, "w") as file:
-            file.write(str(os.getpid()))
+        try:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(str(os.getpid()))
+        except BaseException as exc:  # an interrupt (or a full disk) before the lock says whose it is
+            lock.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise OutputError(f"cannot write under {lock.parent}: {exc.strerror or exc}") from None
+            raise
         return
     raise UsageError(f"-o {target}: another aifcheck run is writing it")
 

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..errors import printable
 from ..extract.summary import METATYPES, Summary
 
 
 def render(summaries: list[Summary], out: TextIO, top: int) -> None:
     for summary in summaries:
-        out.write(block(summary, top))
+        # names and types come from the KB: a control character (ESC, NUL) is shown as an escape,
+        # never sent to the terminal
+        out.write("\n".join(printable(line) for line in block(summary, top).split("\n")))
 
 
 def block(summary: Summary, top: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .output import write_atomically
+from .output import new_folder, write_file
 from .score_table import Column, cell, score_table
 from ..score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, MetricScores, NDCGRow, TA3Scores
 
@@ -65,14 +65,16 @@ def metric_table(scores: MetricScores, run_id: str, separator: str) -> str:
 
 
 def write_score_files(scores: TA3Scores, out: str | os.PathLike) -> list[Path]:
-    """Write ``OUT/scores/<Metric>-scores.txt`` and ``.tab`` for every metric; returns the paths."""
+    """Write ``OUT/scores/<Metric>-scores.txt`` and ``.tab`` for every metric; returns the paths.
+    The folder ``scores`` is written whole, then put in place of the one a previous run wrote."""
     folder = Path(out) / "scores"
     written = []
-    for metric in scores.metrics:
-        for suffix, separator in (("txt", "pretty"), ("tab", "tab")):
-            path = folder / f"{metric.metric}-scores.{suffix}"
-            write_atomically(path, metric_table(metric, scores.run_id, separator))
-            written.append(path)
+    with new_folder(folder, force=True) as partial:
+        for metric in scores.metrics:
+            for suffix, separator in (("txt", "pretty"), ("tab", "tab")):
+                name = f"{metric.metric}-scores.{suffix}"
+                write_file(partial / name, metric_table(metric, scores.run_id, separator))
+                written.append(folder / name)
     return written
 
 

@@ -5,7 +5,9 @@ process dies is reported alone, and the other files go on."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -65,8 +67,9 @@ def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        with ProcessPoolExecutor(max_workers=spread.jobs) as pool:
-            futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
+        with ProcessPoolExecutor(max_workers=spread.jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+            with signals_held():  # the workers are forked at the first submit
+                futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
             for path, more, future in zip(files, extra, futures):
                 try:
                     yield future.result()
@@ -83,8 +86,48 @@ def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[s
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         try:
-            return pool.submit(function, path, *args).result()
+            with signals_held():
+                future = pool.submit(function, path, *args)
+            return future.result()
         except BrokenProcessPool:
             return lost(path, CRASHED)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while worker processes are forked: Python runs its at-fork
+    handlers (logging's) in the parent, where an interrupt is printed as an ignored exception and
+    lost (the run goes on); held, it comes once the fork is done."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no fork either
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` does, even killed outright (SIGKILL leaves its
+    workers no message): Linux's parent-death signal; elsewhere nothing is done. The signals its
+    parent held while forking it are let through again."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux (no prctl)
+        return
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

@@ -6,6 +6,10 @@
 - oracle.py: what a run must do with any file (no traceback, the README's exit codes, every
   file reported once, an unreadable file never valid, no internal exception text);
 - fuzz.py: the command-line mode, ``python tests/fuzz/fuzz.py --cases 10000 --seed 7 --jobs 2``;
+- commands.py: every command's inputs and surroundings made hostile (issue 36): tables edited,
+  files made FIFOs, folders, dangling links or unreadable, -o onto files, read-only folders or a
+  full disk, stdout closed, signals, twin runs; ``python tests/fuzz/commands.py --cases 10000
+  --jobs 2`` is its long mode, test_commands.py its 200 cases in CI;
 - test_*.py: the same checks in CI with a fixed seed, Hypothesis properties, memory limits and
   the regression cases of what the harness found.
 """

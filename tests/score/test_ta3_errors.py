@@ -84,7 +84,7 @@ BROKEN = {
     "required field without component 1": ("T3", T3_CLAIM_E, lambda l: [x.replace("\tclaimer\t1\t", "\tclaimer\t2\t") for x in l],
                                            "uidE-outer-claim.tab", None, "required field claimer has no component 1"),
     "component without its value row": ("T3", T3_CLAIM_E, lambda l: [x for x in l if "xVariable\t1\tec_similarity" not in x],
-                                        "uidE-outer-claim.tab", None, "xVariable 1 has no 'ec_similarity' row"),
+                                        "uidE-outer-claim.tab", 6, "xVariable 1 has no 'ec_similarity' row"),
     "malformed date range": ("T7", "LDC/data/TA3/system_claims/uidK-outer-claim.tab",
                              lambda l: [x.replace("(2020-03-01,2020-03-01)-(", "(2020-03-01)-(") for x in l],
                              "uidK-outer-claim.tab", 7, "date range '(2020-03-01)-(2020-03-01,2020-03-01)'"),

@@ -122,10 +122,17 @@ def find_aux_files(folder: str | os.PathLike, core_suffix: str = SUFFIXES["core"
     return found
 
 
+_NAME_MAX = 255  # bytes of a file name (Linux, macOS)
+
+
 def load_aux(folder: str | os.PathLike, core_suffix: str = SUFFIXES["core"]) -> Aux:
     """The AUX tables; ``core_suffix`` is the suffix of the core documents' file (TA2: ``TA2_CORE``)."""
     files = find_aux_files(folder, core_suffix)
-    core = [r["root_id"] for _, r in read_table(files["core"], ["root_id"]).records()]
+    core = []
+    for line, r in read_table(files["core"], ["root_id"]).records():
+        if len(f"{r['root_id']}.ttl".encode("utf-8", "surrogateescape")) > _NAME_MAX:  # its files are <doc>.ttl/...
+            raise InputError(files["core"], f"a document ID of {len(r['root_id']):,} characters: longer than a file name may be", line)
+        core.append(r["root_id"])
     modality_of = {r["encoding"]: r["modality"] for _, r in read_table(files["encodings"], ["encoding", "modality"]).records()}
     documents: dict[str, list[str]] = {}
     elements: dict[str, Element] = {}

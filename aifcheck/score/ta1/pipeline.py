@@ -83,6 +83,10 @@ def score_ta1(
     notices += [f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid]
     logs["run"].record("KB_STATS", selection.total, selection.total - len(selection.invalid), len(selection.invalid))
     scored = [d for d in selection.documents if aux_data.is_core(d)]
+    if selection.kind != TURTLE:
+        tables = read_layout(run, scored)
+        notices += [f"{run / (d + '.ttl')}: no {name}: scored as a table without rows, as NIST's pipeline does"
+                    for d in scored for kind, name in FILE_NAMES.items() if kind not in tables.get(d, {})]
     if not scored:
         logs["run"].record("NOTHING_TO_SCORE")
         return _finish(run_id, (), {}, logs, notices, plan)

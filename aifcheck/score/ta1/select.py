@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ...errors import UsageError
 from ...loading.kb import load_kb
+from ...loading.paths import entries
 from ...pipeline.sparql import run_table
 from .aux import Aux
 from .tables import FILE_NAMES, KINDS, read_layout
@@ -32,8 +33,9 @@ class Selection:
 def run_kind(run: Path) -> str:
     if not run.is_dir():
         raise UsageError(f"RUN {run} is not a folder")
-    has_files = any(p.is_file() and p.suffix == ".ttl" for p in run.iterdir())
-    has_folders = any(p.is_dir() and p.suffix == ".ttl" for p in run.iterdir())
+    listed = entries(run, "RUN")
+    has_files = any(p.is_file() and p.suffix == ".ttl" for p in listed)
+    has_folders = any(p.is_dir() and p.suffix == ".ttl" for p in listed)
     if has_files == has_folders:
         what = "both" if has_files else "neither"
         raise UsageError(f"RUN {run} holds {what} document KBs (<doc>.ttl files) {'and' if has_files else 'nor'} NIST's SPARQL-output layout (<doc>.ttl/ folders)")
@@ -45,7 +47,8 @@ def select(run: Path, aux: Aux) -> Selection:
     if kind == SPARQL:
         found = read_layout(run)
         return Selection(kind, tuple(sorted(found)), {d: run / f"{d}.ttl" for d in found}, len(found), (), tuple(d for d in sorted(found) if not aux.is_core(d)))
-    kbs = sorted(p for p in run.iterdir() if p.is_file() and p.suffix == ".ttl")
+    # a <doc>.ttl that is no file (a FIFO, a link to nothing) is read, and refused: never scored as a missing document
+    kbs = [p for p in entries(run) if p.suffix == ".ttl" and not p.is_dir()]
     invalid = tuple(p.stem for p in kbs if (run / f"{p.stem}-report.txt").exists() or (run / f"{p.name}-report.txt").exists())
     not_core = tuple(p.stem for p in kbs if p.stem not in invalid and not aux.is_core(p.stem))
     chosen = {p.stem: p for p in kbs if p.stem not in invalid and aux.is_core(p.stem)}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError
-from ...loading.paths import read_text as read_input
+from ...loading.paths import entries, read_text as read_input
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
@@ -57,6 +57,9 @@ class Document:
         return self.tables.get(kind, [])
 
 
+MAX_CELL = 4096  # characters of a cell (NIST's IRIs and spans take some tens)
+
+
 def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
     """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
     lines = text.splitlines()
@@ -70,6 +73,9 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
         cells = line.split("\t", width - 1)
         if len(cells) != width:
             raise InputError(path, f"row has {len(cells)} cells, the {kind} table has {width} columns (NIST's pipeline stops here)", number)
+        if len(line) > MAX_CELL and len(longest := max(cells, key=len)) > MAX_CELL:
+            raise InputError(path, f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "
+                             "tables pad every row to the widest cell, which would make them gigabytes", number)
         rows.append(Row(kind, document, path, number, [c.strip() for c in cells]))
     return rows
 
@@ -79,13 +85,15 @@ def read_layout(folder: Path, documents: Iterable[str] | None = None) -> dict[st
     given documents (all when None). Files of other names are ignored."""
     found: dict[str, dict[str, Path]] = {}
     wanted = None if documents is None else set(documents)
-    for sub in sorted(folder.iterdir()):
+    for sub in entries(folder):
         if not (sub.is_dir() and sub.name.endswith(".ttl")):
             continue
         document = sub.name[: -len(".ttl")]
         if wanted is not None and document not in wanted:
             continue
-        found[document] = {kind: sub / name for kind, name in FILE_NAMES.items() if (sub / name).is_file()}
+        # a table that is there but no file (a folder, a FIFO, a link to nothing) is read, and refused
+        names = {entry.name for entry in entries(sub)}
+        found[document] = {kind: sub / name for kind, name in FILE_NAMES.items() if name in names}
     return found
 
 

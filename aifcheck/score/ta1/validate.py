@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import InputError
-from .aux import Aux, Boundary
+from .aux import SUFFIXES, Aux, Boundary
 from ...extract.model import LDCDate
 from .dates import NAMES, read_date, trim
 from .events import EventLog, Where
@@ -176,7 +176,7 @@ class _DocumentValidator:
         if date.year and date.month and date.day:
             try:
                 datetime.date(date.year, date.month, date.day)
-            except ValueError:
+            except (ValueError, OverflowError):  # (a year of hundreds of digits: NIST's code stops, here the date is invalid)
                 bad = True
         elif date.year < 0 or (date.month and not 1 <= date.month <= 12):
             bad = True
@@ -239,7 +239,8 @@ class _DocumentValidator:
             return False
         boundary = self.aux.boundaries[kind].get(keyframe_id or element)
         if boundary is None:
-            raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in the AUX data; NIST's pipeline stops on it", row.line)
+            raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in the AUX data's "
+                                       f"{self.aux.folder}/*{SUFFIXES[kind]}; NIST's pipeline stops on it", row.line)
         span = Boundary(*corners)
         if _inside(span, boundary):
             return True

@@ -116,7 +116,7 @@ NOTHING = ClaimValues(False, tuple(_NO_VALUES for _ in FIELDS))  # what Conditio
 def _row(claim: PoolClaim, field: Field, rows: dict[str, Row], component: str, name: str) -> Row:
     row = rows.get(name)
     if row is None:
-        raise InputError(claim.path, f"{field.name} {component} has no '{name}' row")
+        raise InputError(claim.path, f"{field.name} {component} has no '{name}' row", claim.lines.get((field.name, component)))
     return row
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -64,6 +64,7 @@ class PoolClaim:
     uid: str
     path: str
     fields: dict[str, dict[str, dict[str, Row]]]
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (component type, id) -> its first row's line
 
 
 class Mapping(NamedTuple):
@@ -179,20 +180,22 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
     width = len(header)
     a, b, c, d, e = (header.index(name) for name in _OUTER_COLUMNS)
     fields: dict[str, dict[str, dict[str, Row]]] = {}
-    for number, text in enumerate(lines[1:], 2):
+    texts, lines = lines, {}
+    for number, text in enumerate(texts[1:], 2):
         if not text.strip():
             continue  # as in every table read here (NIST stops on a blank line)
         cells = text.split("\t", width - 1)
         if len(cells) != width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", number)
         rows = fields.setdefault(cells[a].strip(), {}).setdefault(cells[b].strip(), {})
+        lines.setdefault((cells[a].strip(), cells[b].strip()), number)
         field_name = cells[c].strip()
         if field_name in SCORED_ROWS and field_name not in rows:
             correctness = cells[e].strip()
             if from_ldc and correctness == "NIL":
                 correctness = "Correct"
             rows[field_name] = Row(cells[d].strip(), correctness, number)
-    return PoolClaim(uid, path, fields)
+    return PoolClaim(uid, path, fields, lines)
 
 
 Relations = tuple[

@@ -23,6 +23,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from ...errors import InputError
+from ...loading.paths import entries
 from ...names import CONDITION_FOLDERS
 from ..tsv import read_rows
 
@@ -59,7 +60,7 @@ def read_run(path: str | os.PathLike) -> Run:
     rankings: dict[tuple[str, str], tuple[Ranked, ...]] = {}
     warnings: list[str] = []
     for folder in folders:
-        for query in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for query in [p for p in entries(folder) if p.is_dir()]:
             frames = root / NIST_FRAMES / folder.name / query.name if nist else query
             ranked = _read_query(folder.name, query, frames, nist, warnings)
             if ranked is not None:
@@ -69,8 +70,10 @@ def read_run(path: str | os.PathLike) -> Run:
 
 def _read_query(condition: str, folder: Path, frames: Path, nist: bool,
                 warnings: list[str]) -> tuple[Ranked, ...] | None:
-    files = sorted(p for p in folder.iterdir() if p.name.endswith("ranking.tsv") and p.is_file())
+    # every entry named as a ranking file: one that is no file (a FIFO, a folder, a link to nothing) is refused
+    files = [p for p in entries(folder) if p.name.endswith("ranking.tsv")]
     if not files:
+        warnings.append(f"{folder}: no {folder.name}.ranking.tsv: the query is scored as a run that ranks no claim")
         return None
     present = set(os.listdir(frames)) if frames.is_dir() else set()
     width = 4 if condition == "Condition5" else 3

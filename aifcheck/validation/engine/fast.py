@@ -12,6 +12,7 @@ from typing import BinaryIO, TypeVar
 
 from ..catalog import Catalog, Constraint, Rule
 from ...loading.kb import KB
+from ...spread.parallel import die_with_parent, signals_held
 from .base import RawResult, RuleFailure, fill_message
 from .compile import UNIT_SEPARATOR, Queries, load_queries
 
@@ -56,19 +57,22 @@ def _in_forks(
         except BlockingIOError:
             pass
         os.close(write)
+        parent = os.getpid()
         for _ in range(processes - 1):
             try:
                 read, send = os.pipe()
             except OSError:
                 break
             try:
-                pid = os.fork()
+                with signals_held():
+                    pid = os.fork()
             except OSError:  # no process to spare
                 os.close(read)
                 os.close(send)
                 break
             if pid == 0:  # the copy: what it solved into the pipe, then gone without the parent's clean-up
                 try:
+                    die_with_parent(parent)
                     os.close(read)
                     with os.fdopen(send, "wb") as pipe:
                         pickle.dump([(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL)

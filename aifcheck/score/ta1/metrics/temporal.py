@@ -41,7 +41,7 @@ def score(inputs: Inputs) -> MetricScores:
             similarity = 0
             if system_id != NONE:
                 if len(times) > 1:
-                    raise InputError(document, f"gold cluster {gold_id} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
+                    raise InputError(document, f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
                 tuples = [_tuple(t, inputs.plan, document, system_id) for t in inputs.system[document].times_of(system_id)]
                 if tuples:
                     total = 0
