@@ -89,8 +89,8 @@ def graph(
     depth = 1 if depth is None else depth
     if depth < 0:
         raise UsageError(f"--depth {depth}: give 0 or more")
-    check_target(output)
     refuse_input_as_output(output, [path])
+    check_target(output)
     with load_kb(path) as kb:
         kg, claims, prefixes = build_kg(kb), read_claims(kb), kb.prefixes
     drawn, drawn_view = select(kg, claims, view, focus, depth, prefixes)
