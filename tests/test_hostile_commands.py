@@ -313,9 +313,9 @@ def test_score_ta1_run_table_that_is_no_file(ta1_inputs: Path, kind: str) -> Non
 def test_score_ta1_missing_run_table_is_told(ta1_inputs: Path) -> None:
     (ta1_inputs / "run" / "L0C04960U.ttl" / "AIDA_P3_TA1_AM_A0001.rq.tsv").unlink()
     proc = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs)
-    assert proc.returncode in (0, 1)
-    assert ("note: run/L0C04960U.ttl: no AIDA_P3_TA1_AM_A0001.rq.tsv: scored as a table without rows, as NIST's pipeline does"
-            in proc.stderr.splitlines())
+    assert proc.returncode == 3  # NIST's driver stops (MISSING_OPEN_PERFORMER_FILE): its results.json, nothing scored
+    assert ("aifcheck: error: run/L0C04960U.ttl: no AIDA_P3_TA1_AM_A0001.rq.tsv: NIST's driver stops on it: nothing scored"
+            " (out/results.json: FatalError Yes)") in proc.stderr.splitlines()
 
 
 def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:

@@ -58,11 +58,14 @@ def ta1(
         scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, plan, progress=bar.stage, spread=spread,
                            on_document=layout.document)
         layout.run(scores)
-        if ci and scores.documents:
+        if ci and scores.metrics:
             intervals_beside(folder, ci_seed)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
     typer.echo(headline_table(scores), nl=False)
+    if scores.stopped:
+        typer.echo(f"aifcheck: error: {scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)", err=True)
+        raise typer.Exit(int(ExitStatus.UNREADABLE))
     if scores.errors:
         typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

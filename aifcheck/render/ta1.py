@@ -44,7 +44,7 @@ class NistLayout:
         _write(self.folder / "alignment" / "mention" / f"{outputs.document}.tab", mentions)
 
     def run(self, scores: TA1Scores) -> None:
-        if scores.documents:
+        if scores.metrics:
             for folder in ("alignment/cluster", "alignment/mention", "similarities", "scores"):
                 (self.folder / folder).mkdir(parents=True, exist_ok=True)
             for name, metric in scores.metrics.items():

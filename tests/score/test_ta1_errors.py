@@ -79,16 +79,74 @@ def test_qnode_absent_from_the_similarity_table_is_named(sparql_copy, ta1_data, 
     assert "AIDA_P3_TA1_CM_A0001.rq.tsv:2: type Q999999999 is not in the type similarity table" in result.output
 
 
-def test_nothing_to_score(ta1_data, tmp_path):
+def _results(out):
+    return json.loads((out / "results.json").read_text())["scores"][0]
+
+
+def _nothing_scored(out, errors, stats):
+    """NIST's driver stopped early: results.json from run.log alone, every metric the integer 0."""
+    results = _results(out)
+    assert (results["Errors"], results["ErrorStats"], results["FatalError"]) == (errors, stats, "Yes")
+    assert results["Total"] == 0 and results["FrameMetric_ENG_S"] == 0 and results["CoreferenceMetric_F1"] == 0
+    assert sorted(p.name for p in (out / "logs").iterdir()) == ["run.log"] and not (out / "scores").exists()
+    return (out / "logs" / "run.log").read_text()
+
+
+def test_a_run_of_kbs_none_core(ta1_data, tmp_path):
+    # NIST's driver copies no KB to its SPARQL stage; its later stages stop before they log
     run = tmp_path / "run"
     run.mkdir()
     shutil.copy(ta1_data / "task1-run" / "L0C04936H.ttl", run)  # not a core document
     out = tmp_path / "out"
     result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
-    assert result.exit_code == 1
-    assert "L0C04936H.ttl: not a core document" in result.output
-    results = json.loads((out / "results.json").read_text())["scores"][0]
-    assert results["Errors"] == 1 and results["Total"] == 0 and results["ErrorStats"] == {"NOTHING_TO_SCORE": 1}
+    assert result.exit_code == 3 and "L0C04936H.ttl: not a core document" in result.output
+    assert "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: nothing scored" in result.output
+    log = _nothing_scored(out, 0, {})
+    assert "KB_STATS - Input directory contains 1 KBs in total. (valid 1, invalid 0)" in log and "NOTHING_TO_SCORE" not in log
+
+
+def test_an_empty_run_has_nothing_to_score(ta1_data, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    out = tmp_path / "out"
+    result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
+    assert result.exit_code == 3 and "no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)" in result.output
+    log = _nothing_scored(out, 1, {"NO_CLASS_NAME": 1})  # NIST keys a line by the class that logged it
+    assert "ERROR - NO_CLASS_NAME - NOTHING_TO_SCORE - Nothing to score." in log and "KB_STATS" not in log
+
+
+def test_a_run_of_invalid_kbs_has_nothing_to_score(ta1_data, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(ta1_data / "task1-run" / "L0C04936H.ttl", run)
+    (run / "L0C04936H-report.txt").write_text("invalid\n")
+    out = tmp_path / "out"
+    assert invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out).exit_code == 3
+    log = _nothing_scored(out, 1, {"NO_CLASS_NAME": 1})
+    assert "(valid 0, invalid 1)" in log and "NOTHING_TO_SCORE" in log
+
+
+def test_a_table_folder_lacking_a_table_stops_as_nist_s_driver_does(sparql_copy, ta1_data, tmp_path):
+    (sparql_copy / "L0C0499MZ.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv").unlink()
+    out = tmp_path / "out"
+    result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
+    assert result.exit_code == 3 and "L0C0499MZ.ttl: no AIDA_P3_TA1_CM_A0001.rq.tsv: NIST's driver stops on it: nothing scored" in result.output
+    log = _nothing_scored(out, 1, {"NO_CLASS_NAME": 1})
+    assert f"MISSING_OPEN_PERFORMER_FILE - {sparql_copy}/L0C0499MZ.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv is expected" in log
+
+
+def test_a_table_run_of_no_core_document_scores_the_core_from_gold(sparql_copy, ta1_data, tmp_path):
+    # NIST copies the core documents' folders (none) and scores every core document: all misses
+    run = tmp_path / "noncore"
+    run.mkdir()
+    shutil.copytree(sparql_copy / "L0C04960U.ttl", run / "L0C04936H.ttl")  # tables under a non-core name
+    out = tmp_path / "out"
+    result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
+    assert result.exit_code == 0, result.output
+    results = _results(out)
+    assert results["FatalError"] == "No" and results["Errors"] == 0 and len(list((out / "scores").glob("*-scores.tab"))) == 12
+    assert "L0C04936H" not in (out / "logs" / "validate-responses.log").read_text()  # never validated
+    assert "KB_STATS" not in (out / "logs" / "run.log").read_text()  # logged for a run of KBs only
 
 
 def test_bad_type_similarity_value(sparql_copy, ta1_data, tmp_path):

@@ -23,6 +23,7 @@ SPECS: dict[str, tuple[str, str]] = {
     "MENTION_NOT_ANNOTATED": ("INFO", "Response skipped because mention '{}' is outside the annotated regions"),
     "MISSING_DATE_FIELD": ("INFO", "Missing {} {}; using '{}' as the {} date"),
     "MISSING_ITEM_WITH_KEY": ("ERROR", "{} '{}' not found"),
+    "MISSING_OPEN_PERFORMER_FILE": ("ERROR", "{}/{} is expected from open performers but not found"),
     "MULTIPLE_DOCUMENTS": ("ERROR", "Multiple documents in response: '{}', '{}'"),
     "MULTIPLE_METATYPES": ("ERROR", "Multiple metatypes '{}' and '{} for '{}'"),
     "NEGATIVE_NUMBER": ("ERROR", "'{}' is negative, expecting non-negative"),

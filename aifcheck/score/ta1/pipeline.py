@@ -42,6 +42,7 @@ class TA1Scores:
     notices: tuple[str, ...]  # one line each: skipped documents, types the similarity table lacks
     logs: Mapping[str, EventLog]  # NIST's logs/<name>.log
     plan: bool = False
+    stopped: str | None = None  # why NIST's driver stops before its score files (results.json's FatalError), one line
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
@@ -77,21 +78,26 @@ def score_ta1(
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
-    logs = {name: EventLog(program) for name, program in (("run", "run_task1_evaluation_pipeline.py"), ("validate-responses", "validate_responses.py"),
-                                                         ("filter-responses", "filter_responses.py"), ("score-responses", "score_submission.py"))}
+    run_log = EventLog("run_task1_evaluation_pipeline.py")
     notices = [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
     notices += [f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid]
-    logs["run"].record("KB_STATS", selection.total, selection.total - len(selection.invalid), len(selection.invalid))
-    scored = [d for d in selection.documents if aux_data.is_core(d)]
-    if selection.kind != TURTLE:
-        tables = read_layout(run, scored)
-        notices += [f"{run / (d + '.ttl')}: no {name}: scored as a table without rows, as NIST's pipeline does"
-                    for d in scored for kind, name in FILE_NAMES.items() if kind not in tables.get(d, {})]
-    if not scored:
-        logs["run"].record("NOTHING_TO_SCORE")
-        return _finish(run_id, (), {}, logs, notices, plan)
-
-    submitted = list(selection.documents)
+    # where NIST's driver stops early, it writes results.json from run.log alone (its later stages
+    # never ran, or stopped before they logged): no score file, every metric 0, FatalError "Yes"
+    if selection.missing is not None:
+        run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
+        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it")
+    if selection.kind == TURTLE:
+        run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
+    if selection.valid == 0:
+        run_log.record("NOTHING_TO_SCORE")
+        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)")
+    if selection.kind == TURTLE and not selection.documents:
+        return _finish(run_id, (), {}, {"run": run_log}, notices, plan,
+                       f"{run}: no valid KB of a core document ({Path(aux_data.core_file).name}): NIST's stages after its SPARQL stage stop")
+    logs = {"run": run_log, **{name: EventLog(program) for name, program in (("validate-responses", "validate_responses.py"),
+                                                         ("filter-responses", "filter_responses.py"), ("score-responses", "score_submission.py"))}}
+    scored = list(selection.documents)
+    submitted = scored
     others = [d for d in aux_data.core if d not in selection.sources]
     # a core document the run lacks is scored from its gold folder (or, lacking that too, from
     # nothing: the gold folder names it, a path every worker can read)
@@ -179,12 +185,14 @@ def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], t
 
 
 def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str],
-            plan: bool) -> TA1Scores:
+            plan: bool, stopped: str | None = None) -> TA1Scores:
     lines = [line for log in logs.values() for line in log.text().splitlines()]
-    errors = [line for line in lines if "ERROR" in line]
+    errors = [line for line in lines if "ERROR" in line]  # NIST's driver counts lines holding the word, of any level
     stats: dict[str, int] = {}
     for line in errors:
-        code = line.split(" - ")[4] if line.count(" - ") >= 4 else "ERROR"
-        stats[code] = stats.get(code, 0) + 1
-    entries = results(run_id, metrics, len(errors), dict(sorted(stats.items())))
-    return TA1Scores(run_id, documents, metrics, entries, len(errors), tuple(notices), logs, plan)
+        # NIST's driver keys a line by its fourth '-'-separated field: the logging class's name
+        fields = line.split("-")
+        name = fields[3].strip() if len(fields) > 3 else line.strip()
+        stats[name] = stats.get(name, 0) + 1
+    entries = results(run_id, metrics, len(errors), dict(sorted(stats.items())), fatal=len(metrics) < len(METRICS))
+    return TA1Scores(run_id, documents, metrics, entries, len(errors), tuple(notices), logs, plan, stopped)

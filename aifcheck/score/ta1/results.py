@@ -2,7 +2,8 @@
 
 For each of its 141 entries the driver takes the ALL-Macro row of the metric's table whose
 language and metatype match, as printed (4 decimals, a string); when no row matches it writes the
-integer 0. ``Total`` is ``FrameMetric_S``; ``Errors`` counts the log lines holding "ERROR".
+integer 0. ``Total`` is ``FrameMetric_S``; ``Errors`` counts the log lines holding "ERROR", ``ErrorStats``
+by the name of the class that logged each; ``FatalError`` is "Yes" when a score file is missing.
 """
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def result_key(metric: str, language: str, metatype: str, column: str) -> str:
     return f"{metric}_{'' if language == 'ALL' else language + '_'}{PLURAL[metatype]}{column}"
 
 
-def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_stats: Mapping[str, int]) -> dict[str, object]:
-    """The entries of results.json (a missing metric or row gives the integer 0)."""
+def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_stats: Mapping[str, int], fatal: bool) -> dict[str, object]:
+    """The entries of results.json (a missing metric or row gives the integer 0; ``fatal``: a
+    score file is missing, NIST's FatalError)."""
     found: dict[str, object] = {}
     for metric in METRICS:
         for language in LANGUAGES:
@@ -30,7 +32,7 @@ def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_
                 row = scores[metric.name].summary(language, metatype) if metric.name in scores else None
                 key = result_key(metric.name, language, metatype, metric.label)
                 found[key] = 0 if row is None else format(row.get(metric.reported), "6.4f").strip()
-    found.update({"Errors": errors, "ErrorStats": dict(error_stats), "FatalError": "No", "RunID": run_id, "Total": found["FrameMetric_S"]})
+    found.update({"Errors": errors, "ErrorStats": dict(error_stats), "FatalError": "Yes" if fatal else "No", "RunID": run_id, "Total": found["FrameMetric_S"]})
     return found
 
 
