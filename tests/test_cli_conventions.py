@@ -332,6 +332,7 @@ def test_on_a_terminal_with_a_progress_bar_a_finding_is_one_line_however_narrow(
     ("pool", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--aux", "{out}"),
     ("pool", "ta3", "{out}/run", "--queries-to-score", "{out}/q.tsv"),
     ("score", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--assessments", "{out}", "--aux", "{out}"),
+    ("score", "ta1", "{out}/run", "--gold", "{out}", "--aux", "{out}"),
 ], ids=lambda command: " ".join(command[:2]))
 def test_force_never_replaces_a_folder_that_holds_an_input(tmp_path: Path, command: tuple[str, ...]) -> None:
     out = tmp_path / "out"

@@ -318,6 +318,17 @@ def test_score_ta1_missing_run_table_is_told(ta1_inputs: Path) -> None:
             " (out/results.json: FatalError Yes)") in proc.stderr.splitlines()
 
 
+def test_score_ta3_replaces_its_scores_only_with_force(ta3_inputs: Path) -> None:
+    first = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    assert first.returncode == 0, first.stderr
+    (ta3_inputs / "out" / "scores" / "mine.txt").write_text("keep me\n")
+    again = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    assert again.returncode == 2 and again.stderr == "aifcheck: error: -o out/scores: exists and is not empty (--force replaces it)\n"
+    forced = aifcheck(*TA3_ARGS, "-o", "out", "--force", cwd=ta3_inputs)
+    assert forced.returncode == 0 and not (ta3_inputs / "out" / "scores" / "mine.txt").exists()
+    assert (ta3_inputs / "out" / "scores" / "NDCGScorerV1-scores.tab").is_file()
+
+
 def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:
     (ta3_inputs / RANKING).unlink()
     proc = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)

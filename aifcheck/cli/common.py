@@ -197,6 +197,7 @@ NO_CONFIG = typer.Option(
 
 # --jobs and the Dask options: the same on every command that reads many files (aifcheck.spread)
 JOBS = typer.Option("--jobs", "-j", help="Files checked in N parallel processes.")
+FORCE = typer.Option("--force", help="Replace the output folder when it holds something (never one that holds an input).")
 SCHEDULER = typer.Option(help="Files checked on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
 SHIP_FILES = typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
 FILE_TIMEOUT = typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried once more (default 3600).")

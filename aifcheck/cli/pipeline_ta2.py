@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from ..validation.report import ExitStatus
+from .common import FORCE
 
 TA2_EXAMPLES = """Example:
 
@@ -29,7 +30,7 @@ def ta2(
     queries: Annotated[Path, typer.Option("--queries", help="NIST's TA2 queries table (query_id entity_id entrypoint_type entrypoint clusters documents).")],
     aux: Annotated[Path, typer.Option("--aux", help="NIST's AUX-data folder (*.coredocs.txt, parent_children, boundaries, encodings).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write NIST's output folders into this folder (new or empty).")],
-    force: Annotated[bool, typer.Option("--force", help="Replace the -o folder when it holds something.")] = False,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then clean and validate."""
     from ..pipeline.ta2 import find_kb, pipeline_ta2

@@ -14,6 +14,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from .common import FORCE
+
 EXAMPLES = """Example:
 
   aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/ --depth Condition5:10,Condition6:10,Condition7:10 -o out/
@@ -35,7 +37,7 @@ def ta3(
         help="Keep only the N best-ranked claims per query and relation: Condition5:N,Condition6:N,Condition7:N.")] = None,
     ltf: Annotated[Optional[Path], typer.Option(
         help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT when it is not empty.")] = False,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
     from ..pipeline.ta3.run import pipeline_ta3

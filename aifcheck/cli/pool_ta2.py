@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from ..validation.report import ExitStatus
+from .common import FORCE
 
 EXAMPLES = """Example:
 
@@ -38,7 +39,7 @@ def ta2(
         "--previous-pool", "-p", help="An earlier pool's folder (its pool.txt): its mentions are not pooled again (repeatable).")] = None,
     batch: Annotated[str, typer.Option("--batch", "-b", help="The batch ID in the kits' names.")] = "BATCH1",
     kit_size: Annotated[int, typer.Option("--kit-size", "-k", help="The most lines in a kit.")] = 200,
-    force: Annotated[bool, typer.Option("--force", help="Replace POOL when it exists and is not empty.")] = False,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
     from ..errors import UsageError

@@ -10,6 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from .common import FORCE
+
 EXAMPLES = """Example:
 
   aifcheck pool ta3 runs/team1 runs/query_claim_frames --queries-to-score queries.tab -o pool/
@@ -29,7 +31,7 @@ def ta3(
     output: Annotated[Path, typer.Option("--output", "-o", help="Write pool/, claim-mappings.tab and human-readable-format.tab here.")],
     previous_pool: Annotated[Optional[list[Path]], typer.Option(
         help="A pool made before: its claims are mapped but not written again (repeatable).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the output folder when it is not empty.")] = False,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
     from ..pipeline.pool_ta3 import pool_ta3

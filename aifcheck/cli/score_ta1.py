@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ..validation.report import ExitStatus
-from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, check_run_id
+from .common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
 from .progress import ProgressBar
 from .score_stats import CI, CI_SEED, intervals_beside
 
@@ -37,7 +37,7 @@ def ta1(
     taggable_types: Annotated[Path | None, typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list).")] = None,
     run_id: Annotated[str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")] = None,
     plan: Annotated[bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace the output folder when it is not empty.")] = False,
+    force: Annotated[bool, FORCE] = False,
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from .common import TABLE_FORMAT
+from .common import FORCE, TABLE_FORMAT
 from .score_stats import CI, CI_SEED, intervals_beside
 from ..validation.report import ExitStatus
 
@@ -43,7 +43,7 @@ def ta2(
     weighted: Annotated[bool, typer.Option("--weighted", "-W", help="NIST's -W: weigh each right item by its j_cv.")] = False,
     plan: Annotated[bool, typer.Option("--plan", help="The plan's definitions (§5.2) where NIST's code departs from them.")] = False,
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text (a summary table) or json.")] = "text",
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT when it exists and is not empty.")] = False,
+    force: Annotated[bool, FORCE] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:

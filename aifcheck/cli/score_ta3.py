@@ -19,8 +19,8 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from ..render.output import refuse_input_as_output
-from .common import TABLE_FORMAT, check_run_id
+from ..render.output import check_new_folder
+from .common import FORCE, TABLE_FORMAT, check_run_id
 from .score_stats import CI, CI_SEED, intervals_beside
 
 T = TypeVar("T")
@@ -65,13 +65,14 @@ def ta3(
     claim_mappings: Annotated[Path, typer.Option(help="NIST's claim-mappings.tab (run claims -> pool claims).")],
     assessments: Annotated[Path, typer.Option(
         help="LDC's package: data/TA3/system_claims, ldc_claims, cross_claim_relations.tab.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write OUT/scores/<Metric>-scores.tab and .txt here.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Write OUT/scores/<Metric>-scores.tab and .txt here (OUT/scores new or empty, or --force).")],
     run_id: Annotated[str | None, typer.Option(
         help="The run's ID in claim-mappings.tab (default: SUBMISSION's folder name).")] = None,
     plan: Annotated[bool, typer.Option(
         "--plan", help="The plan's definitions where NIST's code departs from them (README).")] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
@@ -79,9 +80,10 @@ def ta3(
     from ..render.ta3 import summary_table, write_score_files
 
     check_run_id(run_id)
-    refuse_input_as_output(output / "scores", [submission, queries_to_score, claim_mappings, assessments], folder=True)
+    inputs = [submission, queries_to_score, claim_mappings, assessments]
+    check_new_folder(output / "scores", force, inputs)  # before the work, which a full folder would waste
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
-    write_score_files(scores, output)
+    write_score_files(scores, output, force, inputs)
     if ci:
         intervals_beside(output, ci_seed)
     _warn(scores.warnings)

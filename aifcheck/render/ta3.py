@@ -8,6 +8,7 @@ over no query with GT > 0, where NIST's code stops, has a blank value.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from .output import new_folder, write_file
@@ -64,12 +65,12 @@ def metric_table(scores: MetricScores, run_id: str, separator: str) -> str:
     return score_table(columns, rows, separator)
 
 
-def write_score_files(scores: TA3Scores, out: str | os.PathLike) -> list[Path]:
+def write_score_files(scores: TA3Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> list[Path]:
     """Write ``OUT/scores/<Metric>-scores.txt`` and ``.tab`` for every metric; returns the paths.
-    The folder ``scores`` is written whole, then put in place of the one a previous run wrote."""
+    The folder ``scores`` is written whole, then put in place (``force``: of one that holds files)."""
     folder = Path(out) / "scores"
     written = []
-    with new_folder(folder, force=True) as partial:
+    with new_folder(folder, force, inputs) as partial:
         for metric in scores.metrics:
             for suffix, separator in (("txt", "pretty"), ("tab", "tab")):
                 name = f"{metric.metric}-scores.{suffix}"
