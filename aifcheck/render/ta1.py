@@ -77,6 +77,18 @@ def headline_table(scores: TA1Scores) -> str:
     return score_table(columns, rows, "pretty")
 
 
+def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
+    """The one line saying how many type pairs were scored 0 for want of a similarity (where NIST
+    asks the KGTK service), with the first few; None when there is none."""
+    pairs = scores.unscored_pairs
+    if not pairs:
+        return None
+    first = ", ".join(f"{q1} {q2}" for q1, q2 in pairs[:shown])
+    more = ", ..." if len(pairs) > shown else ""
+    return (f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
+            f"scored 0; add them with --extra-similarities ({first}{more})")
+
+
 def _write_lines(folder: Path, tables: Mapping[str, Cells], header: bool) -> None:
     """A document's tables in its folder of a SPARQL-*-output stage (``header``: NIST's, then the rows)."""
     for kind, rows in tables.items():

@@ -24,6 +24,7 @@ from .metrics import METRICS
 from .metrics.common import MetricScores
 from .results import headline_key, results
 from .select import TURTLE, kb_tables, select
+from .settings import TA1Settings
 from .tables import FILE_NAMES, read_layout
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -42,6 +43,9 @@ class TA1Scores:
     notices: tuple[str, ...]  # one line each: skipped documents, types the similarity table lacks
     logs: Mapping[str, EventLog]  # NIST's logs/<name>.log
     plan: bool = False
+    # the type pairs NIST's filter stage would have asked the KGTK service for, which no table,
+    # synonym or near neighbour gave a value: scored 0, in order of their core documents
+    unscored_pairs: tuple[tuple[str, str], ...] = ()
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
@@ -59,6 +63,9 @@ def score_ta1(
     progress: Progress | None = None,
     spread: Spread = Spread(),
     on_document: Callable[[DocumentOutputs], None] | None = None,
+    settings: TA1Settings = TA1Settings(),
+    extra_similarities: str | os.PathLike | None = None,
+    overlay: str | os.PathLike | None = None,
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
@@ -66,14 +73,17 @@ def score_ta1(
     tables (``<doc>.ttl/<table>.rq.tsv``); ``aux``: NIST's AUX-data folder; the two type tables
     default to the ones aifcheck ships. ``on_document``, when given, hears what NIST's stages
     write of each document of the run, as it is done. ``spread`` runs the documents in processes
-    or on a Dask cluster. Raises UsageError (bad options) or InputError (a file that cannot be
+    or on a Dask cluster. ``settings``: the parameters of NIST's filter stage (NIST's by default);
+    ``extra_similarities``: a file of the KGTK similarity service's answers for pairs the type
+    similarity table lacks; ``overlay``: a DWD overlay (JSON) for synonyms and near neighbours.
+    Raises UsageError (bad options) or InputError (a file that cannot be
     read or that stops NIST's pipeline), each one located line.
     """
     run, gold = Path(run), Path(gold)
     spread.check()
     if not gold.is_dir():
         raise UsageError(f"--gold: {gold} is not a folder")
-    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, outputs=on_document is not None)
+    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, on_document is not None, settings, extra_similarities, overlay)
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
@@ -120,7 +130,8 @@ def score_ta1(
             logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
     metrics = {m.name: MetricScores.combine([outcomes[d].scores[m.name] for d in aux_data.core if m.name in outcomes[d].scores]) for m in METRICS}
-    return _finish(run_id, tuple(scored), metrics, logs, notices, plan)
+    unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
+    return replace(_finish(run_id, tuple(scored), metrics, logs, notices, plan), unscored_pairs=tuple(unscored))
 
 
 def _run_documents(setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread) -> Iterable[DocumentOutcome]:
