@@ -85,7 +85,7 @@ def ta1(
         typer.echo(f"note: {notice}", err=True)
     warning = unscored_pairs_warning(scores)
     if warning:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(f"aifcheck: warning: {warning}", err=True)
     typer.echo(headline_table(scores), nl=False)
     if scores.errors:
         typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import cut, printable
 from ..score.table import Column
 from ..score.ta1.align import SimilarityBlock
 from ..score.ta1.document import DocumentOutputs
@@ -83,7 +84,7 @@ def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
     pairs = scores.unscored_pairs
     if not pairs:
         return None
-    first = ", ".join(f"{q1} {q2}" for q1, q2 in pairs[:shown])
+    first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
     more = ", ..." if len(pairs) > shown else ""
     return (f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
             f"scored 0; add them with --extra-similarities ({first}{more})")

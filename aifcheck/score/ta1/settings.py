@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ...errors import UsageError
 
@@ -54,10 +55,14 @@ class TA1Settings:
         """The threshold of a document's language and a mention's modality (0.1 unless given)."""
         if language is None or modality is None:
             return DEFAULT_IOU_THRESHOLD
-        return dict(self.iou_thresholds).get((language.lower(), modality.lower()), DEFAULT_IOU_THRESHOLD)
+        return self._thresholds.get((language.lower(), modality.lower()), DEFAULT_IOU_THRESHOLD)
 
-    @classmethod
-    def parse_iou_thresholds(cls, items: Iterable[str]) -> tuple[tuple[tuple[str, str], float], ...]:
+    @cached_property
+    def _thresholds(self) -> dict[tuple[str, str], float]:
+        return dict(self.iou_thresholds)
+
+    @staticmethod
+    def parse_iou_thresholds(items: Iterable[str]) -> tuple[tuple[tuple[str, str], float], ...]:
         """``LANG:MODALITY:VALUE`` items (each may hold several, comma-separated), as NIST's
         IOU_THRESHOLDS; a pair given twice keeps its last value, as NIST's reading does."""
         found: dict[tuple[str, str], float] = {}
@@ -68,8 +73,8 @@ class TA1Settings:
             found[fields[0].strip().lower(), fields[1].strip().lower()] = _number(f"--iou-threshold {item}", fields[2])
         return tuple(sorted(found.items()))
 
-    @classmethod
-    def parse_similarity_types(cls, items: Iterable[str]) -> tuple[str, ...]:
+    @staticmethod
+    def parse_similarity_types(items: Iterable[str]) -> tuple[str, ...]:
         """Names given comma-separated (or repeated), as NIST's SIMILARITY_TYPES."""
         return tuple(part.strip().lower() for text in items for part in text.split(",") if part.strip())
 

@@ -101,7 +101,7 @@ def load_similarity(similarity_path: str | os.PathLike | None, taggable_path: st
     if overlay_path is not None:
         synonyms, near = load_overlay(overlay_path)
         for pair in near - synonyms:
-            pairs[pair] = max(pairs.get(pair, settings.near_neighbour_similarity), settings.near_neighbour_similarity)
+            pairs[pair] = max(pairs.get(pair, 0.0), settings.near_neighbour_similarity)
         pairs.update(dict.fromkeys(synonyms, 1.0))
     lines = read_text(taggable_path, "the taggable types", universal=True).splitlines()
     taggable = frozenset(line.strip() for line in lines if line.strip())
