@@ -145,7 +145,7 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
             valid = build(system)
             alignment, filtered = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
         if gold_responses is not None:
-            outcome.unscored_pairs = types.unscored(sorted(_asked_pairs(gold_responses, valid, types.taggable)))
+            outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
         stage = SCORE
         _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome)
     except InputError as exc:
@@ -198,20 +198,18 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
     return list(found.items())
 
 
-def _asked_pairs(gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]) -> set[tuple[str, str]]:
-    """The type pairs NIST's filter stage looks up for a document: those of every pair of
-    clusters system-system, system-gold and gold-gold (its cache's build), gold-system of one
-    metatype (its alignment), and every system type with every taggable type (its cache's build,
-    which passes a (confidence, type) pair where a type is meant, so no type is found taggable)."""
+def _asked_pairs(gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]) -> list[tuple[set[str], set[str]]]:
+    """The type pairs NIST's filter stage looks up for a document, as blocks (first types, second
+    types): those of every pair of clusters system-system, system-gold and gold-gold (its cache's
+    build), gold-system of one metatype (its alignment), and every system type with every taggable
+    type (its cache's build, which passes a (confidence, type) pair where a type is meant, so no
+    type is found taggable)."""
     def types(graph: KnowledgeGraph | None, metatype=None) -> set[str]:
         return {q for c in (graph.clusters if graph is not None else ()) if metatype in (None, c.metatype) for q, _ in c.weighted_types}
 
     gold_types, system_types = types(gold), types(system)
-    found = {(q1, q2) for first, second in ((system_types, system_types), (system_types, gold_types), (gold_types, gold_types), (system_types, taggable))
-             for q1 in first for q2 in second}
-    for metatype in {c.metatype for c in gold.clusters}:
-        found.update((q1, q2) for q1 in types(gold, metatype) for q2 in types(system, metatype))
-    return found
+    blocks = [(system_types, system_types), (system_types, gold_types), (gold_types, gold_types), (system_types, set(taggable))]
+    return blocks + [(types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}]
 
 
 def _align_and_filter(setting: Setting, system: Document, valid: KnowledgeGraph, gold: KnowledgeGraph, aux: Aux, types: TypeSimilarity,

@@ -18,6 +18,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import repeat
 
 from ...errors import InputError
 from ...loading.paths import read_text
@@ -61,10 +62,23 @@ class TypeSimilarity:
     def knows(self, qnode: str) -> bool:
         return qnode in self._known
 
-    def unscored(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The pairs of distinct qnodes no table, synonym or near neighbour gives a value: NIST
-        asks the KGTK service for these, aifcheck takes 0."""
-        return [(q1, q2) for q1, q2 in pairs if q1 != q2 and (q1, q2) not in self.pairs]
+    def unscored(self, blocks: Iterable[tuple[Iterable[str], Iterable[str]]]) -> list[tuple[str, str]]:
+        """The pairs (q1 of a block's first, q2 of its second) of distinct qnodes that no table,
+        synonym or near neighbour gives a value, sorted: NIST asks the KGTK service for these,
+        aifcheck takes 0."""
+        found: set[tuple[str, str]] = set()
+        for first, second in blocks:
+            second = set(second)
+            for q1 in first:
+                missing = second - self._valued.get(q1, frozenset())
+                missing.discard(q1)
+                found.update(zip(repeat(q1), missing))
+        return sorted(found)
+
+    @cached_property
+    def _valued(self) -> dict[str, frozenset[str]]:
+        """q1 -> the qnodes q2 whose pair (q1, q2) has a value."""
+        return {q1: frozenset(q2 for q2, _ in found) for q1, found in self.neighbours.items()}
 
     def evaluable(self, qnode: str) -> bool:
         """A taggable type or its synonym, or one more similar than alpha to a taggable type (NIST: strictly)."""
