@@ -22,9 +22,11 @@ def register(score: typer.Typer) -> None:
     score.command("ta1", no_args_is_help=True, epilog=EXAMPLES)(ta1)
 
 
-EXAMPLES = """Example:
+EXAMPLES = """Examples:
 
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
+
+  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
 """
 
 
