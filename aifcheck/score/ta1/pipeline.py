@@ -89,7 +89,8 @@ def score_ta1(
     selection = select(run, aux_data)
     logs = {name: EventLog(program) for name, program in (("run", "run_task1_evaluation_pipeline.py"), ("validate-responses", "validate_responses.py"),
                                                          ("filter-responses", "filter_responses.py"), ("score-responses", "score_submission.py"))}
-    notices = [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
+    notices = _idle_settings(settings, extra_similarities, overlay)
+    notices += [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
     notices += [f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid]
     logs["run"].record("KB_STATS", selection.total, selection.total - len(selection.invalid), len(selection.invalid))
     scored = [d for d in selection.documents if aux_data.is_core(d)]
@@ -145,6 +146,14 @@ def _run_documents(setting: Setting, kind: str, paths: list[str], documents: lis
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
             for path, (document, own) in zip(paths, flags))
+
+
+def _idle_settings(settings: TA1Settings, extra_similarities: object, overlay: object) -> list[str]:
+    """A notice for each setting changed that changes nothing without its file."""
+    nist = TA1Settings()
+    idle = (("--near-neighbour-similarity", settings.near_neighbour_similarity != nist.near_neighbour_similarity, "--overlay", overlay),
+            ("--similarity-types", settings.similarity_types != nist.similarity_types, "--extra-similarities", extra_similarities))
+    return [f"{option} changes nothing without {needs}" for option, changed, needs, given in idle if changed and given is None]
 
 
 def _unscorable(path: str, reason: str) -> NoReturn:
