@@ -23,7 +23,7 @@ _EXPORTS = {
     "AifcheckError": "errors", "InputError": "errors", "UsageError": "errors",
     "load": "extract.kg",
     "KB": "loading.kb", "load_kb": "loading.kb",
-    "score_ta1": "score.ta1", "TA1Scores": "score.ta1",
+    "score_ta1": "score.ta1", "TA1Scores": "score.ta1", "TA1Settings": "score.ta1",
     "score_ta2": "score.ta2", "TA2Scores": "score.ta2",
     "score_ta3": "score.ta3.scorer", "TA3Scores": "score.ta3.scorer",
     "score_crux_claims": "score.crux.claims", "score_crux_relations": "score.crux.relations",

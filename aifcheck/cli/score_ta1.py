@@ -22,9 +22,11 @@ def register(score: typer.Typer) -> None:
     score.command("ta1", no_args_is_help=True, epilog=EXAMPLES)(ta1)
 
 
-EXAMPLES = """Example:
+EXAMPLES = """Examples:
 
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
+
+  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
 """
 
 
@@ -35,6 +37,24 @@ def ta1(
     output: Annotated[Path, typer.Option("--output", "-o", help="Write NIST's output layout into this new folder.")],
     type_similarity: Annotated[Path | None, typer.Option("--type-similarity", help="DWD type similarities 'q1 q2 similarity' (default: the bundled table).")] = None,
     taggable_types: Annotated[Path | None, typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list).")] = None,
+    extra_similarities: Annotated[Path | None, typer.Option(
+        "--extra-similarities", help="More type pairs, as the KGTK similarity service answers them (columns q1, q2 and one per similarity "
+        "type): for the pairs --type-similarity lacks, the mean of --similarity-types.")] = None,
+    overlay: Annotated[Path | None, typer.Option(
+        "--overlay", help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours at least "
+        "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="A type more similar than this to a taggable type is evaluable (NIST's ALPHA).")] = 0.9,
+    iou_threshold: Annotated[list[str] | None, typer.Option(
+        "--iou-threshold", metavar="LANG:MODALITY:VALUE",
+        help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality (image, text, video); "
+        "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).")] = None,
+    min_type_similarity: Annotated[float, typer.Option(
+        "--min-type-similarity", help="A smaller TypeSim of two clusters counts as 0 in the alignment (NIST's MIN_TYPE_SIMILARITY).")] = 0.3,
+    near_neighbour_similarity: Annotated[float, typer.Option(
+        "--near-neighbour-similarity", help="The similarity of near neighbours of --overlay, at least (NIST's NN_SIMILARITY_VALUE).")] = 0.9,
+    similarity_types: Annotated[str, typer.Option(
+        "--similarity-types", help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, jc, "
+        "text, topsim, transe (NIST's SIMILARITY_TYPES).")] = "class,jc",
     run_id: Annotated[str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")] = None,
     plan: Annotated[bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")] = False,
     force: Annotated[bool, FORCE] = False,
@@ -47,21 +67,27 @@ def ta1(
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
     from ..render.output import new_folder
-    from ..render.ta1 import NistLayout, headline_table
-    from ..score.ta1 import score_ta1
+    from ..render.ta1 import NistLayout, headline_table, unscored_pairs_warning
+    from ..score.ta1 import TA1Settings, score_ta1
     from ..spread.parallel import Spread
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
     check_run_id(run_id)
-    with new_folder(output, force, [run, gold, aux, type_similarity, taggable_types]) as folder, ProgressBar.on_terminal(0) as bar:
+    settings = TA1Settings(alpha, TA1Settings.parse_iou_thresholds(iou_threshold or ()), min_type_similarity, near_neighbour_similarity,
+                           TA1Settings.parse_similarity_types([similarity_types]))
+    inputs = [run, gold, aux, type_similarity, taggable_types, extra_similarities, overlay]
+    with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar:
         layout = NistLayout(folder)
         scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, plan, progress=bar.stage, spread=spread,
-                           on_document=layout.document)
+                           on_document=layout.document, settings=settings, extra_similarities=extra_similarities, overlay=overlay)
         layout.run(scores)
         if ci and scores.metrics:
             intervals_beside(folder, ci_seed)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
+    warning = unscored_pairs_warning(scores)
+    if warning:
+        typer.echo(f"aifcheck: warning: {warning}", err=True)
     typer.echo(headline_table(scores), nl=False)
     if scores.stopped:
         typer.echo(f"aifcheck: error: {scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)", err=True)

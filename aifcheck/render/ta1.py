@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import cut, printable
 from ..score.table import Column
 from ..score.ta1.align import SimilarityBlock
 from ..score.ta1.document import DocumentOutputs
@@ -75,6 +76,18 @@ def headline_table(scores: TA1Scores) -> str:
     columns = (Column("metric", "Metric", "s"), *(Column(language, language, "s", "R") for language in LANGUAGES))
     rows = [{"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}} for metric in HEADLINE]
     return score_table(columns, rows, "pretty")
+
+
+def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
+    """The one line saying how many type pairs were scored 0 for want of a similarity (where NIST
+    asks the KGTK service), with the first few; None when there is none."""
+    pairs = scores.unscored_pairs
+    if not pairs:
+        return None
+    first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
+    more = ", ..." if len(pairs) > shown else ""
+    return (f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
+            f"scored 0; add them with --extra-similarities ({first}{more})")
 
 
 def _write_lines(folder: Path, tables: Mapping[str, Cells], header: bool) -> None:

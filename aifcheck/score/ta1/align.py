@@ -10,6 +10,7 @@ record munkres' choice, and the number of mention pairs can differ between tied 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,18 +20,10 @@ from ...extract.model import Cluster, KnowledgeGraph, Mention
 from ..matching import munkres_assign
 from .aux import Aux
 from .iou import iou_matrix
+from .settings import TA1Settings
 from .similarity import TypeSimilarity
 
 SIDES = ("system", "gold")
-
-
-@dataclass(frozen=True)
-class Parameters:
-    """NIST's parameters (its docker Makefile) and the plan's reading of the thresholds."""
-
-    iou_threshold: float = 0.1
-    min_type_similarity: float = 0.3
-    strict_min_type_similarity: bool = False  # the plan: TypeSim must exceed the minimum
 
 
 @dataclass(frozen=True)
@@ -75,7 +68,7 @@ class DocumentAlignment:
 class _Mentions:
     """The thresholded IoU of all mentions (distinct spans) of a document's gold and system clusters."""
 
-    def __init__(self, clusters: list[Cluster], aux: Aux, threshold: float) -> None:
+    def __init__(self, clusters: list[Cluster], aux: Aux, threshold: float | Callable[[Mention], float]) -> None:
         index: dict[str, int] = {}
         mentions: list[Mention] = []
         self.members: dict[int, np.ndarray] = {}
@@ -88,7 +81,8 @@ class _Mentions:
                 positions.append(index[key])
             self.members[id(cluster)] = np.array(positions, dtype=int)
         self.mentions = mentions
-        self.iou = iou_matrix([m.span for m in mentions], aux, threshold)
+        limit = np.array([threshold(m) for m in mentions], dtype=float) if callable(threshold) else threshold
+        self.iou = iou_matrix([m.span for m in mentions], aux, limit)
         self.touching = sparse.csr_matrix(self.iou > 0, dtype=np.int32)
         # each mention's partners (IoU > 0) by position, and each cluster's column of a position:
         # most pairs of clusters are matched in Python from these, without slicing the matrix
@@ -133,17 +127,20 @@ def type_similarity(first: Cluster, second: Cluster, types: TypeSimilarity) -> f
     return max(c1 * c2 * types.similarity(q1, q2) for q1, c1 in first.weighted_types for q2, c2 in second.weighted_types)
 
 
-def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimilarity, aux: Aux, parameters: Parameters,
-                   similarities: bool = False) -> DocumentAlignment | None:
+def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimilarity, aux: Aux, settings: TA1Settings,
+                   strict: bool = False, similarities: bool = False) -> DocumentAlignment | None:
     """The FMBM of a document, or None when gold or system has no cluster there (NIST then
-    writes no alignment and no similarities for it). ``similarities``: also the values of
+    writes no alignment and no similarities for it). ``strict``: TypeSim must exceed the minimum
+    (the plan), not reach it (NIST). ``similarities``: also the values of
     ``similarities/<doc>.tab``, quadratic in the aligned clusters."""
     gold_clusters = sorted(gold.clusters, key=lambda c: c.iri)
     system_clusters = sorted(system.clusters, key=lambda c: c.iri)
     if not gold_clusters or not system_clusters:
         return None
     gold_ids, system_ids = [c.iri for c in gold_clusters], [c.iri for c in system_clusters]
-    mentions = _Mentions(gold_clusters + system_clusters, aux, parameters.iou_threshold)
+    language = aux.language(gold.source) if settings.iou_thresholds else None  # (all 0.1 otherwise)
+    # NIST's threshold of a mention pair: its document's language and its first mention's modality
+    mentions = _Mentions(gold_clusters + system_clusters, aux, lambda mention: settings.iou_threshold(language, aux.modality(mention.span)))
     touching = mentions.overlapping(gold_clusters, system_clusters)
     cache = _TypeCache(types)
     sims = np.zeros((len(gold_ids), len(system_ids)))
@@ -153,7 +150,7 @@ def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimi
             if g.metatype != s.metatype:
                 continue
             value = cache(g, s)
-            below = value <= parameters.min_type_similarity if parameters.strict_min_type_similarity else value < parameters.min_type_similarity
+            below = value <= settings.min_type_similarity if strict else value < settings.min_type_similarity
             if below:
                 continue
             sims[i, j] = (1.0 * value) * len(mentions.matched(g, s))

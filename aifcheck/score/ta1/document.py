@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ...extract.model import KnowledgeGraph
-from .align import DocumentAlignment, Parameters, SimilarityBlock, align_document
+from .align import DocumentAlignment, SimilarityBlock, align_document
 from .aux import Aux, load_aux
 from .clean import clean_text
 from .events import Event, EventLog, Where
@@ -28,6 +28,7 @@ from .metrics import METRICS
 from .metrics.common import NONE, Inputs, MetricScores
 from .responses import build
 from .select import kb_tables
+from .settings import TA1Settings
 from .similarity import TypeSimilarity, load_similarity
 from .tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
 from .validate import validate_documents
@@ -51,24 +52,30 @@ class Setting:
     taggable_types: str | None
     plan: bool
     outputs: bool
+    settings: TA1Settings = TA1Settings()
+    extra_similarities: str | None = None
+    overlay: str | None = None
     stamp: str = ""
 
     @classmethod
     def of(cls, gold: Path, aux: Path, type_similarity: str | os.PathLike | None, taggable_types: str | os.PathLike | None, plan: bool,
-           outputs: bool) -> Setting:
-        files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in (type_similarity, taggable_types) if p)]
+           outputs: bool, settings: TA1Settings = TA1Settings(), extra_similarities: str | os.PathLike | None = None,
+           overlay: str | os.PathLike | None = None) -> Setting:
+        tables = (type_similarity, taggable_types, extra_similarities, overlay)
+        files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in tables if p)]
         stats = [(f, f.stat()) for f in files if f.is_file()]
         stamp = ";".join(f"{f}:{found.st_size}:{found.st_mtime_ns}" for f, found in stats)
-        return cls(str(gold), str(aux), str(type_similarity) if type_similarity else None, str(taggable_types) if taggable_types else None,
-                   plan, outputs, stamp)
+        similarity, taggable, extra, overlay = (str(p) if p else None for p in tables)
+        return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp)
 
     def loaded(self) -> tuple[Aux, TypeSimilarity]:
-        return _loaded(self.aux, self.type_similarity, self.taggable_types, self.plan, self.stamp)
+        return _loaded(self.aux, self.type_similarity, self.taggable_types, self.plan, self.settings, self.extra_similarities, self.overlay, self.stamp)
 
 
 @lru_cache(maxsize=1)
-def _loaded(aux: str, type_similarity: str | None, taggable_types: str | None, plan: bool, stamp: str) -> tuple[Aux, TypeSimilarity]:
-    return load_aux(aux), load_similarity(type_similarity, taggable_types, inclusive=plan)
+def _loaded(aux: str, type_similarity: str | None, taggable_types: str | None, plan: bool, settings: TA1Settings, extra: str | None,
+            overlay: str | None, stamp: str) -> tuple[Aux, TypeSimilarity]:
+    return load_aux(aux), load_similarity(type_similarity, taggable_types, settings, plan, extra, overlay)
 
 
 Rows = Mapping[str, Cells]  # kind -> a table's rows
@@ -97,6 +104,7 @@ class DocumentOutcome:
     error: tuple[int, int, Exception] | None = None  # (stage, metric index, error) of the first error met
     logs: dict[str, list[Event]] = field(default_factory=dict)  # "validate", "gold", "filter", and each metric's name
     unknown_types: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # "gold" | "system" -> (type, where)
+    unscored_pairs: list[tuple[str, str]] = field(default_factory=list)  # type pairs NIST would ask KGTK for, scored 0 here
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
     outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
 
@@ -132,9 +140,12 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
             stage = BUILD_GOLD
             gold_responses = build(gold)
         stage = BUILD
-        alignment = filtered = None
+        alignment = filtered = valid = None
         if system is not None and gold_responses is not None:
-            alignment, filtered = _align_and_filter(setting, system, gold_responses, aux, types, outcome)
+            valid = build(system)
+            alignment, filtered = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
+        if gold_responses is not None:
+            outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
         stage = SCORE
         _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome)
     except InputError as exc:
@@ -187,12 +198,25 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
     return list(found.items())
 
 
-def _align_and_filter(setting: Setting, system: Document, gold: KnowledgeGraph, aux: Aux, types: TypeSimilarity,
+def _asked_pairs(gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]) -> list[tuple[set[str], set[str]]]:
+    """The type pairs NIST's filter stage looks up for a document, as blocks (first types, second
+    types): those of every pair of clusters system-system, system-gold and gold-gold (its cache's
+    build), gold-system of one metatype (its alignment), and every system type with every taggable
+    type (its cache's build, which passes a (confidence, type) pair where a type is meant, so no
+    type is found taggable)."""
+    def types(graph: KnowledgeGraph | None, metatype=None) -> set[str]:
+        return {q for c in (graph.clusters if graph is not None else ()) if metatype in (None, c.metatype) for q, _ in c.weighted_types}
+
+    gold_types, system_types = types(gold), types(system)
+    blocks = [(system_types, system_types), (system_types, gold_types), (gold_types, gold_types), (system_types, set(taggable))]
+    return blocks + [(types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}]
+
+
+def _align_and_filter(setting: Setting, system: Document, valid: KnowledgeGraph, gold: KnowledgeGraph, aux: Aux, types: TypeSimilarity,
                       outcome: DocumentOutcome) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
     """The alignment of the document's valid responses with the gold, and the responses that pass
     NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
-    valid = build(system)
-    alignment = align_document(gold, valid, types, aux, Parameters(strict_min_type_similarity=setting.plan), similarities=setting.outputs)
+    alignment = align_document(gold, valid, types, aux, setting.settings, strict=setting.plan, similarities=setting.outputs)
     log = EventLog("")
     passed = filter_document(system, alignment, types, log, whole_clusters=setting.plan)
     outcome.logs["filter"] = log.events

@@ -9,7 +9,7 @@ height is 0); other video spans (times) with a 0.01 s collar on their start and 
 the video's length. A video's key frames and times are so compared either way, by whichever comes
 first: NIST's IoU is not symmetric there. NIST's intersection of two boxes whose x ranges overlap
 but whose y ranges do not is the x overlap (not 0); that quirk is kept. Values below the threshold
-become 0. NIST's scorer stops on any other modality (audio, pdf).
+become 0 (the threshold of the first span of a pair). NIST's scorer stops on any other modality (audio, pdf).
 """
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ from .aux import Aux
 TEXT, BOX, TIME = "text", "box", "time"  # how the first span of a pair compares the pair
 
 
-def iou_matrix(spans: list[Span], aux: Aux, threshold: float) -> np.ndarray:
-    """The thresholded IoU of every pair (first, second) of ``spans``."""
+def iou_matrix(spans: list[Span], aux: Aux, threshold: float | np.ndarray) -> np.ndarray:
+    """The IoU of every pair (first, second) of ``spans``, 0 below the threshold (one for all, or
+    one per span: that of the first span of a pair)."""
     size = len(spans)
     result = np.zeros((size, size))
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -41,7 +42,7 @@ def iou_matrix(spans: list[Span], aux: Aux, threshold: float) -> np.ndarray:
             else:
                 blocks[kind] = _boxes(corners, [aux.boundary(spans[i]) for i in members], collar=1.0 if kind == BOX else 0.01, x_only=kind == TIME)
         block = blocks[kinds[0]] if len(blocks) == 1 else np.array([blocks[kind][row] for row, kind in enumerate(kinds)])
-        block[block < threshold] = 0.0
+        block[block < (threshold if np.isscalar(threshold) else threshold[members][:, None])] = 0.0
         result[np.ix_(members, members)] = block
     return result
 

@@ -24,6 +24,7 @@ from .metrics import METRICS
 from .metrics.common import MetricScores
 from .results import headline_key, results
 from .select import TURTLE, kb_tables, select
+from .settings import TA1Settings
 from .tables import FILE_NAMES, read_layout
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -43,6 +44,9 @@ class TA1Scores:
     logs: Mapping[str, EventLog]  # NIST's logs/<name>.log
     plan: bool = False
     stopped: str | None = None  # why NIST's driver stops before its score files (results.json's FatalError), one line
+    # the type pairs NIST's filter stage would have asked the KGTK service for, which no table,
+    # synonym or near neighbour gave a value: scored 0, in order of their core documents
+    unscored_pairs: tuple[tuple[str, str], ...] = ()
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
@@ -60,6 +64,9 @@ def score_ta1(
     progress: Progress | None = None,
     spread: Spread = Spread(),
     on_document: Callable[[DocumentOutputs], None] | None = None,
+    settings: TA1Settings = TA1Settings(),
+    extra_similarities: str | os.PathLike | None = None,
+    overlay: str | os.PathLike | None = None,
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
@@ -67,19 +74,23 @@ def score_ta1(
     tables (``<doc>.ttl/<table>.rq.tsv``); ``aux``: NIST's AUX-data folder; the two type tables
     default to the ones aifcheck ships. ``on_document``, when given, hears what NIST's stages
     write of each document of the run, as it is done. ``spread`` runs the documents in processes
-    or on a Dask cluster. Raises UsageError (bad options) or InputError (a file that cannot be
+    or on a Dask cluster. ``settings``: the parameters of NIST's filter stage (NIST's by default);
+    ``extra_similarities``: a file of the KGTK similarity service's answers for pairs the type
+    similarity table lacks; ``overlay``: a DWD overlay (JSON) for synonyms and near neighbours.
+    Raises UsageError (bad options) or InputError (a file that cannot be
     read or that stops NIST's pipeline), each one located line.
     """
     run, gold = Path(run), Path(gold)
     spread.check()
     if not gold.is_dir():
         raise UsageError(f"--gold: {gold} is not a folder")
-    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, outputs=on_document is not None)
+    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, on_document is not None, settings, extra_similarities, overlay)
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
     run_log = EventLog("run_task1_evaluation_pipeline.py")
-    notices = [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
+    notices = _idle_settings(settings, extra_similarities, overlay)
+    notices += [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
     notices += [f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid]
     # where NIST's driver stops early, it writes results.json from run.log alone (its later stages
     # never ran, or stopped before they logged): no score file, every metric 0, FatalError "Yes"
@@ -126,7 +137,8 @@ def score_ta1(
             logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
     metrics = {m.name: MetricScores.combine([outcomes[d].scores[m.name] for d in aux_data.core if m.name in outcomes[d].scores]) for m in METRICS}
-    return _finish(run_id, tuple(scored), metrics, logs, notices, plan)
+    unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
+    return replace(_finish(run_id, tuple(scored), metrics, logs, notices, plan), unscored_pairs=tuple(unscored))
 
 
 def _run_documents(setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread) -> Iterable[DocumentOutcome]:
@@ -140,6 +152,14 @@ def _run_documents(setting: Setting, kind: str, paths: list[str], documents: lis
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
             for path, (document, own) in zip(paths, flags))
+
+
+def _idle_settings(settings: TA1Settings, extra_similarities: object, overlay: object) -> list[str]:
+    """A notice for each setting changed that changes nothing without its file."""
+    nist = TA1Settings()
+    idle = (("--near-neighbour-similarity", settings.near_neighbour_similarity != nist.near_neighbour_similarity, "--overlay", overlay),
+            ("--similarity-types", settings.similarity_types != nist.similarity_types, "--extra-similarities", extra_similarities))
+    return [f"{option} changes nothing without {needs}" for option, changed, needs, given in idle if changed and given is None]
 
 
 def _unscorable(path: str, reason: str) -> NoReturn:
