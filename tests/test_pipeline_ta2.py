@@ -15,10 +15,11 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.ta2 import Query, clean_stage, pipeline_ta2, read_queries
+from aifcheck.pipeline.aux import TA2_CORE, load_aux
+from aifcheck.pipeline.ta2 import clean_stage, pipeline_ta2
+from aifcheck.pipeline.ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
 from aifcheck.render.pipeline_ta2 import tsv
-from aifcheck.score.ta1.aux import TA2_CORE, load_aux
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 PREFIXES = f"""@prefix aida: <{AIDA}> .
@@ -435,13 +436,13 @@ def test_a_malformed_queries_table_is_one_located_line_exit_3(table: str, line: 
     _one_line_error(proc, 3, f"{bad}:{line}:", needle)
     assert not (tmp_path / "out").exists()
     with pytest.raises(InputError) as raised:
-        read_queries(bad)
+        read_queries(bad, PIPELINE_COLUMNS, TEMPLATES)
     assert raised.value.line == line
 
 
 def test_a_query_id_given_twice_keeps_its_first_place_and_last_row(tmp_path: Path) -> None:
     table = queries_table(tmp_path / "q.tsv", ("E2", "name", "A"), ("E1", "kbid", "Q1"), ("E2", "kbid", "Q2"))
-    assert [(q.query_id, q.entrypoint_type, q.entrypoint, q.line) for q in read_queries(table)] == [("E2", "kbid", "Q2", 4), ("E1", "kbid", "Q1", 3)]
+    assert [(q.query_id, q.entrypoint_type, q.entrypoint, q.line) for q in read_queries(table, PIPELINE_COLUMNS, TEMPLATES).values()] == [("E2", "kbid", "Q2", 4), ("E1", "kbid", "Q1", 3)]
 
 
 def test_an_s3_location_is_refused_in_one_line(run_and_table: tuple[Path, Path], small_aux: Path, tmp_path: Path) -> None:

@@ -10,31 +10,17 @@ boundary in the AUX data) the row is invalid and an ERROR of aifcheck's names wh
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..score.ta1.aux import Aux, Boundary
-from ..score.ta1.events import SPECS
-# NIST's span boundary rules, shared with the TA1 validate stage
-from ..score.ta1.validate import _clip, _inside
+from .aux import Aux
+from .validate import EVENTS, VALIDATOR, Finding, SpanChecker, confidence
 
-EVENTS = {
-    **SPECS,
-    # NIST's log specification lacks NOT_A_NUMBER, so NIST's stage stops where it would log it
-    "NOT_A_NUMBER": ("ERROR", "'{}' is not a number"),
-    # NIST's stage stops on a span of an element whose modality has no boundaries (audio, pdf), or
-    # that its boundary file lacks
-    "NO_BOUNDARY": ("ERROR", "No {} boundary for document element '{}' in the AUX data"),
-}
-_VALIDATOR = "Validator"
 _NO_CLASS = "NO_CLASS_NAME"
-_PROVENANCE = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
-_KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
 # the folder less its last four characters
-_NO_DOCUMENT = CLEAN_FOLDER[:-4]
+NO_DOCUMENT = CLEAN_FOLDER[:-4]
 
 
 @dataclass(frozen=True)
@@ -67,14 +53,19 @@ def validate_stage(files: Sequence[ResponseFile], aux: Aux) -> tuple[tuple[Respo
     the AUX tables with the package's full list of core documents (``aux.TA2_CORE``)."""
     log = _Log()
     log.record("DEFAULT_INFO", "validation started")
-    checker = _RowChecker(aux, log)
-    valid = tuple(
-        ResponseFile(file.name, file.header, tuple(row for line, cells in enumerate(file.rows, 2)
-                                                   if (row := checker.check(cells, file.name, line)) is not None))
-        for file in sorted(files, key=lambda f: f.name)
-    )
+    validator = RowValidator(aux, NO_DOCUMENT)
+    valid = []
+    for file in sorted(files, key=lambda f: f.name):
+        rows = []
+        for line, cells in enumerate(file.rows, 2):
+            row = validator.check(cells)
+            for finding in row.findings:
+                log.record(finding.code, *finding.args, where=(file.name, line), source=VALIDATOR)
+            if row.known and row.core and row.problem is None:
+                rows.append(row.cells)
+        valid.append(ResponseFile(file.name, file.header, tuple(rows)))
     log.record("DEFAULT_INFO", f"validation finished (warnings:{log.warnings}, errors:{log.errors})")
-    return valid, tuple(log.events)
+    return tuple(valid), tuple(log.events)
 
 
 class _Log:
@@ -96,104 +87,51 @@ class _Log:
         self.events.append(Event(level, code, message, *(where or (None, None))))
 
 
-class _RowChecker:
-    def __init__(self, aux: Aux, log: _Log) -> None:
+@dataclass(frozen=True)
+class CheckedRow:
+    """A TA2 response row as NIST's Validator leaves it."""
+
+    cells: tuple[str, ...]  # its 7 cells stripped, with NIST's corrections (document, confidences, span)
+    j_cv: float  # the confidences NIST uses
+    link_cv: float
+    known: bool  # its document is in the AUX data
+    core: bool  # its document is a core document
+    problem: Finding | None  # what makes its span invalid (None: nothing)
+    findings: tuple[Finding, ...]  # what NIST logs of it, in its order
+
+
+class RowValidator:
+    """NIST's Validator on a TA2 response row (``?docid ?query_link_target ?link_target ?cluster
+    ?mention_span ?j_cv ?link_cv``), as its validate stage runs it and its scorer runs it again:
+    every cell stripped, then in NIST's order the document known, each confidence (one that is no
+    number in (0, 1] becomes "1.0", a warning), the span (pipeline.validate.SpanChecker); every
+    check runs even after one fails. ``no_document``: the document of a row with an empty ?docid."""
+
+    def __init__(self, aux: Aux, no_document: str = "") -> None:
         self.aux = aux
-        self.log = log
-        self.where = ("", 0)  # the row being checked: its file and line
+        self.no_document = no_document
+        self.spans = SpanChecker(aux)
+        self._confidences: dict[str, tuple[float, str, Finding | None]] = {}
 
-    def record(self, code: str, *args: object) -> None:
-        self.log.record(code, *args, where=self.where, source=_VALIDATOR)
+    def check(self, cells: Sequence[str]) -> CheckedRow:
+        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = (cell.strip() for cell in cells)
+        document = document or self.no_document
+        findings = []
+        known = document in self.aux.documents
+        if not known:
+            findings.append(Finding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"))
+        j_cv, j_cv_text = self._confidence(j_cv_text, findings)
+        link_cv, link_cv_text = self._confidence(link_cv_text, findings)
+        checked = self.spans.check(span, document)
+        findings.extend(finding for finding in (checked.problem, checked.corrected) if finding is not None)
+        return CheckedRow((document, query_link_target, link_target, cluster, checked.span, j_cv_text, link_cv_text),
+                          j_cv, link_cv, known, self.aux.is_core(document), checked.problem, tuple(findings))
 
-    def check(self, cells: tuple[str, ...], file: str, line: int) -> tuple[str, ...] | None:
-        """The row NIST writes (stripped, corrected), or None when it drops it."""
-        self.where = (file, line)
-        document, query_link_target, link_target, cluster, span, j_cv, link_cv = (cell.strip() for cell in cells)
-        document = document or _NO_DOCUMENT
-        known = self.document(document)
-        j_cv, link_cv = self.confidence(j_cv), self.confidence(link_cv)
-        span, spanned = self.provenance(span, document)
-        if not (known and spanned and self.aux.is_core(document)):
-            return None
-        return document, query_link_target, link_target, cluster, span, j_cv, link_cv
-
-    def document(self, document: str) -> bool:
-        if document not in self.aux.documents:
-            self.record("UNKNOWN_ITEM", "document", document)
-            return False
-        return True
-
-    def confidence(self, text: str) -> str:
-        """An unreadable confidence, or one outside (0, 1], becomes "1.0" (a warning)."""
-        try:
-            value = float(text.replace('"', ""))
-        except ValueError:
-            self.record("INVALID_CONFIDENCE", text)
-            return '"1.0"'
-        if not 0 < value <= 1:
-            self.record("INVALID_CONFIDENCE", value)
-            return '"1.0"'
-        return text
-
-    def provenance(self, span: str, document_id: str) -> tuple[str, bool]:
-        """The span as NIST writes it (corrected when partly outside its element), and whether
-        it is valid."""
-        match = _PROVENANCE.match(span)
-        if len(span.split(":")) != 3 or not match:
-            self.record("INVALID_PROVENANCE_FORMAT", span)
-            return span, False
-        document, element, *corners = match.groups()
-        keyframe = _KEYFRAME.match(element)
-        element = keyframe.group(1) if keyframe else element
-        if document != document_id:
-            self.record("MULTIPLE_DOCUMENTS", document, document_id)
-            return span, False
-        if document not in self.aux.documents:
-            self.record("UNKNOWN_ITEM", "document", document)
-            return span, False
-        if element not in self.aux.elements:
-            self.record("UNKNOWN_ITEM", "document element", element)
-            return span, False
-        modality = self.aux.elements[element].modality
-        if modality is None:
-            self.record("UNKNOWN_MODALITY", element)
-            return span, False
-        keyframe_id = f"{element}_{keyframe.group(2)}" if keyframe and modality == "video" else None
-        if keyframe_id and keyframe_id not in self.aux.boundaries["keyframe"]:
-            self.record("MISSING_ITEM_WITH_KEY", "KeyFrameID", keyframe_id)
-            return span, False
-        if element not in self.aux.children(document):
-            self.record("PARENT_CHILD_RELATION_FAILURE", element, document)
-            return span, False
-        if not self.coordinates(span, corners):
-            return span, False
-        kind = "keyframe" if keyframe_id else modality
-        boundary = self.aux.boundaries.get(kind, {}).get(keyframe_id or element)
-        if boundary is None:
-            self.record("NO_BOUNDARY", kind, keyframe_id or element)
-            return span, False
-        box = Boundary(*corners)
-        if _inside(box, boundary):
-            return span, True
-        corrected = _clip(box, boundary)
-        if corrected is None:
-            self.record("SPAN_OFF_BOUNDARY_ERROR", box, boundary, element)
-            return span, False
-        self.record("SPAN_OFF_BOUNDARY_CORRECTED", box, corrected, boundary, element)
-        return f"{document}:{keyframe_id or element}:{corrected}", True
-
-    def coordinates(self, span: str, corners: list[str]) -> bool:
-        for corner in corners:
-            try:
-                value = float(corner)
-            except ValueError:
-                self.record("NOT_A_NUMBER", corner)
-                return False
-            if value < 0:
-                self.record("NEGATIVE_NUMBER", corner)
-                return False
-        for start, end in ((corners[0], corners[2]), (corners[1], corners[3])):
-            if float(start) > float(end):
-                self.record("START_BIGGER_THAN_END", start, end, span)
-                return False
-        return True
+    def _confidence(self, text: str, findings: list[Finding]) -> tuple[float, str]:
+        found = self._confidences.get(text)
+        if found is None:
+            found = self._confidences[text] = confidence(text)
+        value, written, finding = found
+        if finding is not None:
+            findings.append(finding)
+        return value, written

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from ...errors import InputError
 from ...loading.paths import read_text
-from ..tsv import read_table
+from ...loading.tsv import read_table
 
 BUNDLED_SIMILARITY = "similarity.tsv"
 BUNDLED_TAGGABLE = "taggable_types.txt"

@@ -1,4 +1,4 @@
-"""The events NIST's TA1 stages log, and the log files that hold them.
+"""The events NIST's TA1 and TA2 stages log, and the log files that hold them.
 
 NIST logs every event once per distinct message (the same message from a later row is dropped),
 counts ERROR events, and the driver's ``results.json`` counts the lines of ``logs/`` that hold
@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# code -> (level, message), as in NIST's log specifications; only the events of the TA1 pipeline
+# code -> (level, message), as in NIST's log specifications; only the events of the TA1 and TA2 pipelines
 SPECS: dict[str, tuple[str, str]] = {
     "CLUSTER_NOT_ANNOTATED": ("INFO", "Response line skipped because all mentions of cluster '{}' were outside annotated regions"),
     "DEFAULT_INFO": ("INFO", "{}"),
