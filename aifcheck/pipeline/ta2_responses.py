@@ -59,6 +59,10 @@ class Response(NamedTuple):
         return "\t".join(self[1:8]) + "\n"
 
 
+# Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
+_response = tuple.__new__
+
+
 @dataclass(frozen=True)
 class Event:
     """Something NIST's validator logs about a row: ``kind`` is one of KINDS."""
@@ -116,11 +120,11 @@ def read_file(path: str | os.PathLike, validator: RowValidator) -> ResponseFile:
     header = lines[0][1].rstrip()
     if tuple(header.split("\t")) != HEADER:
         return ResponseFile(path, query_id, None, skipped="its header is not NIST's 7 columns")
-    rows, events = _rows(path, [(number, line.split("\t", 6)) for number, line in lines[1:]], validator)
+    rows, events = _rows(path, ((number, line.split("\t", 6)) for number, line in lines[1:]), validator)
     return ResponseFile(path, query_id, header, rows, events=events)
 
 
-def _rows(path: str, lines: Sequence[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[Event, ...]]:
+def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[Event, ...]]:
     """The rows NIST's scorer keeps of a response file's (line number, cells), validated again, and
     what its validator logs of them."""
     events: list[Event] = []
@@ -130,20 +134,20 @@ def _rows(path: str, lines: Sequence[tuple[int, Sequence[str]]], validator: RowV
             if not "".join(cells).strip():
                 continue  # a blank line
             raise InputError(path, f"{len(cells)} tab-separated fields, 7 expected", number)
-        row = validator.check(cells)
-        for finding in row.findings:
+        kept, j_cv, link_cv, known, core, problem, findings = validator.check(cells)
+        for finding in findings:
             if finding.code == "INVALID_CONFIDENCE":
                 events.append(Event("confidence", number, finding.detail))
-            elif finding is row.problem and finding.stops is not None:
+            elif finding is problem and finding.stops is not None:
                 events.append(Event("unreadable", number, finding.stops))
             elif finding.code == "SPAN_OFF_BOUNDARY_CORRECTED":
                 events.append(Event("corrected", number, finding.detail))
-        if not (row.known and row.core):
-            events.append(Event("dropped", number, f"document {row.cells[0]!r} is {'not a core document' if row.known else 'unknown'}"))
+        if not (known and core):
+            events.append(Event("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}"))
             continue
-        if row.problem is not None:
-            events.append(Event("invalid", number, row.problem.detail))
-        rows.append(Response(number, *row.cells, row.j_cv, row.link_cv, row.problem is None))
+        if problem is not None:
+            events.append(Event("invalid", number, problem.detail))
+        rows.append(_response(Response, (number, *kept, j_cv, link_cv, problem is None)))
     return tuple(rows), tuple(events)
 
 
@@ -188,6 +192,6 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     found = {}
     for file in stages.valid:
         path = f"{kb} ({VALID_FOLDER}/{file.name})"
-        rows, events = _rows(path, list(enumerate(file.rows, 2)), validator)
+        rows, events = _rows(path, enumerate(file.rows, 2), validator)
         found[query_id_of(file.name)] = ResponseFile(path, query_id_of(file.name), "\t".join(file.header), rows, events=events)
     return found

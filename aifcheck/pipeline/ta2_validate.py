@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .aux import Aux
 from .validate import EVENTS, VALIDATOR, Finding, SpanChecker, confidence
@@ -87,9 +88,8 @@ class _Log:
         self.events.append(Event(level, code, message, *(where or (None, None))))
 
 
-@dataclass(frozen=True)
-class CheckedRow:
-    """A TA2 response row as NIST's Validator leaves it."""
+class CheckedRow(NamedTuple):
+    """A TA2 response row as NIST's Validator leaves it (a tuple: a run has tens of thousands)."""
 
     cells: tuple[str, ...]  # its 7 cells stripped, with NIST's corrections (document, confidences, span)
     j_cv: float  # the confidences NIST uses
@@ -98,6 +98,10 @@ class CheckedRow:
     core: bool  # its document is a core document
     problem: Finding | None  # what makes its span invalid (None: nothing)
     findings: tuple[Finding, ...]  # what NIST logs of it, in its order
+
+
+# CheckedRow's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
+_row = tuple.__new__
 
 
 class RowValidator:
@@ -114,24 +118,22 @@ class RowValidator:
         self._confidences: dict[str, tuple[float, str, Finding | None]] = {}
 
     def check(self, cells: Sequence[str]) -> CheckedRow:
-        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = (cell.strip() for cell in cells)
+        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = [cell.strip() for cell in cells]
         document = document or self.no_document
-        findings = []
         known = document in self.aux.documents
-        if not known:
-            findings.append(Finding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"))
-        j_cv, j_cv_text = self._confidence(j_cv_text, findings)
-        link_cv, link_cv_text = self._confidence(link_cv_text, findings)
-        checked = self.spans.check(span, document)
-        findings.extend(finding for finding in (checked.problem, checked.corrected) if finding is not None)
-        return CheckedRow((document, query_link_target, link_target, cluster, checked.span, j_cv_text, link_cv_text),
-                          j_cv, link_cv, known, self.aux.is_core(document), checked.problem, tuple(findings))
+        j_cv, j_cv_text, j_finding = self._confidences.get(j_cv_text) or self._confidence(j_cv_text)
+        link_cv, link_cv_text, link_finding = self._confidences.get(link_cv_text) or self._confidence(link_cv_text)
+        span, problem, corrected = self.spans.check(span, document)
+        if known and j_finding is None and link_finding is None and problem is None and corrected is None:
+            findings = ()
+        else:
+            found = (None if known else Finding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"),
+                     j_finding, link_finding, problem, corrected)
+            findings = tuple(f for f in found if f is not None)
+        return _row(CheckedRow, ((document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text),
+                                 j_cv, link_cv, known, self.aux.is_core(document), problem, findings))
 
-    def _confidence(self, text: str, findings: list[Finding]) -> tuple[float, str]:
-        found = self._confidences.get(text)
-        if found is None:
-            found = self._confidences[text] = confidence(text)
-        value, written, finding = found
-        if finding is not None:
-            findings.append(finding)
-        return value, written
+    def _confidence(self, text: str) -> tuple[float, str, Finding | None]:
+        found = self._confidences[text] = confidence(text)  # a run has few distinct confidences
+        return found
+

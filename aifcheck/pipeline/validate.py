@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .aux import Aux, Boundary
 from .events import SPECS
@@ -52,8 +53,9 @@ def confidence(text: str) -> tuple[float, str, Finding | None]:
     return value, text, None
 
 
-@dataclass(frozen=True)
-class SpanCheck:
+class SpanCheck(NamedTuple):
+    """(a tuple: a run has tens of thousands of spans)"""
+
     span: str  # the span as NIST keeps it (corrected when it was partly outside its element)
     problem: Finding | None  # why the span is invalid; None when it is valid
     corrected: Finding | None = None  # SPAN_OFF_BOUNDARY_CORRECTED, when it was corrected
@@ -63,6 +65,10 @@ class SpanCheck:
 # the element or key frame, its kind, its extent (texts and numbers), and the Finding of an extent
 # that is missing or not numbers
 _Element = tuple[Finding | None, str, str, str, "tuple[Boundary, tuple[float, ...]] | None", Finding | None]
+
+
+# SpanCheck's fields as one tuple, without NamedTuple's __new__ (a Python call per span)
+_check = tuple.__new__
 
 
 class SpanChecker:
@@ -88,18 +94,20 @@ class SpanChecker:
             found = self._elements[key] = self._element(*key)
         problem, element, target, kind, extent, missing = found
         if problem is not None:
-            return SpanCheck(span, problem)
-        problem = _coordinates(span, corners)
-        if problem is not None:
-            return SpanCheck(span, problem)
+            return _check(SpanCheck, (span, problem, None))
+        try:
+            values = [float(corner) for corner in corners]
+        except ValueError:
+            values = None
+        if values is None or min(values) < 0 or values[0] > values[2] or values[1] > values[3]:
+            return _check(SpanCheck, (span, _coordinates(span, corners), None))
         if extent is None:
-            return SpanCheck(span, missing)
+            return _check(SpanCheck, (span, missing, None))
         bounds, limits = extent
-        values = [float(corner) for corner in corners]
         moved = _clip(corners, values, bounds, limits)
-        box = Boundary(*corners)
         if moved is corners:
-            return SpanCheck(span, None)
+            return _check(SpanCheck, (span, None, None))
+        box = Boundary(*corners)
         if moved is None:
             return SpanCheck(span, Finding("SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), f"span {span} lies outside its element {target}"))
         fixed = f"{span_document}:{target}:{Boundary(*moved)}"
@@ -142,8 +150,8 @@ class SpanChecker:
 
 
 def _coordinates(span: str, corners: Sequence[str]) -> Finding | None:
-    """NIST's checks of the coordinates, in its order: each a number, not negative; then each
-    start not beyond its end."""
+    """What NIST finds first of the coordinates, in its order: each a number, not negative; then
+    each start not beyond its end."""
     for corner in corners:
         try:
             value = float(corner)
