@@ -16,6 +16,7 @@ from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.aux import TA2_CORE, load_aux
+from aifcheck.pipeline.events import Where
 from aifcheck.pipeline.ta2 import clean_stage, pipeline_ta2
 from aifcheck.pipeline.ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
@@ -86,7 +87,7 @@ def _row(document: str, span: str, j_cv: str = '"0.9"', link_cv: str = '"0.8"', 
 def _validate(aux: Path, *rows: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The VALID rows (text) and log lines (without time and program) of one SPARQL-output file."""
     valid, log = validate_stage(clean_stage([ResponseFile("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
-    lines = [f"{e.level} - {e.message}" + (f" at {e.file}:{e.line}" if e.file else "") for e in log]
+    lines = [f"{e.level} - {e.message}" + (f" at {e.where}" if e.where else "") for e in log]
     return tsv(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
 
 
@@ -309,7 +310,7 @@ def test_spans_are_written_as_nist_cfn_getspan_writes_them(small_aux: Path, tmp_
     assert [row[5] for row in result.sparql[0].rows[:2]] == ['"0.5"', '"1.0"']  # text and audio at once; the shot
     assert [row[4] for row in result.valid[0].rows] == ["D1:I1:(1,2)-(30,40)", "D1:T1:(20,0)-(30,0)", "D1:V1:(1.5,0)-(2.5,0)", "D1:V1_1:(5,6)-(70,80)"]
     # the same message of the second row is not logged again
-    assert [(e.message, e.line) for e in result.log if e.level == "ERROR"] == [("Validator - INVALID_PROVENANCE_FORMAT - Invalid provenance ''", 2)]
+    assert [(e.message, e.where.line) for e in result.log if e.level == "ERROR"] == [("Validator - INVALID_PROVENANCE_FORMAT - Invalid provenance ''", 2)]
 
 
 # --- clean and validate, rule by rule (research note ta2-scoring §2.3) --------------------------
@@ -394,8 +395,8 @@ def test_each_distinct_message_is_logged_once_and_counted(small_aux: Path) -> No
     valid, log = validate_stage(clean_stage([ResponseFile("B.rq.tsv", HEADER, tuple(rows[2:])), ResponseFile("A.rq.tsv", HEADER, tuple(rows[:2]))]),
                                 load_aux(small_aux, TA2_CORE))
     assert [f.name for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order
-    assert [(e.code, e.file, e.line) for e in log] == [("DEFAULT_INFO", None, None), ("UNKNOWN_ITEM", "A.rq.tsv", 2),
-                                                      ("INVALID_CONFIDENCE", "A.rq.tsv", 3), ("DEFAULT_INFO", None, None)]
+    assert [(e.code, e.where) for e in log] == [("DEFAULT_INFO", None), ("UNKNOWN_ITEM", Where("A.rq.tsv", 2)),
+                                               ("INVALID_CONFIDENCE", Where("A.rq.tsv", 3)), ("DEFAULT_INFO", None)]
     assert log[-1].message.endswith("validation finished (warnings:1, errors:1)")
     assert [len(f.rows) for f in valid] == [1, 1]
 

@@ -37,6 +37,14 @@ SPECS: dict[str, tuple[str, str]] = {
     "UNKNOWN_VALUE": ("ERROR", "Unknown {} '{}' (expected one from {{{}}})"),
     "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
 }
+# aifcheck's events where NIST's Validator stops with a traceback on a span it means to reject:
+# NIST's log specification lacks them
+STOPS: dict[str, tuple[str, str]] = {
+    "NOT_A_NUMBER": ("ERROR", "'{}' is not a number"),
+    "NO_BOUNDARY": ("ERROR", "No {} boundary for document element '{}' in the AUX data"),
+    "BOUNDARY_NOT_A_NUMBER": ("ERROR", "The {} boundary of document element '{}' in the AUX data is not numbers"),
+}
+_EVENTS = {**SPECS, **STOPS}
 
 
 @dataclass(frozen=True)
@@ -44,7 +52,7 @@ class Event:
     level: str  # INFO, WARNING or ERROR
     code: str
     message: str  # "<class> - <code> - <message>", what NIST logs each distinct one of once
-    where: str | None
+    where: Where | None  # the row it is about
     when: str
 
     @property
@@ -72,12 +80,12 @@ class EventLog:
         self._seen: set[str] = set()
 
     def record(self, code: str, *args: object, where: Where | None = None, source: str = "NO_CLASS_NAME") -> None:
-        level, template = SPECS[code]
+        level, template = _EVENTS[code]
         message = f"{source} - {code} - {template.format(*args)}"
         if message in self._seen:
             return
         self._seen.add(message)
-        self.events.append(Event(level, code, message, None if where is None else str(where), time.strftime("%m/%d/%Y %I:%M:%S %p")))
+        self.events.append(Event(level, code, message, where, time.strftime("%m/%d/%Y %I:%M:%S %p")))
 
     def extend(self, events: Iterable[Event]) -> None:
         """Log events of another log here, each distinct message once (NIST re-reads the same files

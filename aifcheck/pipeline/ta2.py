@@ -21,7 +21,8 @@ from ..loading.kb import KB, load_kb
 from .aux import TA2_CORE, Aux, load_aux
 from .sparql import run_table
 from .ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
-from .ta2_validate import Event, ResponseFile, info, validate_stage
+from .events import Event, EventLog
+from .ta2_validate import ResponseFile, validate_stage
 
 KB_FILE = "task2_kb.ttl"
 S3_FILE = "s3_location.txt"
@@ -59,7 +60,10 @@ class TA2Pipeline:
     def run_log(self) -> tuple[Event, ...]:
         """NIST's driver's log (``logs/run.log``): its stages, then its closing message (which
         NIST logs with a newline)."""
-        return tuple(info(text) for text in (*_DRIVER, f"{self.summary}\n"))
+        log = EventLog("run_task2_evaluation_pipeline.py")
+        for text in (*_DRIVER, f"{self.summary}\n"):
+            log.record("DEFAULT_INFO", text)
+        return tuple(log.events)
 
 
 def pipeline_ta2(kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux) -> TA2Pipeline:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .aux import Aux
-from .validate import EVENTS, VALIDATOR, Finding, SpanChecker, confidence
+from .events import Event, EventLog, Where
+from .validate import VALIDATOR, Finding, SpanChecker, confidence
 
-_NO_CLASS = "NO_CLASS_NAME"
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
 # the folder less its last four characters
@@ -33,26 +33,11 @@ class ResponseFile:
     rows: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
-class Event:
-    """A line of NIST's validate log."""
-
-    level: str  # INFO, WARNING or ERROR
-    code: str
-    message: str  # "<class> - <code> - <text>": NIST logs each distinct one once
-    file: str | None = None  # the SPARQL-CLEAN-output file of the row it is about
-    line: int | None = None
-
-
-def info(text: str) -> Event:
-    """An INFO line of NIST's logs (DEFAULT_INFO)."""
-    return Event("INFO", "DEFAULT_INFO", f"{_NO_CLASS} - DEFAULT_INFO - {text}")
-
-
 def validate_stage(files: Sequence[ResponseFile], aux: Aux) -> tuple[tuple[ResponseFile, ...], tuple[Event, ...]]:
     """The files of the clean stage as NIST's validate stage writes them, and its log. ``aux``:
-    the AUX tables with the package's full list of core documents (``aux.TA2_CORE``)."""
-    log = _Log()
+    the AUX tables with the package's full list of core documents (``aux.TA2_CORE``). Its log's
+    events name the row they are about by its file's name and line."""
+    log = EventLog("validate_responses.py")
     log.record("DEFAULT_INFO", "validation started")
     validator = RowValidator(aux, NO_DOCUMENT)
     valid = []
@@ -61,31 +46,12 @@ def validate_stage(files: Sequence[ResponseFile], aux: Aux) -> tuple[tuple[Respo
         for line, cells in enumerate(file.rows, 2):
             row = validator.check(cells)
             for finding in row.findings:
-                log.record(finding.code, *finding.args, where=(file.name, line), source=VALIDATOR)
+                log.record(finding.code, *finding.args, where=Where(file.name, line), source=VALIDATOR)
             if row.known and row.core and row.problem is None:
                 rows.append(row.cells)
         valid.append(ResponseFile(file.name, file.header, tuple(rows)))
-    log.record("DEFAULT_INFO", f"validation finished (warnings:{log.warnings}, errors:{log.errors})")
+    log.record("DEFAULT_INFO", f"validation finished (warnings:{log.count('WARNING')}, errors:{log.count('ERROR')})")
     return tuple(valid), tuple(log.events)
-
-
-class _Log:
-    """NIST's logger: each distinct message once; warnings and errors counted as logged."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-        self.warnings = self.errors = 0
-        self._seen: set[str] = set()
-
-    def record(self, code: str, *args: object, where: tuple[str, int] | None = None, source: str = _NO_CLASS) -> None:
-        level, template = EVENTS[code]
-        message = f"{source} - {code} - {template.format(*args)}"
-        if message in self._seen:
-            return
-        self._seen.add(message)
-        self.warnings += level == "WARNING"
-        self.errors += level == "ERROR"
-        self.events.append(Event(level, code, message, *(where or (None, None))))
 
 
 class CheckedRow(NamedTuple):

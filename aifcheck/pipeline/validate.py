@@ -5,8 +5,8 @@ partly outside its element.
 A check returns Findings: what NIST logs (its event code and the arguments of its message) and
 aifcheck's own words for it. Where NIST's code stops with a traceback on a span it means to reject
 (a coordinate that is no number; an element without a boundary in the AUX data, or with one that
-is not numbers) the Finding has a code of aifcheck's (``STOPS``) and says so in ``stops``; each
-task decides what to make of it.
+is not numbers) the Finding has a code of aifcheck's (``events.STOPS``) and says so in ``stops``;
+each task decides what to make of it.
 """
 from __future__ import annotations
 
@@ -16,17 +16,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .aux import Aux, Boundary
-from .events import SPECS
 
 VALIDATOR = "Validator"  # the class NIST's Validator's events name
 ONE = '"1.0"'  # NIST's replacement of a confidence it cannot use, as it writes it back
-# the events of aifcheck's where NIST's code stops: its log specification lacks them
-STOPS = {
-    "NOT_A_NUMBER": ("ERROR", "'{}' is not a number"),
-    "NO_BOUNDARY": ("ERROR", "No {} boundary for document element '{}' in the AUX data"),
-    "BOUNDARY_NOT_A_NUMBER": ("ERROR", "The {} boundary of document element '{}' in the AUX data is not numbers"),
-}
-EVENTS = {**SPECS, **STOPS}
 _PROVENANCE = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")  # NIST's
 # the same groups, where it matches, without NIST's backtracking (a run has tens of thousands of spans)
 _PLAIN_PROVENANCE = re.compile(r"^(\w+):(\w+):\(([^,()\s]+),([^,()\s]+)\)-\(([^,()\s]+),([^,()\s]+)\)$")
@@ -35,7 +27,7 @@ _KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
 
 @dataclass(frozen=True)
 class Finding:
-    code: str  # NIST's event code (EVENTS)
+    code: str  # NIST's event code (events.SPECS, or aifcheck's events.STOPS)
     args: tuple  # its message's arguments
     detail: str  # aifcheck's words for it
     stops: str | None = None  # where NIST's code stops on it: aifcheck's words for that
