@@ -19,6 +19,7 @@ import marshal
 import os
 import sys
 import zlib
+from contextlib import suppress
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
@@ -165,8 +166,9 @@ def _load(folder: Path, stamp: tuple, core_suffix: str) -> Aux:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial.write_bytes(marshal.dumps((key, tuple(getattr(found, f.name) for f in fields(found)))))
         os.replace(partial, cached)
-    except OSError:
-        partial.unlink(missing_ok=True)  # a cache that cannot be written only costs time
+    except OSError:  # a cache that cannot be written only costs time
+        with suppress(OSError):
+            partial.unlink(missing_ok=True)
     return found
 
 
