@@ -6,7 +6,9 @@ Every cell is stripped. A row is checked in NIST's order (its document, its two 
 span), every check running even after one fails, and each distinct message is logged once. A row
 is written when every check passed and its document is a core document of the AUX data. Where
 NIST's stage stops with a traceback (a span coordinate that is no number; an element without a
-boundary in the AUX data) the row is invalid and an ERROR of aifcheck's names why.
+boundary in the AUX data, or with one that is not numbers) the row is invalid and an ERROR of
+aifcheck's names why. The checks of a row are RowValidator's, which the scorer runs again
+(aifcheck.pipeline.ta2_responses).
 """
 from __future__ import annotations
 
@@ -100,6 +102,6 @@ class RowValidator:
                                  j_cv, link_cv, known, self.aux.is_core(document), problem, findings))
 
     def _confidence(self, text: str) -> tuple[float, str, Finding | None]:
-        found = self._confidences[text] = confidence(text)  # a run has few distinct confidences
+        self._confidences[text] = found = confidence(text)  # kept: a run has few distinct confidences
         return found
 
