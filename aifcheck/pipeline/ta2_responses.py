@@ -182,7 +182,7 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     """A run given as its KB: NIST's TA2 docker stages (aifcheck.pipeline.ta2: each query's SPARQL
     on the KB, then clean and validate) give the rows NIST's docker writes to SPARQL-VALID-output,
     which are read as from that folder (validated again, as NIST's scorer does), by query ID in
-    file-name order (a response file is named ``KB (SPARQL-VALID-output/<query_id>.rq.tsv)``). A
+    file-name order (a response file is named ``KB#SPARQL-VALID-output/<query_id>.rq.tsv``). A
     query whose validate stage kept no row has a file with only its header, as in NIST's folder.
     Nothing is written. ``queries``: their entry point types are NIST's (ta2.TEMPLATES)."""
     from .ta2 import pipeline_ta2  # imported when needed: a run given as NIST's output needs no KB loader
@@ -191,7 +191,7 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     validator = RowValidator(aux)
     found = {}
     for file in stages.valid:
-        path = f"{kb} ({VALID_FOLDER}/{file.name})"
+        path = f"{kb}#{VALID_FOLDER}/{file.name}"
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
         found[query_id_of(file.name)] = ResponseFile(path, query_id_of(file.name), "\t".join(file.header), rows, events=events)
     return found

@@ -138,6 +138,22 @@ def test_a_run_given_as_its_kb_scores_as_the_pipeline_then_the_scorer(options: t
     table = (tmp_path / "one" / "scores" / FILES[0]).read_text(encoding="utf-8")
     assert "cluster-Q2" in table and "cluster-NILE30181" in table
     assert sorted(p.name for p in run.iterdir()) == ["task2_kb.ttl"]  # nothing written beside the KB
+    if options:
+        return
+    # the pooler too (P0002's rows name the entry point as a language-tagged literal, which it refuses)
+    pooled = tmp_path / "pooled.tab"
+    pooled.write_text("".join(KB_QUERIES.splitlines(keepends=True)[:3]), encoding="utf-8")
+    pools = [aifcheck("pool", "ta2", source, "--queries-to-score", pooled, "--aux", AUX, "-o", tmp_path / f"pool-{n}") for n, source in enumerate((run, tmp_path / "docker"))]
+    assert [p.returncode for p in pools] == [0, 0], pools[0].stderr
+    kb_pool, docker_pool = (sorted(p for p in (tmp_path / f"pool-{n}" / "task2_pool_batch1").rglob("*.tab")) for n in range(2))
+    assert [p.name for p in kb_pool] == [p.name for p in docker_pool] != []
+    assert [p.read_bytes() for p in kb_pool] == [p.read_bytes() for p in docker_pool]
+    assert (tmp_path / "pool-0" / "pool.txt").read_bytes() == (tmp_path / "pool-1" / "pool.txt").read_bytes()
+    # the pooled files of the queries (the docker's folder also holds P0002's, which is copied empty)
+    kb_files, docker_files = ({f.name: f.read_bytes() for f in (tmp_path / f"pool-{n}" / "runs" / name / "SPARQL-POOLED-BATCH1-output").iterdir()}
+                              for n, name in enumerate(("run", "docker")))
+    assert sorted(kb_files) == ["AIDA_P3_TA2_E0003.rq.tsv", "AIDA_P3_TA2_E0004.rq.tsv"]
+    assert kb_files == {name: docker_files[name] for name in kb_files}
 
 
 def test_usage_errors(tmp_path: Path) -> None:
