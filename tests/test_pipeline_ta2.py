@@ -15,10 +15,12 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.ta2 import Query, clean_stage, pipeline_ta2, read_queries
+from aifcheck.pipeline.aux import TA2_CORE, load_aux
+from aifcheck.pipeline.events import Where
+from aifcheck.pipeline.ta2 import clean_stage, pipeline_ta2
+from aifcheck.pipeline.ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
 from aifcheck.render.pipeline_ta2 import tsv
-from aifcheck.score.ta1.aux import TA2_CORE, load_aux
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 PREFIXES = f"""@prefix aida: <{AIDA}> .
@@ -85,7 +87,7 @@ def _row(document: str, span: str, j_cv: str = '"0.9"', link_cv: str = '"0.8"', 
 def _validate(aux: Path, *rows: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The VALID rows (text) and log lines (without time and program) of one SPARQL-output file."""
     valid, log = validate_stage(clean_stage([ResponseFile("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
-    lines = [f"{e.level} - {e.message}" + (f" at {e.file}:{e.line}" if e.file else "") for e in log]
+    lines = [f"{e.level} - {e.message}" + (f" at {e.where}" if e.where else "") for e in log]
     return tsv(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
 
 
@@ -308,7 +310,7 @@ def test_spans_are_written_as_nist_cfn_getspan_writes_them(small_aux: Path, tmp_
     assert [row[5] for row in result.sparql[0].rows[:2]] == ['"0.5"', '"1.0"']  # text and audio at once; the shot
     assert [row[4] for row in result.valid[0].rows] == ["D1:I1:(1,2)-(30,40)", "D1:T1:(20,0)-(30,0)", "D1:V1:(1.5,0)-(2.5,0)", "D1:V1_1:(5,6)-(70,80)"]
     # the same message of the second row is not logged again
-    assert [(e.message, e.line) for e in result.log if e.level == "ERROR"] == [("Validator - INVALID_PROVENANCE_FORMAT - Invalid provenance ''", 2)]
+    assert [(e.message, e.where.line) for e in result.log if e.level == "ERROR"] == [("Validator - INVALID_PROVENANCE_FORMAT - Invalid provenance ''", 2)]
 
 
 # --- clean and validate, rule by rule (research note ta2-scoring §2.3) --------------------------
@@ -393,8 +395,8 @@ def test_each_distinct_message_is_logged_once_and_counted(small_aux: Path) -> No
     valid, log = validate_stage(clean_stage([ResponseFile("B.rq.tsv", HEADER, tuple(rows[2:])), ResponseFile("A.rq.tsv", HEADER, tuple(rows[:2]))]),
                                 load_aux(small_aux, TA2_CORE))
     assert [f.name for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order
-    assert [(e.code, e.file, e.line) for e in log] == [("DEFAULT_INFO", None, None), ("UNKNOWN_ITEM", "A.rq.tsv", 2),
-                                                      ("INVALID_CONFIDENCE", "A.rq.tsv", 3), ("DEFAULT_INFO", None, None)]
+    assert [(e.code, e.where) for e in log] == [("DEFAULT_INFO", None), ("UNKNOWN_ITEM", Where("A.rq.tsv", 2)),
+                                               ("INVALID_CONFIDENCE", Where("A.rq.tsv", 3)), ("DEFAULT_INFO", None)]
     assert log[-1].message.endswith("validation finished (warnings:1, errors:1)")
     assert [len(f.rows) for f in valid] == [1, 1]
 
@@ -435,13 +437,13 @@ def test_a_malformed_queries_table_is_one_located_line_exit_3(table: str, line: 
     _one_line_error(proc, 3, f"{bad}:{line}:", needle)
     assert not (tmp_path / "out").exists()
     with pytest.raises(InputError) as raised:
-        read_queries(bad)
+        read_queries(bad, PIPELINE_COLUMNS, TEMPLATES)
     assert raised.value.line == line
 
 
 def test_a_query_id_given_twice_keeps_its_first_place_and_last_row(tmp_path: Path) -> None:
     table = queries_table(tmp_path / "q.tsv", ("E2", "name", "A"), ("E1", "kbid", "Q1"), ("E2", "kbid", "Q2"))
-    assert [(q.query_id, q.entrypoint_type, q.entrypoint, q.line) for q in read_queries(table)] == [("E2", "kbid", "Q2", 4), ("E1", "kbid", "Q1", 3)]
+    assert [(q.query_id, q.entrypoint_type, q.entrypoint, q.line) for q in read_queries(table, PIPELINE_COLUMNS, TEMPLATES).values()] == [("E2", "kbid", "Q2", 4), ("E1", "kbid", "Q1", 3)]
 
 
 def test_an_s3_location_is_refused_in_one_line(run_and_table: tuple[Path, Path], small_aux: Path, tmp_path: Path) -> None:

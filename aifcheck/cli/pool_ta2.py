@@ -44,7 +44,7 @@ def ta2(
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
     from ..errors import UsageError
     from ..pipeline.pool_ta2 import pool_ta2
-    from ..pipeline.ta2_aux import load_ta2_aux
+    from ..pipeline.aux import TA2_CORE, load_aux
     from ..pipeline.ta2_queries import POOLER_COLUMNS, read_queries
     from ..render.output import check_new_folder
     from ..render.ta2 import pool_summary, write_pool
@@ -55,7 +55,7 @@ def ta2(
             raise UsageError(f"RUN: {run} does not exist")
     if not queries_to_score.is_file():
         raise UsageError(f"--queries-to-score: {queries_to_score} is not a file")
-    pool = pool_ta2(runs, read_queries(queries_to_score, POOLER_COLUMNS), load_ta2_aux(aux), previous_pool or (), batch, kit_size)
+    pool = pool_ta2(runs, read_queries(queries_to_score, POOLER_COLUMNS), load_aux(aux, TA2_CORE), previous_pool or (), batch, kit_size)
     package = write_pool(pool, queries_to_score, output, force)
     for note in pool.notes:
         typer.echo(f"aifcheck: note: {note}", err=True)

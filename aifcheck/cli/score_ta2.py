@@ -20,9 +20,11 @@ from .common import FORCE, TABLE_FORMAT
 from .score_stats import CI, CI_SEED, intervals_beside
 from ..validation.report import ExitStatus
 
-EXAMPLES = """Example:
+EXAMPLES = """Examples:
 
-  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/
+  aifcheck score ta2 stages/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/
+
+  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/   (run/task2_kb.ttl)
 """
 
 
@@ -32,7 +34,8 @@ def register(score: typer.Typer) -> None:
 
 
 def ta2(
-    run: Annotated[Path, typer.Argument(help="The run: NIST's docker output (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv).")],
+    run: Annotated[Path, typer.Argument(help="The run: NIST's docker output (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv), "
+                                              "or a folder holding task2_kb.ttl, which NIST's TA2 stages are run on first.")],
     queries_to_score: Annotated[Path, typer.Option(help="NIST's queries table (query_id, entity_id, entrypoint_type, entrypoint, clusters, documents).")],
     assessments: Annotated[Path, typer.Option(help="LDC's package: data/TA2/*.tab.")],
     aux: Annotated[Path, typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings).")],

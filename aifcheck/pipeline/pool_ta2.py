@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, UsageError
-from .ta2_queries import Ta2Query
+from .ta2_queries import Query
 from .ta2_ranking import select
-from .ta2_aux import Ta2Aux
+from .aux import Aux
 from .ta2_responses import Response, ResponseFile, load_run
-from .tab_lines import read_columns
+from ..loading.tsv import read_table
 
 POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
 UNFILLED = "NIL"  # CORRECTNESS, MENTION_TYPE and FQEC, which LDC fills
@@ -78,10 +78,10 @@ class Pool:
     errors: int  # rows dropped or invalid, files skipped in the runs (exit status 1)
 
 
-def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Ta2Query], aux: Ta2Aux,
+def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], aux: Aux,
              previous: Sequence[str | os.PathLike] = (), batch: str = "BATCH1", kit_size: int = 200) -> Pool:
     """The pool of ``runs`` (each a folder holding SPARQL-VALID-output, its name the run ID) for
-    ``queries``; ``aux`` is NIST's AUX data (aifcheck.pipeline.ta2_aux.load_ta2_aux); ``previous``
+    ``queries``; ``aux`` is NIST's AUX data (aifcheck.pipeline.aux.load_aux with TA2_CORE); ``previous``
     are folders of earlier pools (each with its pool.txt)."""
     if kit_size < 1:
         raise UsageError(f"--kit-size {kit_size}: a kit holds at least one line")
@@ -124,7 +124,8 @@ def _previous_pools(folders: Sequence[str | os.PathLike]) -> tuple[dict[str, set
         path = Path(folder) / "pool.txt"
         if not path.is_file():
             raise UsageError(f"--previous-pool {folder}: no pool.txt there")
-        for number, (query_id, document, mention, text) in read_columns(path, ("QUERY_ID", "DOCUMENT_ID", "MENTION_SPAN", "RESPONSE_ID")):
+        columns = ("QUERY_ID", "DOCUMENT_ID", "MENTION_SPAN", "RESPONSE_ID")
+        for number, (query_id, document, mention, text) in read_table(path, columns).cells(columns):
             spans.setdefault(query_id, set()).add(f"{document}:{mention}")
             try:
                 response_id = int(text)
@@ -139,7 +140,7 @@ PART_OF_ENTRYPOINT = "row(s) link to a part of a |-list entry point: pooled (NIS
 NO_LANGUAGE = "pooled document(s) without a language (kit languages N/A)"
 
 
-def _pool_file(found: ResponseFile, query: Ta2Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]) -> PooledFile:
+def _pool_file(found: ResponseFile, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]) -> PooledFile:
     rows = found.rows
     for row in rows:
         _check_descriptor(found.path, row, query, seen)
@@ -155,7 +156,7 @@ def _pool_file(found: ResponseFile, query: Ta2Query, pool: dict[str, str], befor
     return PooledFile(os.path.basename(found.path), found.header, tuple(rows[i] for i in sorted(pooled)))
 
 
-def _check_descriptor(path: str, row: Response, query: Ta2Query, seen: dict[str, list[str]]) -> None:
+def _check_descriptor(path: str, row: Response, query: Query, seen: dict[str, list[str]]) -> None:
     entrypoint = query.entrypoint
     if "REFKB" in entrypoint:
         agrees = row.link_target in row.query_link_target
@@ -169,7 +170,7 @@ def _check_descriptor(path: str, row: Response, query: Ta2Query, seen: dict[str,
                                f"query {query.query_id}'s entry point {entrypoint!r} (NIST's pooler stops on it)", row.line)
 
 
-def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query], aux: Ta2Aux, last_ids: Mapping[str, int]) -> list[PoolLine]:
+def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Query], aux: Aux, last_ids: Mapping[str, int]) -> list[PoolLine]:
     keyed = []
     for query_id, spans in pool.items():
         for span, where in spans.items():
@@ -181,7 +182,7 @@ def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query
             document, element_text, *corners = match.groups()
             keyframe = _KEYFRAME.match(element_text)
             element = keyframe.group(1) if keyframe else element_text
-            modality = aux.modality.get(element)
+            modality = aux.modalities.get(element)
             if modality is None:
                 raise InputError(path, f"pooled span {span}: element {element} has no known modality (NIST's pooler stops on it)", int(number))
             try:
@@ -199,7 +200,7 @@ def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Ta2Query
     return lines
 
 
-def _kits(lines: list[PoolLine], aux: Ta2Aux, batch: str, size: int, seen: dict[str, list[str]]) -> list[Kit]:
+def _kits(lines: list[PoolLine], aux: Aux, batch: str, size: int, seen: dict[str, list[str]]) -> list[Kit]:
     by_query: dict[str, list[PoolLine]] = {}
     for line in lines:
         by_query.setdefault(line.query_id, []).append(line)

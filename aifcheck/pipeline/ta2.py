@@ -16,44 +16,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError, UsageError
-from .sparql import run_table
+from ..errors import UsageError
 from ..loading.kb import KB, load_kb
-# NIST's AUX tables and its TSV reading live with the TA1 scorer for now (the layers are being
-# rearranged): one reader of each, shared
-from ..score.ta1.aux import TA2_CORE, Aux, load_aux
-from ..score.tsv import read_table
-from .ta2_validate import Event, ResponseFile, info, validate_stage
+from .aux import TA2_CORE, Aux, load_aux
+from .sparql import run_table
+from .ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
+from .events import Event, EventLog
+from .ta2_validate import ResponseFile, validate_stage
 
 KB_FILE = "task2_kb.ttl"
 S3_FILE = "s3_location.txt"
-# NIST's two query templates (generate_queries.py), by entry point type
-TEMPLATES = {"kbid": "AIDA_P3_TA2_P0001", "name": "AIDA_P3_TA2_P0002"}
-_REQUIRED = ("query_id", "entrypoint_type", "entrypoint")
 # what NIST's driver logs of its stages, before its closing message (GraphDB's steps aside)
 _DRIVER = ("Inspecting the input directory.", "Applying SPARQL queries.", "Copying SPARQL queries to be applied.",
            f"Applying queries to {KB_FILE} ... ", "Cleaning SPARQL output.", "Validating SPARQL output.")
 # clean_sparql_output.py: a cell holding <https://...#NAME> becomes NAME (the first such IRI)
 _IRI = re.compile(r"<https://.*?#(.*?)>")
-
-
-@dataclass(frozen=True)
-class Query:
-    """A row of NIST's TA2 queries table (``generate_queries.py``'s output)."""
-
-    query_id: str
-    entity_id: str
-    entrypoint_type: str  # kbid or name
-    entrypoint: str
-    line: int  # its line in the table
-
-    @property
-    def file_name(self) -> str:
-        return f"{self.query_id}.rq.tsv"
-
-    @property
-    def template(self) -> str:
-        return TEMPLATES[self.entrypoint_type]
 
 
 @dataclass(frozen=True)
@@ -83,15 +60,18 @@ class TA2Pipeline:
     def run_log(self) -> tuple[Event, ...]:
         """NIST's driver's log (``logs/run.log``): its stages, then its closing message (which
         NIST logs with a newline)."""
-        return tuple(info(text) for text in (*_DRIVER, f"{self.summary}\n"))
+        log = EventLog("run_task2_evaluation_pipeline.py")
+        for text in (*_DRIVER, f"{self.summary}\n"):
+            log.record("DEFAULT_INFO", text)
+        return tuple(log.events)
 
 
 def pipeline_ta2(kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux) -> TA2Pipeline:
     """NIST's TA2 docker stages on the KB ``kb`` (a ``task2_kb.ttl``): one query per row of
-    ``queries`` (NIST's queries table, or its rows from ``read_queries``), cleaned, then validated
+    ``queries`` (NIST's queries table, or its queries), cleaned, then validated
     against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``).
     Raises UsageError (a missing folder) or InputError (a file that cannot be read, located)."""
-    rows = read_queries(queries) if isinstance(queries, (str, os.PathLike)) else tuple(queries)
+    rows = tuple(read_queries(queries, PIPELINE_COLUMNS, TEMPLATES).values()) if isinstance(queries, (str, os.PathLike)) else tuple(queries)
     tables = aux if isinstance(aux, Aux) else load_aux(aux, TA2_CORE)
     with load_kb(kb, lines=False) as store:
         sparql = sparql_stage(store, rows)
@@ -113,24 +93,6 @@ def find_kb(run: str | os.PathLike) -> Path:
         found = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "") if items else "nothing"
         raise UsageError(f"RUN {run} must hold {KB_FILE} and nothing else, as NIST's docker requires; it holds {found}")
     return run / KB_FILE
-
-
-def read_queries(path: str | os.PathLike) -> tuple[Query, ...]:
-    """NIST's TA2 queries table: a header naming its columns (``query_id entity_id
-    entrypoint_type entrypoint clusters documents``; only the first, third and fourth are needed),
-    one query a row, cells stripped. A query ID given twice keeps its first place and its last row
-    (NIST's query file of that name holds the last). InputError, located, for a row NIST could
-    not make a query of."""
-    table = read_table(path, _REQUIRED)
-    found: dict[str, Query] = {}
-    for line, row in table.records():
-        query_id, kind = row["query_id"], row["entrypoint_type"]
-        if not query_id or query_id in (".", "..") or "/" in query_id or "\0" in query_id:
-            raise InputError(table.path, f"query_id {query_id!r} cannot name NIST's file <query_id>.rq.tsv", line)
-        if kind not in TEMPLATES:
-            raise InputError(table.path, f"entrypoint_type {kind!r} is neither kbid nor name (NIST's two query templates)", line)
-        found[query_id] = Query(query_id, row.get("entity_id", ""), kind, row["entrypoint"], line)
-    return tuple(found.values())
 
 
 def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[ResponseFile, ...]:

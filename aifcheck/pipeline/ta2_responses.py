@@ -13,30 +13,30 @@ kept, valid or not, in file order.
 
 Where NIST's code stops (a row with fewer than 7 fields) aifcheck stops too, naming the line
 (InputError); where it stops on a row it means to reject (a coordinate that is not a number, an
-element of a modality or with an extent the AUX data lacks), the row is invalid here.
+element of a modality or with an extent the AUX data lacks), the row is invalid here. The checks are
+those of NIST's validate stage (aifcheck.pipeline.ta2_validate.RowValidator), which NIST's scorer
+runs again.
+
+A run given as its KB (``task2_kb.ttl``) goes through NIST's TA2 docker stages in-process
+(``responses_from_kb``), and its SPARQL-VALID-output rows are read as from that folder.
 """
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError, UsageError
-from .ta2_aux import Extent, Ta2Aux
-from .ta2_queries import Ta2Query
-from .tab_lines import read_lines
+from ..loading.tsv import read_lines
+from .aux import Aux
+from .ta2_queries import Query
+from .ta2_validate import RowValidator
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 SUFFIX = ".rq.tsv"
 VALID_FOLDER = "SPARQL-VALID-output"
-_SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")  # NIST's
-# the same groups, where it matches, without NIST's backtracking (a run has tens of thousands of spans)
-_PLAIN_SPAN = re.compile(r"^(\w+):(\w+):\(([^,()\s]+),([^,()\s]+)\)-\(([^,()\s]+),([^,()\s]+)\)$")
-_KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
-ONE = '"1.0"'  # NIST's replacement of a confidence it cannot use, as it writes it back
 
 
 class Response(NamedTuple):
@@ -57,6 +57,10 @@ class Response(NamedTuple):
     def text(self) -> str:
         """The row as NIST writes it back (stripped cells, corrections applied), with its newline."""
         return "\t".join(self[1:8]) + "\n"
+
+
+# Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
+_response = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def query_id_of(path: str | os.PathLike) -> str:
     return os.path.basename(path).replace(SUFFIX, "")
 
 
-def read_folder(folder: str | os.PathLike, aux: Ta2Aux, query_ids: Iterable[str] | None = None) -> dict[str, ResponseFile]:
+def read_folder(folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | None = None) -> dict[str, ResponseFile]:
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
@@ -99,15 +103,15 @@ def read_folder(folder: str | os.PathLike, aux: Ta2Aux, query_ids: Iterable[str]
         paths = sorted(p for p in folder.iterdir() if p.is_file())
     else:
         paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if p.is_file())
-    check = _RowCheck(aux)
+    validator = RowValidator(aux)
     found = {}
     for path in paths:
-        loaded = read_file(path, check)
+        loaded = read_file(path, validator)
         found[loaded.query_id] = loaded
     return found
 
 
-def read_file(path: str | os.PathLike, check: _RowCheck) -> ResponseFile:
+def read_file(path: str | os.PathLike, validator: RowValidator) -> ResponseFile:
     path = str(path)
     lines = read_lines(path, skip_blank=False)
     query_id = query_id_of(path)
@@ -116,170 +120,78 @@ def read_file(path: str | os.PathLike, check: _RowCheck) -> ResponseFile:
     header = lines[0][1].rstrip()
     if tuple(header.split("\t")) != HEADER:
         return ResponseFile(path, query_id, None, skipped="its header is not NIST's 7 columns")
+    rows, events = _rows(path, ((number, line.split("\t", 6)) for number, line in lines[1:]), validator)
+    return ResponseFile(path, query_id, header, rows, events=events)
+
+
+def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[Event, ...]]:
+    """The rows NIST's scorer keeps of a response file's (line number, cells), validated again, and
+    what its validator logs of them."""
     events: list[Event] = []
     rows = []
-    for number, line in lines[1:]:
-        cells = line.split("\t", 6)
+    for number, cells in lines:
         if len(cells) < 7:
-            if not line.strip():
-                continue
+            if not "".join(cells).strip():
+                continue  # a blank line
             raise InputError(path, f"{len(cells)} tab-separated fields, 7 expected", number)
-        row = check(number, [cell.strip() for cell in cells], events)
-        if row is not None:
-            rows.append(row)
-    return ResponseFile(path, query_id, header, tuple(rows), events=tuple(events))
-
-
-class _RowCheck:
-    """NIST's checks of a row (its validator's attribute order), with the events it logs. What a
-    row's document and element decide is worked out once per (document, element)."""
-
-    def __init__(self, aux: Ta2Aux) -> None:
-        self.aux = aux
-        self.elements: dict[tuple[str, str, str], tuple[str | None, str, tuple | None, str | None]] = {}
-        self.confidences: dict[str, tuple[float, str, bool]] = {}  # a confidence's text -> NIST's value, text, replaced
-
-    def __call__(self, number: int, cells: list[str], events: list[Event]) -> Response | None:
-        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = cells
-        j_cv, j_cv_text = self.confidence(number, j_cv_text, events)
-        link_cv, link_cv_text = self.confidence(number, link_cv_text, events)
-        span, problem = self.span(number, document, span, events)
-        if document not in self.aux.elements_of or document not in self.aux.core:
-            known = "not a core document" if document in self.aux.elements_of else "unknown"
-            events.append(Event("dropped", number, f"document {document!r} is {known}"))
-            return None
+        kept, j_cv, link_cv, known, core, problem, findings = validator.check(cells)
+        for finding in findings:
+            if finding.code == "INVALID_CONFIDENCE":
+                events.append(Event("confidence", number, finding.detail))
+            elif finding is problem and finding.stops is not None:
+                events.append(Event("unreadable", number, finding.stops))
+            elif finding.code == "SPAN_OFF_BOUNDARY_CORRECTED":
+                events.append(Event("corrected", number, finding.detail))
+        if not (known and core):
+            events.append(Event("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}"))
+            continue
         if problem is not None:
-            events.append(Event("invalid", number, problem))
-        return Response(number, document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text,
-                        j_cv, link_cv, problem is None)
-
-    def span(self, number: int, document: str, span: str, events: list[Event]) -> tuple[str, str | None]:
-        """The span as NIST keeps it, and what makes the row invalid (None when nothing)."""
-        match = _PLAIN_SPAN.match(span) or _SPAN.match(span)
-        if match is None or span.count(":") != 2:
-            return span, f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"
-        span_document, element_text, *corners = match.groups()
-        key = (document, span_document, element_text)
-        found = self.elements.get(key)
-        if found is None:
-            found = self.elements[key] = self.element(*key)
-        problem, element, extent, missing = found
-        if problem is not None:
-            return span, problem
-        try:
-            values = [float(corner) for corner in corners]
-        except ValueError:
-            values = None
-        if values is None or min(values) < 0:  # NIST stops at the first corner that is not a number, or negative
-            return span, _bad_corner(number, span, corners, events)
-        if values[0] > values[2] or values[1] > values[3]:
-            return span, f"span {span} starts after it ends"
-        if extent is None:
-            events.append(Event("unreadable", number, missing))
-            return span, missing
-        corrected = _inside(corners, values, extent)
-        if corrected is None:
-            return span, f"span {span} lies outside its element {element}"
-        if corrected is corners:
-            return span, None
-        fixed = f"{document}:{element}:({corrected[0]},{corrected[1]})-({corrected[2]},{corrected[3]})"
-        events.append(Event("corrected", number, f"span {span} moved inside its element: {fixed}"))
-        return fixed, None
-
-    def element(self, document: str, span_document: str, element_text: str) -> tuple[str | None, str, tuple | None, str | None]:
-        """(what makes the row invalid, the element or key frame a corrected span names, its extent
-        (its corners and their numbers), why the extent is missing) for a span's document and
-        element, checked in NIST's order."""
-        keyframe = _KEYFRAME.match(element_text)
-        element = keyframe.group(1) if keyframe else element_text
-        if span_document != document:
-            return f"the span is of document {span_document}, the row's is {document}", element, None, None
-        if span_document not in self.aux.elements_of:
-            return f"unknown document {span_document}", element, None, None
-        if element not in self.aux.modality:
-            return f"unknown document element {element}", element, None, None
-        modality = self.aux.modality[element]
-        if modality is None:
-            return f"document element {element} has no known modality", element, None, None
-        keyframe_id = element_text if keyframe and modality == "video" else None
-        if keyframe_id is not None and keyframe_id not in self.aux.extents("keyframe"):
-            return f"unknown key frame {keyframe_id}", element, None, None
-        if element not in self.aux.elements_of[document]:
-            return f"document element {element} is not part of document {document}", element, None, None
-        kind = "keyframe" if keyframe_id else modality
-        extent = self.aux.extents(kind).get(keyframe_id or element)
-        missing = f"no {kind} extent for {keyframe_id or element} in the AUX data"
-        if extent is None:
-            return None, keyframe_id or element, None, missing
-        try:
-            numbers = tuple(float(corner) for corner in extent)
-        except ValueError:
-            return None, keyframe_id or element, None, f"the {kind} extent of {keyframe_id or element} in the AUX data is not numbers"
-        return None, keyframe_id or element, (extent, numbers), missing
-
-
-    def confidence(self, number: int, text: str, events: list[Event]) -> tuple[float, str]:
-        """The confidence NIST uses (quotes removed) and the text it writes back."""
-        found = self.confidences.get(text)
-        if found is None:
-            try:
-                value = float(text.replace('"', ""))
-            except ValueError:
-                value = None
-            found = self.confidences[text] = (value, text, False) if value is not None and 0 < value <= 1 else (1.0, ONE, True)
-        if found[2]:
-            events.append(Event("confidence", number, f"confidence {text!r} replaced by 1.0"))
-        return found[0], found[1]
-
-
-def _bad_corner(number: int, span: str, corners: list[str], events: list[Event]) -> str:
-    for corner in corners:
-        try:
-            value = float(corner)
-        except ValueError:
-            events.append(Event("unreadable", number, f"coordinate {corner!r} of {span} is not a number"))
-            return f"coordinate {corner!r} is not a number"
-        if value < 0:
-            break
-    return f"negative coordinate {corner}"
-
-
-def _inside(corners: list[str], values: list[float], extent: tuple[Extent, tuple[float, ...]]) -> list | None:
-    """The span's corners kept (the same list), or moved to the element's extent as NIST's
-    validator moves them: all four 0 means the whole element; a corner outside takes the
-    extent's; None when the span lies wholly outside."""
-    bounds, (low_x, low_y, high_x, high_y) = extent
-    sx, sy, ex, ey = values
-    if low_x <= sx <= high_x and low_x <= ex <= high_x and low_y <= sy <= high_y and low_y <= ey <= high_y:
-        return corners
-    if sx + sy + ex + ey == 0:
-        return list(bounds)
-    if sx > high_x or sy > high_y or ex < low_x or ey < low_y:
-        return None
-    return [bounds[0] if sx < low_x else corners[0], bounds[1] if sy < low_y else corners[1],
-            bounds[2] if ex > high_x else corners[2], bounds[3] if ey > high_y else corners[3]]
+            events.append(Event("invalid", number, problem.detail))
+        rows.append(_response(Response, (number, *kept, j_cv, link_cv, problem is None)))
+    return tuple(rows), tuple(events)
 
 
 KB_NAME = "task2_kb.ttl"
 
 
-def load_run(run: str | os.PathLike, aux: Ta2Aux, queries: Mapping[str, Ta2Query], every_file: bool = False) -> dict[str, ResponseFile]:
+def load_run(run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False) -> dict[str, ResponseFile]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
     (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
     run = Path(run)
     if (run / VALID_FOLDER).is_dir():
         return read_folder(run / VALID_FOLDER, aux, None if every_file else queries)
+    kb = kb_of(run)
+    if kb is None:
+        raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
+    return responses_from_kb(kb, aux, queries)
+
+
+def kb_of(run: str | os.PathLike) -> Path | None:
+    """The KB of a run given as its KB (RUN/task2_kb.ttl without RUN/SPARQL-VALID-output, or a
+    .ttl file itself); None for a run given as NIST's docker output, or no run."""
+    run = Path(run)
+    if (run / VALID_FOLDER).is_dir():
+        return None
     if (run / KB_NAME).is_file():
-        return responses_from_kb(run / KB_NAME, aux, queries)
-    if run.is_file() and run.suffix == ".ttl":
-        return responses_from_kb(run, aux, queries)
-    raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
+        return run / KB_NAME
+    return run if run.is_file() and run.suffix == ".ttl" else None
 
 
-def responses_from_kb(kb: Path, aux: Ta2Aux, queries: Mapping[str, Ta2Query]) -> dict[str, ResponseFile]:
-    """THE SEAM for a run given as its KB: NIST's TA2 query stage (aifcheck.pipeline.ta2: each
-    query's SPARQL on the KB, from its entry point, then clean and validate) gives the rows NIST's
-    docker writes to SPARQL-VALID-output, which are then read as from that folder. Not wired yet."""
-    raise UsageError(f"{kb}: a run given as its KB needs aifcheck's TA2 query stage (pipeline ta2), which is not wired "
-                     f"into this command yet: run that stage and give the folder holding its {VALID_FOLDER}/")
+def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[str, ResponseFile]:
+    """A run given as its KB: NIST's TA2 docker stages (aifcheck.pipeline.ta2: each query's SPARQL
+    on the KB, then clean and validate) give the rows NIST's docker writes to SPARQL-VALID-output,
+    which are read as from that folder (validated again, as NIST's scorer does), by query ID in
+    file-name order (a response file is named ``KB#SPARQL-VALID-output/<query_id>.rq.tsv``). A
+    query whose validate stage kept no row has a file with only its header, as in NIST's folder.
+    Nothing is written. ``queries``: their entry point types are NIST's (ta2.TEMPLATES)."""
+    from .ta2 import pipeline_ta2  # imported when needed: a run given as NIST's output needs no KB loader
+
+    stages = pipeline_ta2(kb, list(queries.values()), aux)
+    validator = RowValidator(aux)
+    found = {}
+    for file in stages.valid:
+        path = f"{kb}#{VALID_FOLDER}/{file.name}"
+        rows, events = _rows(path, enumerate(file.rows, 2), validator)
+        found[query_id_of(file.name)] = ResponseFile(path, query_id_of(file.name), "\t".join(file.header), rows, events=events)
+    return found

@@ -21,7 +21,8 @@ import pyoxigraph
 from ..errors import printable
 from ..extract.query import query_text
 from ..pipeline.ta2 import KB_FILE, TA2Pipeline
-from ..pipeline.ta2_validate import CLEAN_FOLDER, Event, ResponseFile
+from ..pipeline.events import Event
+from ..pipeline.ta2_validate import CLEAN_FOLDER, ResponseFile
 from .output import new_folder, write_file
 from .score_table import Column, score_table
 
@@ -58,7 +59,7 @@ def log_text(events: Iterable[Event], program: str, when: str, out: Path) -> str
     """NIST's log lines; a row's event names it as NIST does, ``<folder>/<file>:<line>``."""
     return "".join(
         f"{when} - {program} - {event.level} - {event.message}"
-        + (f" at {out / CLEAN_FOLDER / event.file}:{event.line}" if event.file is not None else "") + "\n"
+        + (f" at {out / CLEAN_FOLDER / event.where.path}:{event.where.line}" if event.where is not None else "") + "\n"
         for event in events
     )
 

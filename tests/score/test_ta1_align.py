@@ -8,6 +8,7 @@ the validation stage leaves them.
 """
 from __future__ import annotations
 
+import marshal
 import random
 
 import numpy as np
@@ -16,11 +17,11 @@ import pytest
 from aifcheck.extract.model import Cluster, Mention, Metatype, Span
 from aifcheck.score.matching import munkres_assign
 from aifcheck.score.ta1.align import _Mentions, _TypeCache, type_similarity
-from aifcheck.score.ta1.aux import Aux, Element
+from aifcheck.pipeline.aux import Aux
 from aifcheck.score.ta1.similarity import TypeSimilarity
 
 QNODES = [f"Q{n}" for n in range(8)]
-AUX = Aux("aux", ["D"], {"D": ["E"]}, {"E": Element("E", "text", "ENG", ["D"])}, {"text": {}}, "core", "parent_children")
+AUX = Aux("aux", ("D",), {"D": ("E",)}, {"E": "text"}, {"E": "ENG"}, {"text": marshal.dumps({})}, "core", "parent_children")
 
 
 def random_clusters(rng: random.Random, count: int, prefix: str) -> list[Cluster]:

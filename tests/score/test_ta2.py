@@ -317,10 +317,10 @@ def test_the_public_api_exports_the_scorer() -> None:
     assert {"score_ta2", "TA2Scores"} <= set(aifcheck.__all__)
 
 
-def test_a_run_given_as_its_kb_needs_the_query_stage(tmp_path: Path) -> None:
+def test_a_run_given_as_its_kb_goes_through_the_ta2_stages_first(tmp_path: Path) -> None:
     (tmp_path / "task2_kb.ttl").write_text("", encoding="utf-8")
     root = FIXTURES / "W1"
-    with pytest.raises(UsageError, match="TA2 query stage"):
+    with pytest.raises(InputError, match="task2_kb.ttl: empty file"):  # the KB is read, not refused
         score_ta2(tmp_path, root / "queries_to_score.tab", root / "LDC", AUX)
     with pytest.raises(UsageError, match="not a TA2 run"):
         score_ta2(root / "LDC", root / "queries_to_score.tab", root / "LDC", AUX)
@@ -329,30 +329,30 @@ def test_a_run_given_as_its_kb_needs_the_query_stage(tmp_path: Path) -> None:
 # --- the AUX tables ------------------------------------------------------------------------------
 
 def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from aifcheck.pipeline.ta2_aux import load_ta2_aux
+    from aifcheck.pipeline.aux import TA2_CORE, load_aux
 
     folder = tmp_path / "AUX"
     shutil.copytree(AUX, folder)
     monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path / "cache"))
-    first = load_ta2_aux(folder)
-    cached = list((tmp_path / "cache").glob("ta2-aux-*.marshal"))
-    assert len(cached) == 1 and first.is_core("L0C04C4IA") and first.modality["L0C0492F3"] == "image"
+    first = load_aux(folder, TA2_CORE)
+    cached = list((tmp_path / "cache").glob("aux-*.marshal"))
+    assert len(cached) == 1 and first.is_core("L0C04C4IA") and first.modalities["L0C0492F3"] == "image"
     assert first.extents("text")["L0C04CAAH"] == ("1", 0, "7712", 0) and first.language("L0C0492EZ") == "ENG"
     (folder / "LDC2021E11.coredocs.txt").write_text("root_id\nL0C04C4IA\n", encoding="utf-8")  # a new state: a new cache
-    second = load_ta2_aux(folder)
-    assert second.core == frozenset({"L0C04C4IA"}) and len(list((tmp_path / "cache").glob("ta2-aux-*.marshal"))) == 2
-    for path in (tmp_path / "cache").glob("ta2-aux-*.marshal"):
+    second = load_aux(folder, TA2_CORE)
+    assert second.core == ("L0C04C4IA",) and len(list((tmp_path / "cache").glob("aux-*.marshal"))) == 2
+    for path in (tmp_path / "cache").glob("aux-*.marshal"):
         path.write_bytes(b"not marshal")  # a broken cache: another process reads the folder again
-    done = subprocess.run([sys.executable, "-c", f"from aifcheck.pipeline.ta2_aux import load_ta2_aux; print(sorted(load_ta2_aux({str(folder)!r}).core))"],
+    done = subprocess.run([sys.executable, "-c", f"from aifcheck.pipeline.aux import TA2_CORE, load_aux; print(sorted(load_aux({str(folder)!r}, TA2_CORE).core))"],
                           capture_output=True, text=True, env={**os.environ, "AIFCHECK_CACHE_DIR": str(tmp_path / "cache")})
     assert done.stdout.strip() == "['L0C04C4IA']", done.stderr
 
 
 def test_aux_errors(tmp_path: Path) -> None:
-    from aifcheck.pipeline.ta2_aux import load_ta2_aux
+    from aifcheck.pipeline.aux import TA2_CORE, load_aux
 
     with pytest.raises(UsageError, match="not a folder"):
-        load_ta2_aux(tmp_path / "none")
+        load_aux(tmp_path / "none", TA2_CORE)
     (tmp_path / "encoding_modality.txt").write_text("encoding\tmodality\n", encoding="utf-8")
     with pytest.raises(InputError, match="no file ending in '.coredocs.txt'"):
-        load_ta2_aux(tmp_path)
+        load_aux(tmp_path, TA2_CORE)

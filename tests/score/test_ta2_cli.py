@@ -99,13 +99,70 @@ def test_force_never_deletes_an_input(tmp_path: Path) -> None:
     assert done.returncode == 2 and "which the output would replace" in done.stderr and (case / "runW").is_dir()
 
 
+# test_pipeline_ta2's perturbed real KB: its validate stage corrects two spans, replaces a
+# confidence and drops a row of an unknown document; judged for two of its queries
+KB_QUERIES = ("query_id\tentity_id\tentrypoint_type\tentrypoint\tclusters\tdocuments\n"
+              "AIDA_P3_TA2_E0003\tE3\tkbid\tQ2|Q84263196\t2\t10\nAIDA_P3_TA2_E0004\tE4\tname\tNobody\t1\t10\n"
+              "AIDA_P3_TA2_P0002\tE5\tname\tCOVID-19\t2\t3\n")
+KB_JUDGED = (("TEXT", "L0C04936H", "L0C04959A:(1257,0)-(1264,0)", "CORRECT", "Q84263196"),
+             ("IMAGE", "L0C04936H", "L0C0492VF:(10,10)-(438,100)", "INCORRECT", "NIL"),
+             ("TEXT", "L0C04936H", "L0C04959A:(3440,0)-(3446,0)", "CORRECT", "Q2"),
+             ("TEXT", "L0C0499MZ", "L0C049DRM:(2888,0)-(2895,0)", "INEXACT", "Q84263196"),
+             ("TEXT", "L0C0499MZ", "L0C049DRM:(10,0)-(20,0)", "CORRECT", "Q2"))
+
+
+@pytest.mark.parametrize("options", [(), ("-C", "-N", "-W"), ("--plan",)], ids=["nist", "C-N-W", "plan"])
+def test_a_run_given_as_its_kb_scores_as_the_pipeline_then_the_scorer(options: tuple[str, ...], tmp_path: Path) -> None:
+    from test_pipeline_ta2 import REAL_EXTRA, REAL_KB
+
+    if not REAL_KB.is_file():
+        pytest.skip(f"NIST's TA2 example KB is not at {REAL_KB}")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "task2_kb.ttl").write_text(REAL_KB.read_text(encoding="utf-8") + REAL_EXTRA, encoding="utf-8")
+    queries = tmp_path / "queries.tab"
+    queries.write_text(KB_QUERIES, encoding="utf-8")
+    (tmp_path / "LDC" / "data" / "TA2").mkdir(parents=True)
+    lines = [f"{query}\t{entry}\t{number}\t{source}\t{document}\t{span}\t{label}\tNAM\t{fqec}" for number, (query, entry, (source, document, span, label, fqec))
+             in enumerate(((q, e, judged) for q, e in (("AIDA_P3_TA2_E0003", "Q2|Q84263196"), ("AIDA_P3_TA2_P0002", "COVID-19")) for judged in KB_JUDGED), 1)]
+    (tmp_path / "LDC" / "data" / "TA2" / "kit1.tab").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    stages = aifcheck("pipeline", "ta2", run, "--queries", queries, "--aux", AUX, "-o", tmp_path / "docker")
+    assert stages.returncode == 1 and "had 1 error(s)" in stages.stdout, stages.stderr  # the unknown document's row
+    inputs = ("--queries-to-score", queries, "--assessments", tmp_path / "LDC", "--aux", AUX, "--run-id", "R", *options)
+    two_steps = aifcheck("score", "ta2", tmp_path / "docker", *inputs, "-o", tmp_path / "two")
+    one_step = aifcheck("score", "ta2", run, *inputs, "-o", tmp_path / "one")
+    assert (one_step.returncode, one_step.stdout, one_step.stderr) == (two_steps.returncode, two_steps.stdout, two_steps.stderr)
+    assert two_steps.returncode == 0 and "cluster-Q2" in two_steps.stdout, two_steps.stderr
+    for name in FILES:
+        assert (tmp_path / "one" / "scores" / name).read_bytes() == (tmp_path / "two" / "scores" / name).read_bytes()
+    table = (tmp_path / "one" / "scores" / FILES[0]).read_text(encoding="utf-8")
+    assert "cluster-Q2" in table and "cluster-NILE30181" in table
+    assert sorted(p.name for p in run.iterdir()) == ["task2_kb.ttl"]  # nothing written beside the KB
+    if options:
+        return
+    # the pooler too (P0002's rows name the entry point as a language-tagged literal, which it refuses)
+    pooled = tmp_path / "pooled.tab"
+    pooled.write_text("".join(KB_QUERIES.splitlines(keepends=True)[:3]), encoding="utf-8")
+    pools = [aifcheck("pool", "ta2", source, "--queries-to-score", pooled, "--aux", AUX, "-o", tmp_path / f"pool-{n}") for n, source in enumerate((run, tmp_path / "docker"))]
+    assert [p.returncode for p in pools] == [0, 0], pools[0].stderr
+    kb_pool, docker_pool = (sorted(p for p in (tmp_path / f"pool-{n}" / "task2_pool_batch1").rglob("*.tab")) for n in range(2))
+    assert [p.name for p in kb_pool] == [p.name for p in docker_pool] != []
+    assert [p.read_bytes() for p in kb_pool] == [p.read_bytes() for p in docker_pool]
+    assert (tmp_path / "pool-0" / "pool.txt").read_bytes() == (tmp_path / "pool-1" / "pool.txt").read_bytes()
+    # the pooled files of the queries (the docker's folder also holds P0002's, which is copied empty)
+    kb_files, docker_files = ({f.name: f.read_bytes() for f in (tmp_path / f"pool-{n}" / "runs" / name / "SPARQL-POOLED-BATCH1-output").iterdir()}
+                              for n, name in enumerate(("run", "docker")))
+    assert sorted(kb_files) == ["AIDA_P3_TA2_E0003.rq.tsv", "AIDA_P3_TA2_E0004.rq.tsv"]
+    assert kb_files == {name: docker_files[name] for name in kb_files}
+
+
 def test_usage_errors(tmp_path: Path) -> None:
+    root = FIXTURES / "W1"
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "task2_kb.ttl").write_text("", encoding="utf-8")
-    root = FIXTURES / "W1"
-    done = aifcheck("score", "ta2", tmp_path / "kb", "--queries-to-score", root / "queries_to_score.tab",
-                    "--assessments", root / "LDC", "--aux", AUX, "-o", tmp_path / "out")
-    assert done.returncode == 2 and "TA2 query stage" in done.stderr and done.stderr.count("\n") == 1
+    empty = aifcheck("score", "ta2", tmp_path / "kb", "--queries-to-score", root / "queries_to_score.tab",
+                     "--assessments", root / "LDC", "--aux", AUX, "-o", tmp_path / "out")
+    assert empty.returncode == 3 and "task2_kb.ttl: empty file" in empty.stderr and empty.stderr.count("\n") == 1
     mixed = score("W1", tmp_path / "out", "--plan", "-W")
     assert mixed.returncode == 2 and "--plan" in mixed.stderr
     no_aux = aifcheck("score", "ta2", root / "runW", "--queries-to-score", root / "queries_to_score.tab",

@@ -16,8 +16,8 @@ from ta2_common import AUX, FIXTURES, aifcheck, need_aux  # noqa: F401 (a fixtur
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.pool_ta2 import pool_ta2
+from aifcheck.pipeline.aux import TA2_CORE, load_aux
 from aifcheck.pipeline.ta2_queries import POOLER_COLUMNS, read_queries
-from aifcheck.pipeline.ta2_aux import load_ta2_aux
 
 CASE = FIXTURES / "pool"
 RUNS = (CASE / "runs" / "runA", CASE / "runs" / "runB")
@@ -59,14 +59,14 @@ def test_the_ldc_package_is_a_tarball_named_with_its_md5(tmp_path: Path) -> None
 
 def test_the_pool_as_values() -> None:
     queries = read_queries(CASE / "queries.tab", POOLER_COLUMNS)
-    pool = pool_ta2(RUNS, queries, load_ta2_aux(AUX))
+    pool = pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE))
     p1 = [(line.response_id, line.document, line.mention) for line in pool.lines if line.query_id == "P1"]
     assert p1[0] == (1, "L0C04C4IA", "L0C04CAAG:(8,0)-(12,0)") and len(p1) == 7  # 4K6 pooled: no earlier pool
     assert [(k.name, len(k.lines), k.languages) for k in pool.kits] == [("BATCH1_P1_1.tab", 7, "ENG,RUS"), ("BATCH1_P2_1.tab", 2, "ENG"),
                                                                         ("BATCH1_P3_1.tab", 3, "ENG,RUS")]
     assert [line.source for line in pool.lines if line.query_id == "P3"] == ["IMAGE", "VIDEO", "TEXT"]
     assert pool.batch == "BATCH1" and [r.run_id for r in pool.runs] == ["runA", "runB"] and pool.errors == 0
-    later = pool_ta2(RUNS, queries, load_ta2_aux(AUX), previous=[CASE / "previous"], batch="BATCH2", kit_size=2)
+    later = pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[CASE / "previous"], batch="BATCH2", kit_size=2)
     assert [k.name for k in later.kits][:3] == ["BATCH2_P1_1.tab", "BATCH2_P1_2.tab", "BATCH2_P1_3.tab"]
     assert [line.response_id for line in later.lines if line.query_id == "P1"] == list(range(8, 14))
 
@@ -99,16 +99,16 @@ def test_a_row_of_another_query_stops_the_pool(tmp_path: Path) -> None:
 def test_usage_errors(tmp_path: Path) -> None:
     queries = read_queries(CASE / "queries.tab", POOLER_COLUMNS)
     with pytest.raises(UsageError, match="share a folder name"):
-        pool_ta2([RUNS[0], RUNS[0]], queries, load_ta2_aux(AUX))
+        pool_ta2([RUNS[0], RUNS[0]], queries, load_aux(AUX, TA2_CORE))
     with pytest.raises(UsageError, match="at least one line"):
-        pool_ta2(RUNS, queries, load_ta2_aux(AUX), kit_size=0)
+        pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), kit_size=0)
     with pytest.raises(UsageError, match="no pool.txt"):
-        pool_ta2(RUNS, queries, load_ta2_aux(AUX), previous=[tmp_path])
+        pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[tmp_path])
     bad = tmp_path / "previous"
     bad.mkdir()
     (bad / "pool.txt").write_text("QUERY_ID\tDOCUMENT_ID\tMENTION_SPAN\tRESPONSE_ID\nP1\tD\tE:(1,0)-(2,0)\tseven\n", encoding="utf-8")
     with pytest.raises(InputError, match="RESPONSE_ID 'seven'"):
-        pool_ta2(RUNS, queries, load_ta2_aux(AUX), previous=[bad])
+        pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[bad])
     out = tmp_path / "out"
     out.mkdir()
     (out / "x").write_text("", encoding="utf-8")

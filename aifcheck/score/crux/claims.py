@@ -39,7 +39,7 @@ from ...errors import InputError
 from ...extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent
 from ..allocations import cyclic_gc_paused
 from ..matching import assign
-from ..tsv import read_rows
+from ...loading.tsv import read_rows
 
 COLUMNS = (
     "root_uid", "claim_id", "topic", "claim_template", "x_variable", "claimer", "epistemic_status",

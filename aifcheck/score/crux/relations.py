@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ...errors import InputError
 from ..allocations import cyclic_gc_paused
 from .claims import Counts, counts
-from ..tsv import read_rows
+from ...loading.tsv import read_rows
 
 LABELS = ("identical", "support", "refute", "related")
 SYMMETRIC = frozenset({"identical", "refute", "related"})

@@ -18,7 +18,7 @@ from scipy import sparse
 
 from ...extract.model import Cluster, KnowledgeGraph, Mention
 from ..matching import munkres_assign
-from .aux import Aux
+from ...pipeline.aux import Aux
 from .iou import iou_matrix
 from .settings import TA1Settings
 from .similarity import TypeSimilarity

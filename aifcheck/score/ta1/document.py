@@ -20,9 +20,9 @@ from pathlib import Path
 from ...errors import InputError
 from ...extract.model import KnowledgeGraph
 from .align import DocumentAlignment, SimilarityBlock, align_document
-from .aux import Aux, load_aux
+from ...pipeline.aux import Aux, load_aux
 from .clean import clean_text
-from .events import Event, EventLog, Where
+from ...pipeline.events import Event, EventLog, Where
 from .filter import filter_document
 from .metrics import METRICS
 from .metrics.common import NONE, Inputs, MetricScores

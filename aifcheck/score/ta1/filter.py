@@ -8,7 +8,7 @@ plan (§4.2) keeps every mention of a cluster that passes (``whole_clusters``).
 from __future__ import annotations
 
 from .align import DocumentAlignment
-from .events import EventLog, Where
+from ...pipeline.events import EventLog, Where
 from .similarity import TypeSimilarity
 from .tables import Document
 

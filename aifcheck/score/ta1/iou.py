@@ -19,7 +19,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...extract.model import Span
-from .aux import Aux
+from ...pipeline.aux import Aux
 
 TEXT, BOX, TIME = "text", "box", "time"  # how the first span of a pair compares the pair
 

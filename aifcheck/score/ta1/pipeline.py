@@ -19,7 +19,7 @@ from typing import Callable, NoReturn
 from ...errors import InputError, UsageError
 from ...spread.parallel import Spread, map_files
 from .document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
-from .events import EventLog
+from ...pipeline.events import EventLog
 from .metrics import METRICS
 from .metrics.common import MetricScores
 from .results import headline_key, results

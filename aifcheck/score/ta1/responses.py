@@ -8,7 +8,7 @@ the document's frames; an LDCTime per TM row.
 The rows are NIST's printed cells after its validate stage, which leaves only "Negated" and
 "NotNegated" and numbers in the cells read here: the model's booleans and floats hold them
 exactly. A span is parsed as NIST's scorer parses it (Span.parse); its modality and boundary come
-from the AUX data where they are used (aifcheck.score.ta1.aux, .iou).
+from the AUX data where they are used (aifcheck.pipeline.aux, .iou).
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from ...errors import UsageError
 from ...loading.kb import load_kb
 from ...loading.paths import entries
 from ...pipeline.sparql import run_table
-from .aux import Aux
+from ...pipeline.aux import Aux
 from .tables import FILE_NAMES, KINDS, read_layout
 
 TURTLE = "turtle"

@@ -22,7 +22,7 @@ from itertools import repeat
 
 from ...errors import InputError
 from ...loading.paths import read_text
-from ..tsv import read_table
+from ...loading.tsv import read_table
 from .settings import TA1Settings
 
 BUNDLED_SIMILARITY = "similarity.tsv"

@@ -17,18 +17,16 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import InputError
-from .aux import SUFFIXES, Aux, Boundary
 from ...extract.model import LDCDate
+from ...pipeline.aux import KINDS, SUFFIXES, Aux
+from ...pipeline.events import EventLog, Where
+from ...pipeline.validate import VALIDATOR as _VALIDATOR, SpanChecker, confidence
 from .dates import NAMES, read_date, trim
-from .events import EventLog, Where
 from .tables import Document, Row
 
 METATYPES = ("Entity", "Relation", "Event")
 NEGATION = ("Negated", "NotNegated")
-_PROVENANCE = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
 _SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
-_KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
-_VALIDATOR = "Validator"
 
 
 @dataclass
@@ -52,6 +50,7 @@ class _DocumentValidator:
         self.aux = aux
         self.log = log
         self.clusters: dict[str, _ClusterRows] = {}
+        self.spans = SpanChecker(aux)
 
     def run(self, document: Document) -> None:
         for row in document.rows("CM"):
@@ -135,16 +134,9 @@ class _DocumentValidator:
     # NIST's validators
     def confidence(self, row: Row, column: str, where: Where) -> bool:
         """An unreadable or out-of-range confidence becomes 1.0 (a warning); the row stays valid."""
-        text = row[column]
-        try:
-            value = float(trim(text))
-        except ValueError:
-            self.log.record("INVALID_CONFIDENCE", text, where=where, source=_VALIDATOR)
-            value = 1.0
-            row[column] = '"1.0"'
-        if not 0 < value <= 1:
-            self.log.record("INVALID_CONFIDENCE", value, where=where, source=_VALIDATOR)
-            row[column] = '"1.0"'
+        _, row[column], finding = confidence(row[column])
+        if finding is not None:
+            self.log.record(finding.code, *finding.args, where=where, source=_VALIDATOR)
         return True
 
     def document_known(self, where: Where) -> bool:
@@ -200,72 +192,23 @@ class _DocumentValidator:
     def provenance(self, row: Row, column: str, where: Where) -> bool:
         """A span ``DOC:ELEMENT:(x1,y1)-(x2,y2)``: its document, element, coordinates and bounds.
         A span partly outside its element is clipped to it (a warning)."""
-        text = row[column]
-        match = _PROVENANCE.match(text)
-        if len(text.split(":")) != 3 or not match:
-            self.log.record("INVALID_PROVENANCE_FORMAT", text, where=where, source=_VALIDATOR)
-            return False
-        document, element, *corners = match.groups()
-        keyframe = _KEYFRAME.match(element)
-        keyframe_number = keyframe.group(2) if keyframe else None
-        element = keyframe.group(1) if keyframe else element
-        if document != self.document:
-            self.log.record("MULTIPLE_DOCUMENTS", document, self.document, where=where, source=_VALIDATOR)
-            return False
-        if document not in self.aux.documents:
-            self.log.record("UNKNOWN_ITEM", "document", document, where=where, source=_VALIDATOR)
-            return False
-        if element not in self.aux.elements:
-            self.log.record("UNKNOWN_ITEM", "document element", element, where=where, source=_VALIDATOR)
-            return False
-        modality = self.aux.elements[element].modality
-        if modality is None:
-            self.log.record("UNKNOWN_MODALITY", element, where=where, source=_VALIDATOR)
-            return False
-        keyframe_id = None
-        if modality == "video" and keyframe_number:
-            keyframe_id = f"{element}_{keyframe_number}"
-            if keyframe_id not in self.aux.boundaries["keyframe"]:
-                self.log.record("MISSING_ITEM_WITH_KEY", "KeyFrameID", keyframe_id, where=where, source=_VALIDATOR)
-                return False
-        if element not in self.aux.children(document):
-            self.log.record("PARENT_CHILD_RELATION_FAILURE", element, document, where=where, source=_VALIDATOR)
-            return False
-        if not self.coordinates(row, text, corners, where):
-            return False
-        kind = "keyframe" if keyframe_id else modality
-        if kind not in self.aux.boundaries:
-            self.log.record("MISSING_ITEM_WITH_KEY", f"{kind} boundary", element, where=where, source=_VALIDATOR)
-            return False
-        boundary = self.aux.boundaries[kind].get(keyframe_id or element)
-        if boundary is None:
-            raise InputError(row.path, f"no {kind} boundary for document element {keyframe_id or element} in the AUX data's "
-                                       f"{self.aux.folder}/*{SUFFIXES[kind]}; NIST's pipeline stops on it", row.line)
-        span = Boundary(*corners)
-        if _inside(span, boundary):
+        checked = self.spans.check(row[column], self.document)
+        finding = checked.problem or checked.corrected
+        if finding is None:
             return True
-        corrected = _clip(span, boundary)
-        if corrected is None:
-            self.log.record("SPAN_OFF_BOUNDARY_ERROR", span, boundary, element, where=where, source=_VALIDATOR)
+        if finding.code == "NOT_A_NUMBER":
+            raise InputError(row.path, f"coordinate {finding.args[0]!r} of span {row[column]} is not a number; NIST's pipeline stops on it", row.line)
+        if finding.code == "NO_BOUNDARY" and finding.args[0] not in KINDS:  # (audio) NIST's Validator has no boundaries of it
+            self.log.record("MISSING_ITEM_WITH_KEY", f"{finding.args[0]} boundary", finding.args[1], where=where, source=_VALIDATOR)
             return False
-        row[column] = f"{document}:{keyframe_id or element}:{corrected}"
-        self.log.record("SPAN_OFF_BOUNDARY_CORRECTED", span, corrected, boundary, element, where=where, source=_VALIDATOR)
-        return True
-
-    def coordinates(self, row: Row, text: str, corners: list[str], where: Where) -> bool:
-        for corner in corners:
-            try:
-                value = float(corner)
-            except ValueError:
-                raise InputError(row.path, f"coordinate {corner!r} of span {text} is not a number; NIST's pipeline stops on it", row.line) from None
-            if value < 0:
-                self.log.record("NEGATIVE_NUMBER", corner, where=where, source=_VALIDATOR)
-                return False
-        for start, end in ((corners[0], corners[2]), (corners[1], corners[3])):
-            if float(start) > float(end):
-                self.log.record("START_BIGGER_THAN_END", start, end, text, where=where, source=_VALIDATOR)
-                return False
-        return True
+        if finding.stops is not None:
+            kind, element = finding.args
+            what = "no {} boundary" if finding.code == "NO_BOUNDARY" else "a {} boundary that is not numbers"
+            raise InputError(row.path, f"{what.format(kind)} for document element {element} in the AUX data's "
+                                       f"{self.aux.folder}/*{SUFFIXES[kind]}; NIST's pipeline stops on it", row.line)
+        self.log.record(finding.code, *finding.args, where=where, source=_VALIDATOR)
+        row[column] = checked.span
+        return checked.problem is None
 
 
 def _has_valid_row(cluster: _ClusterRows) -> bool:
@@ -283,26 +226,3 @@ def _number(row: Row, column: str) -> None:
         float(trim(row[column]))
     except ValueError:
         raise InputError(row.path, f"{column} {row[column]!r} is not a number; NIST's pipeline stops on it", row.line) from None
-
-
-def _inside(span: Boundary, boundary: Boundary) -> bool:
-    min_x, min_y, max_x, max_y = boundary.floats()
-    sx, sy, ex, ey = span.floats()
-    return min_x <= sx <= max_x and min_x <= ex <= max_x and min_y <= sy <= max_y and min_y <= ey <= max_y
-
-
-def _clip(span: Boundary, boundary: Boundary) -> Boundary | None:
-    """NIST's correction: the element itself for a (0,0)-(0,0) span, None when the span lies
-    wholly outside, else the span clipped to the element."""
-    min_x, min_y, max_x, max_y = boundary.floats()
-    sx, sy, ex, ey = span.floats()
-    if sx + sy + ex + ey == 0:
-        return boundary
-    if sx > max_x or sy > max_y or ex < min_x or ey < min_y:
-        return None
-    return Boundary(
-        boundary.start_x if sx < min_x else span.start_x,
-        boundary.start_y if sy < min_y else span.start_y,
-        boundary.end_x if ex > max_x else span.end_x,
-        boundary.end_y if ey > max_y else span.end_y,
-    )

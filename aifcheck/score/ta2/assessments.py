@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...errors import InputError, UsageError
-from ...pipeline.tab_lines import read_lines
+from ...loading.tsv import read_lines
 
 FIELDS = 9
 # NIST's mapping of labels (exact words); any other label stays as written

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...pipeline.ta2_queries import Ta2Query
+from ...pipeline.ta2_queries import Query
 from ...pipeline.ta2_ranking import SelectedCluster, select
 from ...pipeline.ta2_responses import Response, ResponseFile
 from .alignment import nist_pairs
@@ -56,7 +56,7 @@ class _Findings:
     no_lines: list[str] = field(default_factory=list)  # C1
 
 
-def score_nist(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile], assessments: Assessments,
+def score_nist(queries: Mapping[str, Query], files: Mapping[str, ResponseFile], assessments: Assessments,
                options: Options) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
     """(rows in NIST's file order, Summary AP or None, warnings, notes)."""
     findings = _Findings()
@@ -116,7 +116,7 @@ def _assessment_map(scored: Mapping[str, Mapping[str, Judgement]], findings: _Fi
     return judge
 
 
-def _query_rows(query: Ta2Query, classes: set[str], responses: tuple[Response, ...], own: Mapping[str, Judgement],
+def _query_rows(query: Query, classes: set[str], responses: tuple[Response, ...], own: Mapping[str, Judgement],
                 judge: Mapping[str, Judgement], relevant: Mapping[str, set[str]], options: Options, findings: _Findings) -> list[PseudoQuery]:
     """The rows of query q, one per class of G(q) (``classes``)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
@@ -142,7 +142,7 @@ def _query_rows(query: Ta2Query, classes: set[str], responses: tuple[Response, .
     return rows
 
 
-def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], options: Options, query: Ta2Query,
+def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], options: Options, query: Query,
              findings: _Findings) -> list[float]:
     """A4: 1, or the row's j_cv (weighted), divided with normalize by the highest j_cv of the last
     selected cluster (NIST normalises by each selected cluster in turn; the last one stays)."""
@@ -156,7 +156,7 @@ def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], 
     return [r.j_cv / highest[-1] for r in rows]
 
 
-def _categorize(query: Ta2Query, rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], own: Mapping[str, Judgement],
+def _categorize(query: Query, rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], own: Mapping[str, Judgement],
                 judge: Mapping[str, Judgement], findings: _Findings) -> tuple[dict[str, Counts], dict[str, list[tuple[int, Judgement]]]]:
     """A5: each selected cluster's counts, and the ranked lists of its judged pooled rows
     ((row index, line) by rank) of the clusters that have one (NIST's alignment clusters)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...pipeline.ta2_queries import Ta2Query
+from ...pipeline.ta2_queries import Query
 from ...pipeline.ta2_ranking import SelectedCluster, select
 from ...pipeline.ta2_responses import Response, ResponseFile
 from .alignment import best_pairs
@@ -24,7 +24,7 @@ from .assessments import NIL, RIGHT, Assessments, Judgement
 from .scores import Counts, PseudoQuery
 
 
-def score_plan(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile],
+def score_plan(queries: Mapping[str, Query], files: Mapping[str, ResponseFile],
                assessments: Assessments) -> tuple[list[PseudoQuery], float, int]:
     """(rows by entity, query and class; MAP; its denominator)."""
     truth: dict[str, set[str]] = {}
@@ -47,7 +47,7 @@ def score_plan(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile
     return rows, total / denominator if denominator else 0.0, denominator
 
 
-def _query_rows(query: Ta2Query, rows: tuple[Response, ...], own: Mapping[str, Judgement],
+def _query_rows(query: Query, rows: tuple[Response, ...], own: Mapping[str, Judgement],
                 truth: Mapping[str, set[str]]) -> list[PseudoQuery]:
     right = [j for j in own.values() if j.plan_label in RIGHT]
     classes = sorted({j.plan_class for j in right})

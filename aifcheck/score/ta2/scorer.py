@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ...errors import InputError, UsageError
-from ...pipeline.ta2_aux import load_ta2_aux
-from ...pipeline.ta2_queries import Ta2Query, read_queries
-from ...pipeline.ta2_responses import KINDS, ResponseFile, load_run
+from ...pipeline.aux import TA2_CORE, load_aux
+from ...pipeline.ta2_queries import TEMPLATES, Query, read_queries
+from ...pipeline.ta2_responses import KINDS, ResponseFile, kb_of, load_run
 from .assessments import read_assessments
 from .nist import Options, score_nist
 from .plan import score_plan
@@ -28,7 +28,8 @@ def score_ta2(
     plan: bool = False,
 ) -> TA2Scores:
     """Score the TA2 run ``run`` (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv, NIST's
-    docker output) on the queries of ``queries_to_score`` against LDC's ``assessments`` package
+    docker output; or one holding the team's task2_kb.ttl, which NIST's TA2 docker stages are run
+    on first, in-process) on the queries of ``queries_to_score`` against LDC's ``assessments`` package
     (data/TA2/*.tab), with NIST's AUX-data folder ``aux``. ``cutoff``, ``normalize`` and
     ``weighted`` are NIST's -C, -N and -W; ``plan`` takes the plan's definitions instead (and none
     of those). The run ID defaults to the run folder's name."""
@@ -38,11 +39,12 @@ def score_ta2(
     for path, what in ((run, "RUN"), (Path(queries_to_score), "--queries-to-score"), (Path(assessments), "--assessments")):
         if not path.exists():
             raise UsageError(f"{what}: {path} does not exist")
-    queries = read_queries(queries_to_score)
+    # a run given as its KB: NIST's TA2 docker makes a query of each, by its entry point type
+    queries = read_queries(queries_to_score, entry_points=TEMPLATES if kb_of(run) is not None else None)
     if plan:
         _check_counts(queries, str(queries_to_score))
     judged = read_assessments(assessments, skip_short=plan)
-    tables = load_ta2_aux(aux)
+    tables = load_aux(aux, TA2_CORE)
     files = load_run(run, tables, queries)
     notes = [*judged.notes, *_response_notes(queries, files)]
     errors = sum(f.errors for f in files.values())
@@ -55,13 +57,13 @@ def score_ta2(
     return TA2Scores(name, NIST, tuple(rows), summary, entities, tuple(warnings), tuple(notes + more), errors)
 
 
-def _check_counts(queries: Mapping[str, Ta2Query], path: str) -> None:
+def _check_counts(queries: Mapping[str, Query], path: str) -> None:
     for query in queries.values():
         if query.clusters < 0 or query.documents < 0:
             raise InputError(path, f"query {query.query_id}: negative clusters or documents (the plan's C and K are counts)", query.line)
 
 
-def _response_notes(queries: Mapping[str, Ta2Query], files: Mapping[str, ResponseFile]) -> list[str]:
+def _response_notes(queries: Mapping[str, Query], files: Mapping[str, ResponseFile]) -> list[str]:
     """What NIST's validator logs of the scored queries' files, one line per kind."""
     notes = []
     missing = [q for q in queries if q not in files]

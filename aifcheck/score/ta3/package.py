@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ...errors import InputError
 from ...loading.paths import read_text
-from ..tsv import read_table
+from ...loading.tsv import read_table
 
 CONDITION_LISTS = {
     "Condition5": ("ontopic", "related", "refuting", "supporting", "nonsupporting", "nonrefuting"),

@@ -25,7 +25,7 @@ from pathlib import Path
 from ...errors import InputError
 from ...loading.paths import entries
 from ...names import CONDITION_FOLDERS
-from ..tsv import read_rows
+from ...loading.tsv import read_rows
 
 TAGS = ("supporting", "refuting", "related")
 ONTOPIC = "ontopic"

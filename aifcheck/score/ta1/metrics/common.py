@@ -13,8 +13,8 @@ from functools import cached_property
 from ....extract.model import Cluster, Edge, Frame, KnowledgeGraph, Metatype, short_role
 from ...table import Column
 from ..align import DocumentAlignment
-from ..aux import Aux
-from ..events import EventLog
+from ....pipeline.aux import Aux
+from ....pipeline.events import EventLog
 from ..similarity import TypeSimilarity
 
 NONE = "None"  # NIST's name for "no cluster"

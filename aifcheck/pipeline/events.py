@@ -1,4 +1,4 @@
-"""The events NIST's TA1 stages log, and the log files that hold them.
+"""The events NIST's TA1 and TA2 stages log, and the log files that hold them.
 
 NIST logs every event once per distinct message (the same message from a later row is dropped),
 counts ERROR events, and the driver's ``results.json`` counts the lines of ``logs/`` that hold
@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# code -> (level, message), as in NIST's log specifications; only the events of the TA1 pipeline
+# code -> (level, message), as in NIST's log specifications; only the events of the TA1 and TA2 pipelines
 SPECS: dict[str, tuple[str, str]] = {
     "CLUSTER_NOT_ANNOTATED": ("INFO", "Response line skipped because all mentions of cluster '{}' were outside annotated regions"),
     "DEFAULT_INFO": ("INFO", "{}"),
@@ -38,6 +38,14 @@ SPECS: dict[str, tuple[str, str]] = {
     "UNKNOWN_VALUE": ("ERROR", "Unknown {} '{}' (expected one from {{{}}})"),
     "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
 }
+# aifcheck's events where NIST's Validator stops with a traceback on a span it means to reject:
+# NIST's log specification lacks them
+STOPS: dict[str, tuple[str, str]] = {
+    "NOT_A_NUMBER": ("ERROR", "'{}' is not a number"),
+    "NO_BOUNDARY": ("ERROR", "No {} boundary for document element '{}' in the AUX data"),
+    "BOUNDARY_NOT_A_NUMBER": ("ERROR", "The {} boundary of document element '{}' in the AUX data is not numbers"),
+}
+_EVENTS = {**SPECS, **STOPS}
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,7 @@ class Event:
     level: str  # INFO, WARNING or ERROR
     code: str
     message: str  # "<class> - <code> - <message>", what NIST logs each distinct one of once
-    where: str | None
+    where: Where | None  # the row it is about
     when: str
 
     @property
@@ -73,12 +81,12 @@ class EventLog:
         self._seen: set[str] = set()
 
     def record(self, code: str, *args: object, where: Where | None = None, source: str = "NO_CLASS_NAME") -> None:
-        level, template = SPECS[code]
+        level, template = _EVENTS[code]
         message = f"{source} - {code} - {template.format(*args)}"
         if message in self._seen:
             return
         self._seen.add(message)
-        self.events.append(Event(level, code, message, None if where is None else str(where), time.strftime("%m/%d/%Y %I:%M:%S %p")))
+        self.events.append(Event(level, code, message, where, time.strftime("%m/%d/%Y %I:%M:%S %p")))
 
     def extend(self, events: Iterable[Event]) -> None:
         """Log events of another log here, each distinct message once (NIST re-reads the same files

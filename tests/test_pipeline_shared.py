@@ -1,0 +1,87 @@
+"""What NIST's stages share, in one place each: the tab-separated reader (aifcheck.loading.tsv),
+the AUX data of TA1 and TA2 (aifcheck.pipeline.aux), and the Validator's span checks
+(aifcheck.pipeline.validate) as the TA2 validate stage and the TA2 scorer use them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aifcheck.errors import InputError
+from aifcheck.pipeline.aux import TA1_CORE, TA2_CORE, load_aux
+from aifcheck.pipeline.events import Where
+from aifcheck.pipeline.ta2_responses import read_folder
+from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
+from aifcheck.loading.tsv import read_lines, read_table
+
+HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
+
+
+def _aux(folder: Path, image_size: str = "400x300") -> Path:
+    """Document D1 (TA2's core) with a text element T1 and an image I1; D2 (TA1's core) with T2."""
+    folder.mkdir()
+    files = {
+        "encoding_modality.txt": "encoding\tmodality\nltf\ttext\njpg\timage\n",
+        "S.parent_children.tsv": "doceid\tdetype\tdocid\tlang_manual\nT1\tltf\tD1\teng\nI1\tjpg\tD1\tn/a\nT2\tltf\tD2\teng\n",
+        "S.coredocs.txt": "root_id\nD1\n",
+        "S.coredocs-xx.txt": "root_id\nD2\n",
+        "S.sentence_boundaries.txt": "doceid\tsegment_id\tstart_char\tend_char\nT1\t0\t10\t50\nT2\t0\t0\t100\n",
+        "S.image_boundaries.txt": f"image_filename\twxh\nI1.jpg\t{image_size}\n",
+        "S.keyframe_boundaries.txt": "keyframeid\twxh\n",
+        "S.video_boundaries.txt": "video_filename\tlength\n",
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_lines_end_as_in_nist_text_mode_and_a_repeated_column_keeps_its_last_cell(tmp_path: Path) -> None:
+    path = tmp_path / "t.tsv"
+    path.write_bytes(b"a\tb\ta\r\n1\t2\t3\r4\t5\t6 \t7\n\n8\x0c\t9\t10\n")
+    assert [line for _, line in read_lines(path)] == ["a\tb\ta", "1\t2\t3", "4\t5\t6 \t7", "8\x0c\t9\t10"]
+    table = read_table(path, ("a", "b"))
+    assert table.cells(("a", "b", "c")) == [(2, ["3", "2", ""]), (3, ["6 \t7", "5", ""]), (5, ["10", "9", ""])]
+    path.write_text("a\tb\n1\n", encoding="utf-8")
+    with pytest.raises(InputError, match="1 cells, the header has 2 columns") as raised:
+        read_table(path, ("a",))
+    assert raised.value.line == 2
+
+
+def test_one_aux_reader_gives_each_task_its_core_documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIFCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _aux(tmp_path / "aux")
+    ta1, ta2 = load_aux(folder, TA1_CORE), load_aux(folder, TA2_CORE)
+    assert (ta1.core, ta2.core) == (("D2",), ("D1",))
+    assert ta1.documents == ta2.documents == {"D1": ("T1", "I1"), "D2": ("T2",)}
+    assert str(ta2.extent("text", "T1")) == "(10,0)-(50,0)" and ta2.extent("image", "I1").floats() == (0, 0, 400, 300)
+    assert len(list((tmp_path / "cache").glob("aux-*.marshal"))) == 2  # a cache per list of core documents
+
+
+@pytest.mark.parametrize("size", ["400x300x2", "x300", "400x"])
+def test_an_image_size_that_is_not_width_x_height_is_one_located_error(size: str, tmp_path: Path) -> None:
+    folder = _aux(tmp_path / "aux", size)
+    with pytest.raises(InputError, match=f"wxh '{size}' is not WIDTHxHEIGHT") as raised:
+        load_aux(folder, TA2_CORE)
+    assert raised.value.line == 2
+
+
+def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(tmp_path: Path) -> None:
+    """NIST's Validator stops on it; the validate stage logs an ERROR of aifcheck's and drops the
+    row, the scorer keeps it invalid and says NIST stops there."""
+    aux = load_aux(_aux(tmp_path / "aux", "wide x high"), TA2_CORE)
+    rows = (("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'), ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'))
+    valid, log = validate_stage([ResponseFile("Q.rq.tsv", HEADER, rows)], aux)
+    assert valid[0].rows == (("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),)  # the second, clipped to T1
+    assert [(e.level, e.message, e.where) for e in log[1:-1]] == [
+        ("ERROR", "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data is not numbers", Where("Q.rq.tsv", 2)),
+        ("WARNING", "Validator - SPAN_OFF_BOUNDARY_CORRECTED - Correcting span '(20,0)-(60,0)' to '(20,0)-(50,0)' because it is outside "
+                    "the boundary '(10,0)-(50,0)' of document element 'T1'", Where("Q.rq.tsv", 3))]
+    folder = tmp_path / "SPARQL-VALID-output"
+    folder.mkdir()
+    (folder / "Q.rq.tsv").write_text("".join("\t".join(cells) + "\n" for cells in (HEADER, *rows)), encoding="utf-8")
+    read = read_folder(folder, aux)["Q"]
+    assert [(r.span, r.valid) for r in read.rows] == [("D1:I1:(1,1)-(2,2)", False), ("D1:T1:(20,0)-(50,0)", True)]
+    assert [(e.kind, e.line, e.detail) for e in read.events] == [
+        ("unreadable", 2, "the image extent of I1 in the AUX data is not numbers"),
+        ("invalid", 2, "the image extent of I1 in the AUX data is not numbers"),
+        ("corrected", 3, "span D1:T1:(20,0)-(60,0) moved inside its element: D1:T1:(20,0)-(50,0)")]
