@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 from ta1_example import EXAMPLE
@@ -169,3 +170,17 @@ def test_the_error_reported_is_the_one_nist_s_stage_order_meets_first(sparql_cop
     am.write_text(am.read_text().replace("?role\t", "?predicate\t", 1))  # the span alone is then the error
     result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out3", "--jobs", "2")
     assert result.exit_code == 3 and "L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: mention span 'not-a-span'" in result.output, result.output
+
+
+def test_a_gold_cluster_with_two_temporal_tuples_names_the_second_row(ta1_data, tmp_path):
+    gold = tmp_path / "gold"
+    shutil.copytree(ta1_data / "ta1-gold-tsv", gold)
+    table = gold / "L0C0499MZ.ttl" / "AIDA_P3_TA1_TM_A0001.rq.tsv"
+    header, *rows = table.read_text().splitlines()
+    table.write_text("\n".join([header, *(line for row in rows for line in (row, row))]) + "\n")  # each row twice
+    result = invoke(EXAMPLE / "SPARQL-output", gold, ta1_data / "ta1-scoring/AUX-data", tmp_path / "out")
+    found = re.search(rf"{re.escape(str(table))}:(\d+): gold cluster (\S+) of L0C0499MZ has 2 temporal tuples", result.output)
+    assert result.exit_code == 3 and found, result.output
+    line, cluster = int(found.group(1)), found.group(2)
+    lines = table.read_text().splitlines()
+    assert lines[line - 1] == lines[line - 2] and cluster in lines[line - 1]  # the copy: the cluster's second row

@@ -147,7 +147,7 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
         if gold_responses is not None:
             outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
         stage = SCORE
-        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome)
+        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold)
     except InputError as exc:
         outcome.error = (stage, 0, exc)
     return outcome
@@ -232,10 +232,15 @@ def _align_and_filter(setting: Setting, system: Document, valid: KnowledgeGraph,
 
 
 def _score(setting: Setting, document: str, aux: Aux, types: TypeSimilarity, gold: KnowledgeGraph | None, system: KnowledgeGraph | None,
-           alignment: DocumentAlignment | None, outcome: DocumentOutcome) -> None:
+           alignment: DocumentAlignment | None, outcome: DocumentOutcome, gold_tables: Document | None) -> None:
     """Each metric's rows for this document (and the events each logs)."""
+    time_rows: dict[str, list[tuple[str, int]]] = {}
+    for row in gold_tables.rows("TM") if gold_tables is not None else ():
+        if row.valid:  # the rows the gold's LDCTimes were built from
+            time_rows.setdefault(row["cluster"], []).append((row.path, row.line))
     inputs = Inputs("", aux, {document: gold} if gold is not None else {}, {document: system} if system is not None else {},
-                    {document: alignment} if alignment is not None else {}, EventLog(""), types, setting.plan, only=document)
+                    {document: alignment} if alignment is not None else {}, EventLog(""), types, setting.plan, only=document,
+                    gold_time_rows={document: time_rows})
     for index, metric in enumerate(METRICS):
         log = EventLog("")
         try:

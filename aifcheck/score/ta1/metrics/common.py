@@ -34,6 +34,8 @@ class Inputs:
     types: TypeSimilarity
     plan: bool = False
     only: str | None = None  # score this core document alone (the run scores each document apart)
+    # document -> gold cluster -> (file, line) of each of its TM rows, for the messages that name one
+    gold_time_rows: dict[str, dict[str, list[tuple[str, int]]]] = field(default_factory=dict)
 
     def documents(self) -> list[tuple[str, str | None]]:
         """The core documents NIST scores (those the parent-children table knows), with language."""

@@ -41,7 +41,8 @@ def score(inputs: Inputs) -> MetricScores:
             similarity = 0
             if system_id != NONE:
                 if len(times) > 1:
-                    raise InputError(document, f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)")
+                    path, line = inputs.gold_time_rows[document][gold_id][1]  # the second tuple: where the gold says too much
+                    raise InputError(path, f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)", line)
                 tuples = [_tuple(t, inputs.plan, document, system_id) for t in inputs.system[document].times_of(system_id)]
                 if tuples:
                     total = 0
