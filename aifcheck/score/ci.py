@@ -21,6 +21,7 @@ half below, which moves the bounds of tied samples (research §9).
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -31,8 +32,9 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
-from .resample import Replicates, replicate_indices, replicate_means
+from .resample import Replicates, replicate_indices, replicate_means, threaded_map
 from .scorefiles import (
+    ALL,
     ALL_MICRO,
     Layout,
     MetricTable,
@@ -55,6 +57,7 @@ REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
 _BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
 _STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
+_GATHERS_PER_DRAW = 8  # NIST's stream: drawing an index costs about as much as gathering and adding 8
 
 
 @dataclass(frozen=True)
@@ -194,12 +197,22 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
     for size in sizes:
         by_count.setdefault(replications_for(size, replications), []).append(size)
     for count, shared in by_count.items():
-        for chosen in _batches(samples, varied, count, stream.nist):
+        batches = _batches(samples, varied, count, stream.nist)
+
+        def draw(chosen: list[int]) -> list[Replicates]:
             if stream.nist:
-                drawn = _nist_replicates([samples[j] for j in chosen], count, stream.seed)
-            else:
-                drawn = replicate_means(data, [members[j] for j in chosen], count, stream.seed)
-            for j, replicates in zip(chosen, drawn):
+                return _nist_replicates([samples[j] for j in chosen], count, stream.seed)
+            return replicate_means(data, [members[j] for j in chosen], count, stream.seed)
+
+        if stream.nist and sum(map(len, batches)) * count <= _STORED:
+            # NIST's stream draws each size's indices in one sequence: the sizes are drawn side by
+            # side on the cores (largest first, so that they end together), when their means fit
+            batches.sort(key=lambda chosen: -len(samples[chosen[0]]) * (len(chosen) + _GATHERS_PER_DRAW))
+            drawn = threaded_map(draw, batches)
+        else:  # aifcheck's stream spreads one batch's draws on the cores itself
+            drawn = [draw(chosen) for chosen in batches]
+        for chosen, replicated in zip(batches, drawn):
+            for j, replicates in zip(chosen, replicated):
                 accel = _jackknife_acceleration(samples[j])
                 for size in shared:
                     found[j][size] = bca(replicates.means, math.nan, accel, size, below=replicates.below)
@@ -331,16 +344,21 @@ def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool)
     return np.array(means)
 
 
-def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildcards: list[str],
+def _no_summary(_row: Row) -> bool:
+    return False
+
+
+def _quirk_warnings(data: ScoreTable, holds_all: Callable[[str], bool], cells: dict[str, str], wildcards: list[str],
                     rows: list[Row], label: str) -> list[str]:
     """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
-    column with ALL in a data row is literal)."""
-    intended = [c for c in wildcards if not any(not is_summary(r) and table.getter(c)(r) == "ALL" for r in table.rows)]
+    column with ALL in a data row is literal). ``data``: the table's data rows;
+    ``holds_all(column)``: whether a data row holds ALL in the column."""
+    intended = [c for c in wildcards if not holds_all(c)]
     if intended == wildcards:
         return []
     literal = [c for c in wildcards if c not in intended]
-    other = sample_rows(table, is_summary, cells, intended)
-    return [f"{table.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+    other = sample_rows(data, _no_summary, cells, intended)
+    return [f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
             f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"]
 
 
@@ -374,6 +392,9 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         table.number(row, options.score)
     if summaries and not printed:
         warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
+    # the data rows once, rather than telling them from the summary rows again for every key
+    data = ScoreTable(table.path, table.columns, tuple(row for row in table.rows if not is_summary(row)))
+    holds_all = functools.cache(lambda column: ALL in map(data.getter(column), data.rows))
     samples: dict[str, np.ndarray] = {}
     first_key: dict[str, tuple[str, ...]] = {}
     pool = _Pool()
@@ -387,11 +408,11 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
                                 f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
             continue
         label = " ".join(f"{k}={v}" for k, v in cells.items())
-        wildcards = wildcard_columns(table, is_summary, cells)
-        rows = sample_rows(table, is_summary, cells, wildcards)
+        wildcards = wildcard_columns(data, _no_summary, cells)
+        rows = sample_rows(data, _no_summary, cells, wildcards)
         if not rows:
             raise InputError(table.path, f"no data rows for the key {label} of this summary row", row.line)
-        warnings.extend(_quirk_warnings(table, is_summary, cells, wildcards, rows, label))
+        warnings.extend(_quirk_warnings(data, holds_all, cells, wildcards, rows, label))
         samples[name] = _sample(table, rows, options, pool)
         first_key[name] = values
     intervals = sample_intervals(pool.values, list(samples.values()), options.sizes, stream, options.replications)
