@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -55,7 +55,7 @@ DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
-_BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
+_BLOCK = 250_000  # indices drawn at a time: they and their values stay in the processor's cache while they are added
 _STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
 _GATHERS_PER_DRAW = 8  # NIST's stream: drawing an index costs about as much as gathering and adding 8
 
@@ -85,11 +85,41 @@ class Stream:
         own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
         drawn on several cores and the replications do not depend on how many there are."""
         if self.nist:
-            state = np.random.RandomState(self.seed)
-            rows = max(1, _BLOCK // max(n, 1))
-            return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
-                                   for start in range(0, replications, rows)])
+            return np.concatenate([statistic(block) for block in nist_index_blocks(n, replications, self.seed)])
         return replicate_indices(n, replications, self.seed, statistic)
+
+
+def nist_index_blocks(n: int, replications: int, seed: int) -> Iterator[np.ndarray]:
+    """NIST's bootstrap indices of B replications of n rows (1 <= n < 2^32), in blocks (rows x n):
+    those of ``RandomState(seed).randint(n, size=(B, n))``, which takes each index from the next
+    32-bit output of MT19937, masked to the bits of n - 1, passing over those >= n. Here the
+    outputs are drawn in bulk, then masked and filtered as arrays: faster than numpy's loop.
+    A block is valid until the next one is drawn (they share their memory)."""
+    generator = np.random.MT19937()
+    generator.state = np.random.RandomState(seed).get_state(legacy=False)
+    mask = (1 << (n - 1).bit_length()) - 1
+    kept_share = n / (mask + 1)  # above 1/2
+
+    def outputs_for(count: int) -> int:  # a few more than are expected to give ``count`` indices
+        return int(count / kept_share * 1.01) + 64
+
+    rows = max(1, _BLOCK // n)
+    # one buffer for the indices kept, reused block after block (fresh arrays cost page faults);
+    # it holds what the outputs drawn for a block can give, with what was held before them
+    kept = np.empty(outputs_for(rows * n), dtype=np.int64)
+    held = 0  # indices kept and not yet given
+    for start in range(0, replications, rows):
+        wanted = min(rows, replications - start) * n
+        while held < wanted:  # rarely twice
+            outputs = generator.random_raw(outputs_for(wanted - held)).view(np.int64)
+            outputs &= mask
+            valid = outputs < n
+            found = np.count_nonzero(valid)
+            np.compress(valid, outputs, out=kept[held:held + found])
+            held += found
+        yield kept[:wanted].reshape(-1, n)
+        held -= wanted
+        kept[:held] = kept[wanted:wanted + held]
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
@@ -156,12 +186,8 @@ def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stre
 def _nist_replicates(samples: Sequence[np.ndarray], replications: int, seed: int) -> list[Replicates]:
     """NIST's replications of samples of one size n: arch 4.19 seeds every interval anew with the
     seed, so all of them resample with the same indices, drawn once here."""
-    n = len(samples[0])
-    state = np.random.RandomState(seed)
-    rows = max(1, _BLOCK // n)
     means: list[list[np.ndarray]] = [[] for _ in samples]
-    for start in range(0, replications, rows):
-        block = state.randint(n, size=(min(rows, replications - start), n))
+    for block in nist_index_blocks(len(samples[0]), replications, seed):
         for found, sample in zip(means, samples):
             found.append(np.take(sample, block).mean(axis=1))
     replicated = [np.concatenate(found) for found in means]

@@ -26,6 +26,7 @@ from aifcheck.score.ci import (
     folder_intervals,
     headline_intervals,
     mean_intervals,
+    nist_index_blocks,
     nist_intervals,
     replications_for,
     unit_intervals,
@@ -85,6 +86,25 @@ def test_nist_case(case, tmp_path):
     assert done.returncode == 0, done.stderr
     assert pretty.read_bytes() == (FIXTURES / "nist" / f"{case}.txt").read_bytes()
     assert tab.read_bytes() == (FIXTURES / "nist" / f"{case}.tab").read_bytes()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 1024, 1025, 1625, 10_000, 65_537, 300_001])
+def test_nist_index_blocks_are_numpy_s_legacy_randint(n):
+    """NIST's stream drawn in bulk (masked MT19937 outputs) gives randint's indices: at the edges
+    of the masks, across blocks (n = 1625: 153 replications a block) and one replication a block."""
+    for seed, replications in ((1, 1), (7, 400), (123, 3)):
+        drawn = np.concatenate([block.copy() for block in nist_index_blocks(n, replications, seed)])
+        assert np.array_equal(drawn, np.random.RandomState(seed).randint(n, size=(replications, n)))
+
+
+def test_nist_stream_on_one_core_or_several_is_the_same(monkeypatch):
+    from aifcheck.score import resample
+
+    table = read_table(FIXTURES / "continuous.tab")
+    options = CIOptions("Score", tuple(TA1_KEY.split(",")), (("DocID", "ALL-Macro"),), seed=4, replications=3000)
+    several = nist_intervals(table, options)
+    monkeypatch.setattr(resample, "_THREADS", 1)
+    assert nist_intervals(table, options) == several
 
 
 # research §7, the worked example
