@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -32,7 +33,8 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
-from .resample import Replicates, replicate_indices, replicate_means, threaded_map
+from . import resample
+from .resample import Replicates, replicate_indices, replicate_means
 from .scorefiles import (
     ALL,
     ALL_MICRO,
@@ -55,9 +57,9 @@ DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
-_BLOCK = 250_000  # indices drawn at a time: they and their values stay in the processor's cache while they are added
+_CHUNK = 250_000  # NIST's random outputs read at a time: their indices and values stay in the processor's cache
 _STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
-_GATHERS_PER_DRAW = 8  # NIST's stream: drawing an index costs about as much as gathering and adding 8
+_READERS = 16  # sizes reading NIST's stream together (each holds some 4 MB of buffers)
 
 
 @dataclass(frozen=True)
@@ -85,41 +87,70 @@ class Stream:
         own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
         drawn on several cores and the replications do not depend on how many there are."""
         if self.nist:
-            return np.concatenate([statistic(block) for block in nist_index_blocks(n, replications, self.seed)])
+            return nist_statistics([(n, [statistic])], replications, self.seed)[0][0]
         return replicate_indices(n, replications, self.seed, statistic)
 
 
-def nist_index_blocks(n: int, replications: int, seed: int) -> Iterator[np.ndarray]:
-    """NIST's bootstrap indices of B replications of n rows (1 <= n < 2^32), in blocks (rows x n):
-    those of ``RandomState(seed).randint(n, size=(B, n))``, which takes each index from the next
-    32-bit output of MT19937, masked to the bits of n - 1, passing over those >= n. Here the
-    outputs are drawn in bulk, then masked and filtered as arrays: faster than numpy's loop.
-    A block is valid until the next one is drawn (they share their memory)."""
+class _NistSize:
+    """The replications of one size n in NIST's stream (arch 4.19's ``randint(n, size=n)`` per
+    replication): numpy's legacy randint takes each index from the next 32-bit output of MT19937,
+    masked to the bits of n - 1, passing over those >= n (for 1 <= n < 2^32). The outputs are read
+    in chunks and masked and filtered as arrays (faster than numpy's loop); each complete row of n
+    indices goes to the statistics (blocks rows x n, each returning a value per row)."""
+
+    def __init__(self, n: int, replications: int, statistics: Sequence[Callable[[np.ndarray], np.ndarray]]) -> None:
+        self.n = n
+        self.mask = (1 << (n - 1).bit_length()) - 1
+        self.left = replications
+        self.statistics = statistics
+        self.found: list[list[np.ndarray]] = [[] for _ in statistics]
+        # buffers reused chunk after chunk (fresh arrays cost page faults); ``kept``: the indices
+        # not yet used, less than a row and what one chunk gives
+        self.masked = np.empty(_CHUNK, dtype=np.int64)
+        self.valid = np.empty(_CHUNK, dtype=bool)
+        self.kept = np.empty(n + _CHUNK, dtype=np.int64)
+        self.held = 0
+
+    def read(self, outputs: np.ndarray) -> None:
+        masked = np.bitwise_and(outputs, self.mask, out=self.masked)
+        valid = np.less(masked, self.n, out=self.valid)
+        count = np.count_nonzero(valid)
+        np.compress(valid, masked, out=self.kept[self.held:self.held + count])
+        self.held += count
+        rows = min(self.held // self.n, self.left)
+        if rows:
+            used = rows * self.n
+            block = self.kept[:used].reshape(rows, self.n)
+            for found, statistic in zip(self.found, self.statistics):
+                found.append(statistic(block))
+            self.left -= rows
+            self.held -= used
+            self.kept[:self.held] = self.kept[used:used + self.held]
+
+
+def nist_statistics(sizes: Sequence[tuple[int, Sequence[Callable[[np.ndarray], np.ndarray]]]], replications: int,
+                    seed: int) -> list[list[np.ndarray]]:
+    """For each (n, statistics): each statistic's B values on NIST's replications of n rows with
+    ``seed`` (those of ``RandomState(seed).randint(n, size=(B, n))``). arch seeds every interval
+    anew, so every size reads the same MT19937 outputs: they are drawn once, the next chunk while
+    the sizes read this one, on the cores."""
     generator = np.random.MT19937()
     generator.state = np.random.RandomState(seed).get_state(legacy=False)
-    mask = (1 << (n - 1).bit_length()) - 1
-    kept_share = n / (mask + 1)  # above 1/2
+    readers = [_NistSize(n, replications, statistics) for n, statistics in sizes]
 
-    def outputs_for(count: int) -> int:  # a few more than are expected to give ``count`` indices
-        return int(count / kept_share * 1.01) + 64
+    def draw() -> np.ndarray:
+        return generator.random_raw(_CHUNK).view(np.int64)
 
-    rows = max(1, _BLOCK // n)
-    # one buffer for the indices kept, reused block after block (fresh arrays cost page faults);
-    # it holds what the outputs drawn for a block can give, with what was held before them
-    kept = np.empty(outputs_for(rows * n), dtype=np.int64)
-    held = 0  # indices kept and not yet given
-    for start in range(0, replications, rows):
-        wanted = min(rows, replications - start) * n
-        while held < wanted:  # rarely twice
-            outputs = generator.random_raw(outputs_for(wanted - held)).view(np.int64)
-            outputs &= mask
-            valid = outputs < n
-            found = np.count_nonzero(valid)
-            np.compress(valid, outputs, out=kept[held:held + found])
-            held += found
-        yield kept[:wanted].reshape(-1, n)
-        held -= wanted
-        kept[:held] = kept[wanted:wanted + held]
+    with ThreadPoolExecutor(resample.THREADS) as pool:
+        outputs = draw()
+        active = [reader for reader in readers if reader.left]
+        while active:
+            reading = [pool.submit(reader.read, outputs) for reader in active]
+            outputs = draw()  # the next chunk, in this thread while the readers read
+            for done in reading:
+                done.result()
+            active = [reader for reader in active if reader.left]
+    return [[np.concatenate(found) for found in reader.found] for reader in readers]
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
@@ -183,15 +214,16 @@ def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stre
     return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
 
 
-def _nist_replicates(samples: Sequence[np.ndarray], replications: int, seed: int) -> list[Replicates]:
-    """NIST's replications of samples of one size n: arch 4.19 seeds every interval anew with the
-    seed, so all of them resample with the same indices, drawn once here."""
-    means: list[list[np.ndarray]] = [[] for _ in samples]
-    for block in nist_index_blocks(len(samples[0]), replications, seed):
-        for found, sample in zip(means, samples):
-            found.append(np.take(sample, block).mean(axis=1))
-    replicated = [np.concatenate(found) for found in means]
-    return [Replicates(found, int(np.count_nonzero(found < sample.mean()))) for found, sample in zip(replicated, samples)]
+def _nist_replicates(groups: Sequence[Sequence[np.ndarray]], replications: int, seed: int) -> list[list[Replicates]]:
+    """NIST's replications of groups of samples, each group of one size: arch 4.19 seeds every
+    interval anew with the seed, so samples of one size resample with the same indices, and all
+    sizes read the same random outputs (``nist_statistics``)."""
+    def mean_of(sample: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda block: np.take(sample, block).mean(axis=1)
+
+    drawn = nist_statistics([(len(group[0]), [mean_of(sample) for sample in group]) for group in groups], replications, seed)
+    return [[Replicates(means, int(np.count_nonzero(means < sample.mean()))) for means, sample in zip(found, group)]
+            for found, group in zip(drawn, groups)]
 
 
 def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist: bool) -> list[list[int]]:
@@ -202,6 +234,20 @@ def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist:
     for j in varied:
         groups.setdefault(len(samples[j]) if nist else 0, []).append(j)
     return [group[first:first + together] for group in groups.values() for first in range(0, len(group), together)]
+
+
+def _rounds(batches: list[list[int]], count: int) -> list[list[list[int]]]:
+    """NIST's sizes (batches of samples of one size) read the stream together in rounds of at
+    most ``_READERS`` sizes (each holds its buffers) and ``_STORED`` replicated means."""
+    rounds: list[list[list[int]]] = []
+    stored = 0
+    for chosen in batches:
+        if not rounds or len(rounds[-1]) == _READERS or stored + len(chosen) * count > _STORED:
+            rounds.append([])
+            stored = 0
+        rounds[-1].append(chosen)
+        stored += len(chosen) * count
+    return rounds
 
 
 def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
@@ -224,19 +270,11 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
         by_count.setdefault(replications_for(size, replications), []).append(size)
     for count, shared in by_count.items():
         batches = _batches(samples, varied, count, stream.nist)
-
-        def draw(chosen: list[int]) -> list[Replicates]:
-            if stream.nist:
-                return _nist_replicates([samples[j] for j in chosen], count, stream.seed)
-            return replicate_means(data, [members[j] for j in chosen], count, stream.seed)
-
-        if stream.nist and sum(map(len, batches)) * count <= _STORED:
-            # NIST's stream draws each size's indices in one sequence: the sizes are drawn side by
-            # side on the cores (largest first, so that they end together), when their means fit
-            batches.sort(key=lambda chosen: -len(samples[chosen[0]]) * (len(chosen) + _GATHERS_PER_DRAW))
-            drawn = threaded_map(draw, batches)
-        else:  # aifcheck's stream spreads one batch's draws on the cores itself
-            drawn = [draw(chosen) for chosen in batches]
+        if not stream.nist:  # aifcheck's stream spreads one batch's draws on the cores itself
+            drawn = [replicate_means(data, [members[j] for j in chosen], count, stream.seed) for chosen in batches]
+        else:
+            drawn = [found for group in _rounds(batches, count)
+                     for found in _nist_replicates([[samples[j] for j in chosen] for chosen in group], count, stream.seed)]
         for chosen, replicated in zip(batches, drawn):
             for j, replicates in zip(chosen, replicated):
                 accel = _jackknife_acceleration(samples[j])

@@ -31,7 +31,7 @@ import numpy as np
 
 _TASK = 4096  # replications per task (a task runs on one core with its own generator)
 _CACHE_BLOCK = 250_000  # row draws at a time: small enough to stay in cache while they are gathered and added
-_THREADS = min(4, os.cpu_count() or 1)
+THREADS = min(4, os.cpu_count() or 1)
 _COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
 _MAX_DIGITS = 6  # decimals of scores added as integers
 _TIES = 1e-4  # a share of replications tied with the estimate that NIST's rounding would show
@@ -52,11 +52,11 @@ class Replicates:
 
 
 def threaded_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    """``function`` of each item, in order, on up to ``_THREADS`` cores: the items' work is
+    """``function`` of each item, in order, on up to ``THREADS`` cores: the items' work is
     numpy's drawing, gathering and adding, which lets go of the GIL."""
-    if len(items) <= 1 or _THREADS == 1:
+    if len(items) <= 1 or THREADS == 1:
         return [function(item) for item in items]
-    with ThreadPoolExecutor(min(_THREADS, len(items))) as pool:
+    with ThreadPoolExecutor(min(THREADS, len(items))) as pool:
         return list(pool.map(function, items))
 
 
