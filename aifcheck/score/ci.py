@@ -83,7 +83,7 @@ class Stream:
         """``statistic`` of B bootstrap draws of n indices in [0, n): it is given blocks of draws
         (arrays rows x n) and returns one value per row.
 
-        NIST's stream is one sequence, drawn block after block. aifcheck's gives each block its
+        NIST's stream is one sequence (read in bulk, ``nist_statistics``). aifcheck's gives each block its
         own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
         drawn on several cores and the replications do not depend on how many there are."""
         if self.nist:
