@@ -21,9 +21,11 @@ half below, which moves the bounds of tied samples (research §9).
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -31,8 +33,10 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..errors import InputError, UsageError
+from . import resample
 from .resample import Replicates, replicate_indices, replicate_means
 from .scorefiles import (
+    ALL,
     ALL_MICRO,
     Layout,
     MetricTable,
@@ -53,8 +57,9 @@ DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
-_BLOCK = 4_000_000  # random numbers drawn at a time: bounded memory for any B x n
+_CHUNK = 250_000  # NIST's random outputs read at a time: their indices and values stay in the processor's cache
 _STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
+_READERS = 16  # sizes reading NIST's stream together (each holds some 4 MB of buffers)
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,74 @@ class Stream:
         """``statistic`` of B bootstrap draws of n indices in [0, n): it is given blocks of draws
         (arrays rows x n) and returns one value per row.
 
-        NIST's stream is one sequence, drawn block after block. aifcheck's gives each block its
+        NIST's stream is one sequence (read in bulk, ``nist_statistics``). aifcheck's gives each block its
         own generator (PCG64 seeded with the seed and the block's number), so that blocks can be
         drawn on several cores and the replications do not depend on how many there are."""
         if self.nist:
-            state = np.random.RandomState(self.seed)
-            rows = max(1, _BLOCK // max(n, 1))
-            return np.concatenate([statistic(state.randint(n, size=(min(rows, replications - start), n)))
-                                   for start in range(0, replications, rows)])
+            return nist_statistics([(n, [statistic])], replications, self.seed)[0][0]
         return replicate_indices(n, replications, self.seed, statistic)
+
+
+class _NistSize:
+    """The replications of one size n in NIST's stream (arch 4.19's ``randint(n, size=n)`` per
+    replication): numpy's legacy randint takes each index from the next 32-bit output of MT19937,
+    masked to the bits of n - 1, passing over those >= n (for 1 <= n < 2^32). The outputs are read
+    in chunks and masked and filtered as arrays (faster than numpy's loop); each complete row of n
+    indices goes to the statistics (blocks rows x n, each returning a value per row)."""
+
+    def __init__(self, n: int, replications: int, statistics: Sequence[Callable[[np.ndarray], np.ndarray]]) -> None:
+        self.n = n
+        self.mask = (1 << (n - 1).bit_length()) - 1
+        self.left = replications
+        self.statistics = statistics
+        self.found: list[list[np.ndarray]] = [[] for _ in statistics]
+        # buffers reused chunk after chunk (fresh arrays cost page faults); ``kept``: the indices
+        # not yet used, less than a row and what one chunk gives
+        self.masked = np.empty(_CHUNK, dtype=np.int64)
+        self.valid = np.empty(_CHUNK, dtype=bool)
+        self.kept = np.empty(n + _CHUNK, dtype=np.int64)
+        self.held = 0
+
+    def read(self, outputs: np.ndarray) -> None:
+        masked = np.bitwise_and(outputs, self.mask, out=self.masked)
+        valid = np.less(masked, self.n, out=self.valid)
+        count = np.count_nonzero(valid)
+        np.compress(valid, masked, out=self.kept[self.held:self.held + count])
+        self.held += count
+        rows = min(self.held // self.n, self.left)
+        if rows:
+            used = rows * self.n
+            block = self.kept[:used].reshape(rows, self.n)
+            for found, statistic in zip(self.found, self.statistics):
+                found.append(statistic(block))
+            self.left -= rows
+            self.held -= used
+            self.kept[:self.held] = self.kept[used:used + self.held]
+
+
+def nist_statistics(sizes: Sequence[tuple[int, Sequence[Callable[[np.ndarray], np.ndarray]]]], replications: int,
+                    seed: int) -> list[list[np.ndarray]]:
+    """For each (n, statistics): each statistic's B values on NIST's replications of n rows with
+    ``seed`` (those of ``RandomState(seed).randint(n, size=(B, n))``). arch seeds every interval
+    anew, so every size reads the same MT19937 outputs: they are drawn once, the next chunk while
+    the sizes read this one, on the cores."""
+    generator = np.random.MT19937()
+    generator.state = np.random.RandomState(seed).get_state(legacy=False)
+    readers = [_NistSize(n, replications, statistics) for n, statistics in sizes]
+
+    def draw() -> np.ndarray:
+        return generator.random_raw(_CHUNK).view(np.int64)
+
+    with ThreadPoolExecutor(resample.THREADS) as pool:
+        outputs = draw()
+        active = [reader for reader in readers if reader.left]
+        while active:
+            reading = [pool.submit(reader.read, outputs) for reader in active]
+            outputs = draw()  # the next chunk, in this thread while the readers read
+            for done in reading:
+                done.result()
+            active = [reader for reader in active if reader.left]
+    return [[np.concatenate(found) for found in reader.found] for reader in readers]
 
 
 def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
@@ -150,19 +214,16 @@ def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stre
     return sample_intervals(data, [np.arange(len(data))], sizes, stream, replications)[0]
 
 
-def _nist_replicates(samples: Sequence[np.ndarray], replications: int, seed: int) -> list[Replicates]:
-    """NIST's replications of samples of one size n: arch 4.19 seeds every interval anew with the
-    seed, so all of them resample with the same indices, drawn once here."""
-    n = len(samples[0])
-    state = np.random.RandomState(seed)
-    rows = max(1, _BLOCK // n)
-    means: list[list[np.ndarray]] = [[] for _ in samples]
-    for start in range(0, replications, rows):
-        block = state.randint(n, size=(min(rows, replications - start), n))
-        for found, sample in zip(means, samples):
-            found.append(np.take(sample, block).mean(axis=1))
-    replicated = [np.concatenate(found) for found in means]
-    return [Replicates(found, int(np.count_nonzero(found < sample.mean()))) for found, sample in zip(replicated, samples)]
+def _nist_replicates(groups: Sequence[Sequence[np.ndarray]], replications: int, seed: int) -> list[list[Replicates]]:
+    """NIST's replications of groups of samples, each group of one size: arch 4.19 seeds every
+    interval anew with the seed, so samples of one size resample with the same indices, and all
+    sizes read the same random outputs (``nist_statistics``)."""
+    def mean_of(sample: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda block: np.take(sample, block).mean(axis=1)
+
+    drawn = nist_statistics([(len(group[0]), [mean_of(sample) for sample in group]) for group in groups], replications, seed)
+    return [[Replicates(means, int(np.count_nonzero(means < sample.mean()))) for means, sample in zip(found, group)]
+            for found, group in zip(drawn, groups)]
 
 
 def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist: bool) -> list[list[int]]:
@@ -173,6 +234,20 @@ def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist:
     for j in varied:
         groups.setdefault(len(samples[j]) if nist else 0, []).append(j)
     return [group[first:first + together] for group in groups.values() for first in range(0, len(group), together)]
+
+
+def _rounds(batches: list[list[int]], count: int) -> list[list[list[int]]]:
+    """NIST's sizes (batches of samples of one size) read the stream together in rounds of at
+    most ``_READERS`` sizes (each holds its buffers) and ``_STORED`` replicated means."""
+    rounds: list[list[list[int]]] = []
+    stored = 0
+    for chosen in batches:
+        if not rounds or len(rounds[-1]) == _READERS or stored + len(chosen) * count > _STORED:
+            rounds.append([])
+            stored = 0
+        rounds[-1].append(chosen)
+        stored += len(chosen) * count
+    return rounds
 
 
 def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
@@ -194,12 +269,14 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
     for size in sizes:
         by_count.setdefault(replications_for(size, replications), []).append(size)
     for count, shared in by_count.items():
-        for chosen in _batches(samples, varied, count, stream.nist):
-            if stream.nist:
-                drawn = _nist_replicates([samples[j] for j in chosen], count, stream.seed)
-            else:
-                drawn = replicate_means(data, [members[j] for j in chosen], count, stream.seed)
-            for j, replicates in zip(chosen, drawn):
+        batches = _batches(samples, varied, count, stream.nist)
+        if not stream.nist:  # aifcheck's stream spreads one batch's draws on the cores itself
+            drawn = [replicate_means(data, [members[j] for j in chosen], count, stream.seed) for chosen in batches]
+        else:
+            drawn = [found for group in _rounds(batches, count)
+                     for found in _nist_replicates([[samples[j] for j in chosen] for chosen in group], count, stream.seed)]
+        for chosen, replicated in zip(batches, drawn):
+            for j, replicates in zip(chosen, replicated):
                 accel = _jackknife_acceleration(samples[j])
                 for size in shared:
                     found[j][size] = bca(replicates.means, math.nan, accel, size, below=replicates.below)
@@ -331,16 +408,21 @@ def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool)
     return np.array(means)
 
 
-def _quirk_warnings(table: ScoreTable, is_summary, cells: dict[str, str], wildcards: list[str],
+def _no_summary(_row: Row) -> bool:
+    return False
+
+
+def _quirk_warnings(data: ScoreTable, holds_all: Callable[[str], bool], cells: dict[str, str], wildcards: list[str],
                     rows: list[Row], label: str) -> list[str]:
     """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
-    column with ALL in a data row is literal)."""
-    intended = [c for c in wildcards if not any(not is_summary(r) and table.getter(c)(r) == "ALL" for r in table.rows)]
+    column with ALL in a data row is literal). ``data``: the table's data rows;
+    ``holds_all(column)``: whether a data row holds ALL in the column."""
+    intended = [c for c in wildcards if not holds_all(c)]
     if intended == wildcards:
         return []
     literal = [c for c in wildcards if c not in intended]
-    other = sample_rows(table, is_summary, cells, intended)
-    return [f"{table.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+    other = sample_rows(data, _no_summary, cells, intended)
+    return [f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
             f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"]
 
 
@@ -374,6 +456,9 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         table.number(row, options.score)
     if summaries and not printed:
         warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
+    # the data rows once, rather than telling them from the summary rows again for every key
+    data = ScoreTable(table.path, table.columns, tuple(row for row in table.rows if not is_summary(row)))
+    holds_all = functools.cache(lambda column: ALL in map(data.getter(column), data.rows))
     samples: dict[str, np.ndarray] = {}
     first_key: dict[str, tuple[str, ...]] = {}
     pool = _Pool()
@@ -387,11 +472,11 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
                                 f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
             continue
         label = " ".join(f"{k}={v}" for k, v in cells.items())
-        wildcards = wildcard_columns(table, is_summary, cells)
-        rows = sample_rows(table, is_summary, cells, wildcards)
+        wildcards = wildcard_columns(data, _no_summary, cells)
+        rows = sample_rows(data, _no_summary, cells, wildcards)
         if not rows:
             raise InputError(table.path, f"no data rows for the key {label} of this summary row", row.line)
-        warnings.extend(_quirk_warnings(table, is_summary, cells, wildcards, rows, label))
+        warnings.extend(_quirk_warnings(data, holds_all, cells, wildcards, rows, label))
         samples[name] = _sample(table, rows, options, pool)
         first_key[name] = values
     intervals = sample_intervals(pool.values, list(samples.values()), options.sizes, stream, options.replications)

@@ -25,18 +25,22 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 _TASK = 4096  # replications per task (a task runs on one core with its own generator)
 _CACHE_BLOCK = 250_000  # row draws at a time: small enough to stay in cache while they are gathered and added
-_THREADS = min(4, os.cpu_count() or 1)
+THREADS = min(4, os.cpu_count() or 1)
 _COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index draws each
 _MAX_DIGITS = 6  # decimals of scores added as integers
 _TIES = 1e-4  # a share of replications tied with the estimate that NIST's rounding would show
 _REDRAWN = 20_000_000  # index draws a sample with any tie may cost to be drawn again as NIST adds it
 _ATOMS, _REDRAWS, _ORDERS = 1, 2, 3  # spawn keys: the streams of the atoms' tasks, of samples drawn again, of tie orders
 _UINT16_UP_TO = 4096  # numpy's 16-bit bounded draws slow down past this (they often take a remainder)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,15 @@ class Replicates:
 
     means: np.ndarray
     below: int
+
+
+def threaded_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """``function`` of each item, in order, on up to ``THREADS`` cores: the items' work is
+    numpy's drawing, gathering and adding, which lets go of the GIL."""
+    if len(items) <= 1 or THREADS == 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(min(THREADS, len(items))) as pool:
+        return list(pool.map(function, items))
 
 
 def _integers(values: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -135,12 +148,7 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
                 else:
                     local[np.ix_(users[a], chosen)] += base
 
-    tasks = range(-(-replications // _TASK))
-    if len(tasks) == 1:
-        task(0)
-    else:
-        with ThreadPoolExecutor(_THREADS) as pool:
-            list(pool.map(task, tasks))
+    threaded_map(task, range(-(-replications // _TASK)))
     return sums
 
 
@@ -187,11 +195,7 @@ def replicate_indices(n: int, replications: int, seed: int, statistic: Callable[
         generator = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(*key, number))))
         return statistic(generator.integers(0, n, size=(min(rows, replications - number * rows), n)))
 
-    blocks = range(-(-replications // rows))
-    if len(blocks) == 1:
-        return block(0)
-    with ThreadPoolExecutor(_THREADS) as pool:
-        return np.concatenate(list(pool.map(block, blocks)))
+    return np.concatenate(threaded_map(block, range(-(-replications // rows))))
 
 
 def _float_sums_exact(sample: np.ndarray) -> bool:

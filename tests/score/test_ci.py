@@ -27,6 +27,7 @@ from aifcheck.score.ci import (
     headline_intervals,
     mean_intervals,
     nist_intervals,
+    nist_statistics,
     replications_for,
     unit_intervals,
 )
@@ -85,6 +86,32 @@ def test_nist_case(case, tmp_path):
     assert done.returncode == 0, done.stderr
     assert pretty.read_bytes() == (FIXTURES / "nist" / f"{case}.txt").read_bytes()
     assert tab.read_bytes() == (FIXTURES / "nist" / f"{case}.tab").read_bytes()
+
+
+def test_nist_statistics_read_numpy_s_legacy_randint():
+    """NIST's stream read in bulk (masked MT19937 outputs, shared by every size) gives randint's
+    indices: at the edges of the masks, across chunks (n = 1625: some 120 replications a chunk)
+    and with rows longer than a chunk (n = 260,001)."""
+    small = [1, 2, 3, 5, 1024, 1025, 1625, 10_000]
+    for seed, replications, sizes in ((1, 1, small + [65_537]), (7, 300, small), (123, 3, small + [260_001])):
+        drawn = nist_statistics([(n, [np.copy]) for n in sizes], replications, seed)
+        assert len(drawn) == len(sizes)
+        for n, (indices,) in zip(sizes, drawn):
+            assert np.array_equal(indices, np.random.RandomState(seed).randint(n, size=(replications, n))), (n, seed)
+
+
+def test_nist_stream_on_one_core_or_in_rounds_is_the_same(monkeypatch):
+    """The table's six sizes read NIST's stream together on the cores, or on one core, or in
+    rounds of two sizes (each round drawing the stream again): the same intervals."""
+    from aifcheck.score import ci, resample
+
+    table = read_table(FIXTURES / "continuous.tab")
+    options = CIOptions("Score", tuple(TA1_KEY.split(",")), (("DocID", "ALL-Macro"),), seed=4, replications=3000)
+    together = nist_intervals(table, options)
+    monkeypatch.setattr(resample, "THREADS", 1)
+    assert nist_intervals(table, options) == together
+    monkeypatch.setattr(ci, "_READERS", 2)
+    assert nist_intervals(table, options) == together
 
 
 # research §7, the worked example

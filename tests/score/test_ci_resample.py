@@ -189,7 +189,7 @@ def test_the_numbers_do_not_depend_on_the_cores(monkeypatch):
     values = np.random.default_rng(3).integers(0, 10_000, 3000) / 10_000
     members = [np.arange(1000), np.arange(1000, 3000), np.arange(3000)]
     together = sample_intervals(values, members, (0.9,), Stream.of(None), replications=20_000)
-    monkeypatch.setattr(resample, "_THREADS", 1)
+    monkeypatch.setattr(resample, "THREADS", 1)
     assert sample_intervals(values, members, (0.9,), Stream.of(None), replications=20_000) == together
 
 
