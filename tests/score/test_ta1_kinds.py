@@ -1,6 +1,7 @@
 """score ta1 on mentions of every kind of justification, in a core document of the practice
 evaluation with text, an image and a video with key frames (L0C049DNW, its real element and
-keyframe IDs in NIST's AUX data): tests/data/ta1-kinds has its KB (run/) and hand-made gold tables.
+keyframe IDs in NIST's AUX data): tests/data/ta1-kinds has its KB and hand-made gold tables, under
+plain names (KINDS lays them out as NIST's run and gold folders).
 
 NIST's own code (validate_responses.py, filter_responses.py with aifcheck's type tables in place of
 its DWD overlay and KGTK cache, score_submission.py), run offline on the KB's tables without the
@@ -9,8 +10,10 @@ files as aifcheck. The IoU values below are worked by hand from NIST's rules (ai
 """
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,8 +22,24 @@ from helpers import ROOT, SHARED_DATA
 from aifcheck.render.ta1 import NistLayout
 from aifcheck.score.ta1 import score_ta1
 
-KINDS = ROOT / "tests" / "data" / "ta1-kinds"
 DOC = "L0C049DNW"
+
+
+def _laid_out() -> Path:
+    """The fixture as NIST lays a run and its gold out: run/<DOC>.ttl, gold/<DOC>.ttl/<table>.rq.tsv."""
+    source = ROOT / "tests" / "data" / "ta1-kinds"
+    folder = Path(tempfile.mkdtemp(prefix="aifcheck-ta1-kinds-"))
+    atexit.register(shutil.rmtree, folder, True)
+    (folder / "run").mkdir()
+    shutil.copy(source / "kb.ttl", folder / "run" / f"{DOC}.ttl")
+    gold = folder / "gold" / f"{DOC}.ttl"
+    gold.mkdir(parents=True)
+    for kind in ("AM", "CM", "TM"):
+        shutil.copy(source / f"gold-{kind}.tsv", gold / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
+    return folder
+
+
+KINDS = _laid_out()
 
 
 @pytest.fixture(scope="module")
