@@ -19,7 +19,7 @@ from tree_digest import digest
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.ta3.clean import clean_cell
-from aifcheck.pipeline.ta3.events import EventLog
+from aifcheck.pipeline.events import EventLog
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import merge
 from aifcheck.pipeline.ta3.queries import read_user_queries

@@ -1,8 +1,10 @@
-"""The events NIST's TA1 and TA2 stages log, and the log files that hold them.
+"""The events NIST's stages log (TA1, TA2, TA3), and the log files that hold them.
 
-NIST logs every event once per distinct message (the same message from a later row is dropped),
-counts ERROR events, and the driver's ``results.json`` counts the lines of ``logs/`` that hold
-"ERROR". This module keeps those rules so that aifcheck counts what NIST counts.
+NIST's logger writes ``DATE - SCRIPT - LEVEL - CLASS - CODE - MESSAGE [at FILE:LINE]``, logs every
+event once per distinct message (the same message from a later row is dropped), and counts the
+ERROR and WARNING events it logged; the TA1 driver's ``results.json`` counts the lines of ``logs/``
+that hold "ERROR". This module keeps those rules so that aifcheck counts what NIST counts. An event
+NIST's specification marks CRITICAL (NIST stops) is an InputError raised where it happens instead.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# code -> (level, message), as in NIST's log specifications; only the events of the TA1 and TA2 pipelines
+# code -> (level, message), as in NIST's log specifications; only the events of aifcheck's stages
 SPECS: dict[str, tuple[str, str]] = {
     "CLUSTER_NOT_ANNOTATED": ("INFO", "Response line skipped because all mentions of cluster '{}' were outside annotated regions"),
     "DEFAULT_INFO": ("INFO", "{}"),
@@ -21,22 +23,33 @@ SPECS: dict[str, tuple[str, str]] = {
     "INVALID_PROVENANCE_FORMAT": ("ERROR", "Invalid provenance '{}'"),
     "KB_STATS": ("INFO", "Input directory contains {} KBs in total. (valid {}, invalid {})"),
     "MENTION_NOT_ANNOTATED": ("INFO", "Response skipped because mention '{}' is outside the annotated regions"),
+    "MISSING_CLAIM_RANK": ("ERROR", "Ranking information not found for claim {}"),
     "MISSING_DATE_FIELD": ("INFO", "Missing {} {}; using '{}' as the {} date"),
     "MISSING_ITEM_WITH_KEY": ("ERROR", "{} '{}' not found"),
     "MISSING_OPEN_PERFORMER_FILE": ("ERROR", "{}/{} is expected from open performers but not found"),
+    "MISSING_REQUIRED_CLAIM_FIELD": ("ERROR", "Claim {} (required for {} KBs) missing in claim {}"),
+    "MULTIPLE_CLAIM_RANKS": ("ERROR", "Multiple ranks found for claim {}"),
     "MULTIPLE_DOCUMENTS": ("ERROR", "Multiple documents in response: '{}', '{}'"),
     "MULTIPLE_METATYPES": ("ERROR", "Multiple metatypes '{}' and '{} for '{}'"),
     "NEGATIVE_NUMBER": ("ERROR", "'{}' is negative, expecting non-negative"),
-    "NO_TEMPORAL_CONSTRAINT": ("INFO", "Gold cluster {} in document {} has no temporal constraint"),
     "NOTHING_TO_SCORE": ("ERROR", "Nothing to score."),
+    "NO_TEMPORAL_CONSTRAINT": ("INFO", "Gold cluster {} in document {} has no temporal constraint"),
     "PARENT_CHILD_RELATION_FAILURE": ("ERROR", "'{}' is not a child of '{}'"),
     "SPAN_OFF_BOUNDARY_CORRECTED": ("WARNING", "Correcting span '{}' to '{}' because it is outside the boundary '{}' of document element '{}'"),
     "SPAN_OFF_BOUNDARY_ERROR": ("ERROR", "Cannot correct therefore removing span '{}' because it is outside the boundary '{}' of document element '{}'"),
     "START_BIGGER_THAN_END": ("ERROR", "'{}' is bigger than '{}' in '{}'"),
+    "UNEXPECTED_CLAIM_ID": ("ERROR", "Unexpected claim ID '{}' (expected '{}')"),
+    "UNEXPECTED_CLAIM_VALUE": ("ERROR", "Unexpected {} '{}' for claim {}"),
+    "UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES": (
+        "WARNING", "Unexpected number of claim component QNode types for {} (provided: {}, expected <= {}); removing extra types"),
+    "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
+    "UNKNOWN_CLAIM_CONDITION": ("ERROR", "Unknown claim condition '{}'"),
+    "UNKNOWN_CLAIM_ID": ("ERROR", "Unknown claim ID '{}'"),
+    "UNKNOWN_CLAIM_QUERY_TOPIC_OR_CLAIM_FRAME_ID": ("ERROR", "Unknown {} '{}'"),
     "UNKNOWN_ITEM": ("ERROR", "Unknown {} '{}' in response"),
     "UNKNOWN_MODALITY": ("ERROR", "Unknown modality for document element '{}'"),
+    "UNKNOWN_RESPONSE_FILE_TYPE": ("ERROR", "Type cannot be determined for file: {}"),
     "UNKNOWN_VALUE": ("ERROR", "Unknown {} '{}' (expected one from {{{}}})"),
-    "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
 }
 # aifcheck's events where NIST's Validator stops with a traceback on a span it means to reject:
 # NIST's log specification lacks them
@@ -53,7 +66,7 @@ class Event:
     level: str  # INFO, WARNING or ERROR
     code: str
     message: str  # "<class> - <code> - <message>", what NIST logs each distinct one of once
-    where: Where | None  # the row it is about
+    where: Where | str | None  # the row it is about ("FILE:LINE")
     when: str
 
     @property
@@ -80,13 +93,21 @@ class EventLog:
         self.events: list[Event] = []
         self._seen: set[str] = set()
 
-    def record(self, code: str, *args: object, where: Where | None = None, source: str = "NO_CLASS_NAME") -> None:
+    def begin(self, arguments: str, current_dir: str) -> None:
+        """The line NIST's logger opens every log with."""
+        text = f"Execution begins {{current_dir:{current_dir}, script_name:{self.program}, arguments:{arguments}}}"
+        self.events.append(Event("INFO", "", text, None, _now()))
+
+    def info(self, text: str) -> None:
+        self.record("DEFAULT_INFO", text)
+
+    def record(self, code: str, *args: object, where: Where | str | None = None, source: str = "NO_CLASS_NAME") -> None:
         level, template = _EVENTS[code]
         message = f"{source} - {code} - {template.format(*args)}"
         if message in self._seen:
             return
         self._seen.add(message)
-        self.events.append(Event(level, code, message, where, time.strftime("%m/%d/%Y %I:%M:%S %p")))
+        self.events.append(Event(level, code, message, where, _now()))
 
     def extend(self, events: Iterable[Event]) -> None:
         """Log events of another log here, each distinct message once (NIST re-reads the same files
@@ -99,7 +120,18 @@ class EventLog:
     def count(self, level: str) -> int:
         return sum(event.level == level for event in self.events)
 
+    @property
+    def errors(self) -> int:
+        return self.count("ERROR")
+
+    @property
+    def warnings(self) -> int:
+        return self.count("WARNING")
+
     def text(self) -> str:
         """The log file's content, as NIST writes it."""
         return "".join(f"{e.when} - {self.program} - {e.level} - {e.text}\n" for e in self.events)
 
+
+def _now() -> str:
+    return time.strftime("%m/%d/%Y %I:%M:%S %p")

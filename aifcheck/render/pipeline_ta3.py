@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
-from ..pipeline.ta3.events import EventLog
 from ..pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
 from ..pipeline.ta3.tables import Table, TextFile
 from .output import new_folder, write_file
@@ -22,11 +21,6 @@ def file_text(file: Table | TextFile) -> str:
 def outer_claim_text(claim: ArfClaim) -> str:
     before = "\n".join("\t".join(row) for row in (HEADER, *claim.outer))
     return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
-
-
-def log_text(log: EventLog) -> str:
-    return "".join(f"{e.when} - {log.program} - {e.level} - {e.message}{'' if e.where is None else ' at ' + e.where}\n"
-                   for e in log.events)
 
 
 def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
@@ -47,7 +41,7 @@ def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> No
             write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
             write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
         for name, log in result.logs.items():
-            write_file(out / "logs" / name, log_text(log))
+            write_file(out / "logs" / name, log.text())
 
 
 def summary(result: PipelineTA3, target: str) -> str:

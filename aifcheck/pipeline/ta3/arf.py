@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .events import EventLog
+from ..events import EventLog
 from .validate import Claim, Entry
 
 HEADER = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")

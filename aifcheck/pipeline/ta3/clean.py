@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .events import EventLog
+from ..events import EventLog
 from .tables import Table, TextFile, text_lines
 
 _IRI = re.compile(r"<https://.*?#(.*?)>")

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from .events import EventLog
+from ..events import EventLog
 from .queries import split_cells
 from .tables import Table, ended_lines
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ...errors import UsageError
 from .arf import ArfClaim, arf
 from .clean import clean
-from .events import EventLog
+from ..events import EventLog
 from .handle import handle
 from .merge import GR, merge
 from .queries import read_documents, read_user_queries

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...errors import InputError
-from .events import EventLog
+from ..events import EventLog
 from .queries import UserQueries, split_cells
 from .tables import RANKING_SUFFIX, Table
 
