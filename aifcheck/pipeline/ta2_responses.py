@@ -31,6 +31,7 @@ from typing import NamedTuple
 from ..errors import InputError, UsageError
 from ..loading.tsv import read_lines
 from .aux import Aux
+from .events import Where
 from .ta2_queries import Query
 from .ta2_validate import RowValidator
 
@@ -73,7 +74,7 @@ class Event:
 
 
 # what NIST logs, by the word aifcheck's notes use: "invalid" and "dropped" are its errors
-KINDS = ("invalid", "dropped", "corrected", "confidence", "unreadable")
+KINDS = ("invalid", "dropped", "corrected", "confidence", "unreadable", "stage")
 
 
 @dataclass(frozen=True)
@@ -188,10 +189,17 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     from .ta2 import pipeline_ta2  # imported when needed: a run given as NIST's output needs no KB loader
 
     stages = pipeline_ta2(kb, list(queries.values()), aux)
+    # what the validate stage dropped or corrected never reaches the scorer: kept as "stage" events
+    logged: dict[str, list[Event]] = {}
+    for event in stages.log:
+        if event.level in ("ERROR", "WARNING") and isinstance(event.where, Where):
+            where = f"{kb}#SPARQL-CLEAN-output/{os.path.basename(event.where.path)}:{event.where.line}"
+            logged.setdefault(query_id_of(event.where.path), []).append(Event("stage", event.where.line, f"{where}: {event.message}"))
     validator = RowValidator(aux)
     found = {}
     for file in stages.valid:
         path = f"{kb}#{VALID_FOLDER}/{file.name}"
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
-        found[query_id_of(file.name)] = ResponseFile(path, query_id_of(file.name), "\t".join(file.header), rows, events=events)
+        query_id = query_id_of(file.name)
+        found[query_id] = ResponseFile(path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events))
     return found

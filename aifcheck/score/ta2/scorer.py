@@ -77,10 +77,12 @@ def _response_notes(queries: Mapping[str, Query], files: Mapping[str, ResponseFi
             "dropped": "row(s) dropped (documents unknown or not core)",
             "corrected": "span(s) moved inside their element (the corrected span is the row's key)",
             "confidence": "confidence(s) not in (0, 1] replaced by 1.0",
-            "unreadable": "row(s) invalid where NIST's validator stops (C7)"}
+            "unreadable": "row(s) invalid where NIST's validator stops (C7)",
+            "stage": "row(s) dropped or corrected by NIST's validate stage, run on the KB (pipeline ta2 writes its log)"}
     for kind in KINDS:
         events = [(f.path, e) for f in files.values() for e in f.events if e.kind == kind]
         if events:
             path, first = events[0]
-            notes.append(f"{len(events)} {what[kind]}; first: {path}:{first.line}: {first.detail}")
+            where = "" if kind == "stage" else f"{path}:{first.line}: "  # (a stage's event names its own file)
+            notes.append(f"{len(events)} {what[kind]}; first: {where}{first.detail}")
     return notes
