@@ -184,6 +184,12 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
         env={**os.environ, **env},
     )
     os.close(side)
+    assert proc.returncode == 1
+    return _drain(main).decode()
+
+
+def _drain(main: int) -> bytes:
+    """All a pseudo-terminal's program wrote, once it has ended; the terminal closed."""
     chunks = []
     while select.select([main], [], [], 0.5)[0]:
         try:
@@ -194,8 +200,7 @@ def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
             break
         chunks.append(data)
     os.close(main)
-    assert proc.returncode == 1
-    return b"".join(chunks).decode()
+    return b"".join(chunks)
 
 
 def test_colour_on_a_terminal_only() -> None:
@@ -310,18 +315,9 @@ def test_on_a_terminal_with_a_progress_bar_a_finding_is_one_line_however_narrow(
     proc = subprocess.run([sys.executable, "-m", "aifcheck", "validate", *map(str, files)], stdout=side, stderr=side,
                           timeout=300, env={**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "40"})
     os.close(side)
-    chunks = []
-    while select.select([main], [], [], 0.5)[0]:
-        try:
-            data = os.read(main, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
+    data = _drain(main)
     assert proc.returncode == 1
-    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode(errors="replace"))  # the bar's own codes
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", data.decode(errors="replace"))  # the bar's own codes
     findings = [line for line in text.replace("\r", "\n").splitlines() if " N4 error " in line]
     assert findings and all(line.startswith(str(tmp_path)) and line.rstrip().endswith(")") for line in findings), findings
 
