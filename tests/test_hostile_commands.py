@@ -400,6 +400,20 @@ def test_score_ta1_on_a_full_disk(ta1_inputs: Path) -> None:
     assert not (ta1_inputs / "out").exists() and not _leftovers(ta1_inputs)
 
 
+def test_a_lock_another_run_has_just_made_is_not_taken(ta3_inputs: Path) -> None:
+    # between making its lock and writing its pid in it, a run's lock is empty: another run must
+    # not take it for a dead run's (the twin-run cases of the command campaign met it)
+    lock = ta3_inputs / "out" / ".scores.lock"
+    lock.parent.mkdir()
+    lock.write_text("")
+    refused = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    assert refused.returncode == 2 and refused.stderr == "aifcheck: error: -o out/scores: another aifcheck run is writing it\n"
+    assert not (ta3_inputs / "out" / "scores").exists() and lock.exists()
+    os.utime(lock, (time.time() - 60, time.time() - 60))  # an empty lock left long ago: a dead run's
+    taken = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    assert taken.returncode == 0 and (ta3_inputs / "out" / "scores").is_dir() and not lock.exists()
+
+
 def test_score_ta1_second_run_and_force(ta1_inputs: Path) -> None:
     first = subprocess.Popen([sys.executable, "-m", "aifcheck", *TA1, "-o", "out"], cwd=ta1_inputs, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import stat
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -201,6 +202,8 @@ def _take(lock: Path, target: Path) -> None:
             owner = _owner(lock)
             if owner is not None and alive(owner):
                 raise UsageError(f"-o {target}: another aifcheck run (process {owner}) is writing it") from None
+            if owner is None and _just_made(lock):  # another run made it and has yet to write its pid in it
+                raise UsageError(f"-o {target}: another aifcheck run is writing it") from None
             lock.unlink(missing_ok=True)
             if owner is not None:
                 shutil.rmtree(_beside(lock.parent / target.name, f"partial-{owner}"), ignore_errors=True)
@@ -217,6 +220,16 @@ def _take(lock: Path, target: Path) -> None:
             raise
         return
     raise UsageError(f"-o {target}: another aifcheck run is writing it")
+
+
+def _just_made(lock: Path) -> bool:
+    try:
+        return time.time() - lock.stat().st_mtime < _LOCK_BEING_MADE
+    except OSError:  # gone meanwhile: taken again in the next round
+        return False
+
+
+_LOCK_BEING_MADE = 10.0  # seconds an empty lock is taken to be another run's, between its creation and its pid
 
 
 def _owner(lock: Path) -> int | None:
