@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, ROOT, SHARED_DATA
 
+import aifcheck as aifcheck_api
+
 GOOD = FIXTURES / "N4" / "good.ttl"
 DOCUMENT_KB = ROOT / "examples" / "valid" / "document-kb.ttl"
 FRAME = FIXTURES / "_submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
@@ -343,6 +345,8 @@ def test_crux_empty_gold_is_told(tmp_path: Path, command: str, system: str, what
     (tmp_path / "gold.tab").write_text("")
     proc = aifcheck("score", command, CRUX / system, "--gold", "gold.tab", cwd=tmp_path)
     assert proc.returncode == 0 and f"aifcheck: warning: gold.tab: holds no {what}: every score is 0" in proc.stderr.splitlines()
+    score = {"crux-claims": aifcheck_api.score_crux_claims, "crux-relations": aifcheck_api.score_crux_relations}[command]
+    assert f"{tmp_path / 'gold.tab'}: holds no {what}: every score is 0" in score(CRUX / system, tmp_path / "gold.tab").warnings  # the API's value says it
 
 
 # --- 7. errors that name the input and its line -------------------------------------------------------------

@@ -100,8 +100,7 @@ def crux_claims(
     from ..render.crux import claims_json, claims_text
 
     scores = score_claims(system, gold)
-    if scores.true_positives + scores.false_negatives == 0:
-        _warn([f"{gold}: holds no claim frame: every score is 0"])
+    _warn(scores.warnings)
     _write(scores, output_format, claims_json, claims_text)
 
 
@@ -116,6 +115,4 @@ def crux_relations(
 
     scores = score_relations(system, gold)
     _warn(scores.warnings)
-    if scores.instances == 0:
-        _warn([f"{gold}: holds no relation: every score is 0"])
     _write(scores, output_format, relations_json, relations_text)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...errors import InputError
 from ..allocations import cyclic_gc_paused
@@ -98,7 +98,10 @@ class RelationScores:
 def score_relations(system: str | os.PathLike, gold: str | os.PathLike) -> RelationScores:
     """Score a Task 2 system file against a gold file (see the module's docstring)."""
     with cyclic_gc_paused():
-        return _score_relations(read_relation_file(system), read_relation_file(gold))
+        scores = _score_relations(read_relation_file(system), read_relation_file(gold))
+    if scores.instances == 0:  # (the CRUX plan's reading: every score 0)
+        return replace(scores, warnings=(*scores.warnings, f"{gold}: holds no relation: every score is 0"))
+    return scores
 
 
 def _score_relations(ours: RelationFile, theirs: RelationFile) -> RelationScores:
