@@ -5,11 +5,11 @@ import sys
 
 def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
-        from . import __version__
+        from aifcheck import __version__
 
         print(f"aifcheck {__version__}")
         return
-    from .cli import main as run
+    from aifcheck.cli import main as run
 
     run()
 

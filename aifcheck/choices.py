@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import UsageError
+from aifcheck.errors import UsageError
 
 
 def choose(name: str, known: Iterable[str], what: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from .choices import choose
-from .errors import UsageError
+from aifcheck.choices import choose
+from aifcheck.errors import UsageError
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/"

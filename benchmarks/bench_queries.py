@@ -19,7 +19,7 @@ import rdflib
 
 from aifcheck.loading.kb import load_kb, read_text
 from aifcheck.extract.query import query_text, table_names
-from aifcheck.pipeline.sparql import run_table
+from aifcheck.pipeline.shared.sparql import run_table
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "m54" / "task1-run"
 

@@ -119,7 +119,7 @@ def _sorted_rows(text: str) -> list[str]:
 
 
 def measure(root: Path, size: tuple[int, int, int], seed: int, repeat: int, nist: Path | None) -> dict[str, object]:
-    from aifcheck.render.ta2 import score_files
+    from aifcheck.render.ta2.scores import score_files
     from aifcheck.score.ta2 import score_ta2
 
     paths = generate(root, *size, seed)

@@ -245,7 +245,7 @@ def command_times(command: list[str]) -> tuple[float, float]:
 
 def measure(root: Path, queries: int, claims: int, seed: int, repeat: int, nist: Path | None) -> dict[str, object]:
     from aifcheck.score.ta3.scorer import score_ta3
-    from aifcheck.render.ta3 import write_score_files
+    from aifcheck.render.ta3.scores import write_score_files
 
     paths = generate(root, queries, claims, seed)
     inputs = (paths["run"], paths["queries"], paths["mappings"], paths["assessments"])

@@ -63,7 +63,7 @@ def test_the_wheel_holds_every_package_and_data_file(wheel: zipfile.ZipFile) -> 
     assert not missing, f"left out of the wheel: {missing[:10]}"
     for data in ("aifcheck/shapes/catalog.json", "aifcheck/shapes/queries.json", "aifcheck/shapes/dwd_roles.tsv",
                  "aifcheck/queries/AIDA_P3_TA1_CM_A0001.rq", "aifcheck/rule_fixtures/N13a/bad.ttl",
-                 "aifcheck/score/ta1/data/similarity.tsv"):
+                 "aifcheck/pipeline/ta1/data/similarity.tsv"):
         assert data in names, data
 
 

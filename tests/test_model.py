@@ -8,7 +8,7 @@ import pytest
 
 from aifcheck.extract.kg import EDGES, CLUSTERS, TIMES, build_kg, load_kg
 from aifcheck.extract.model import KnowledgeGraph, LDCDate, Metatype, Span, short_role
-from aifcheck.pipeline.sparql import run_table
+from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.loading.kb import load_kb
 
 AIDA = (

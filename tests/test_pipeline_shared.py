@@ -1,6 +1,6 @@
 """What NIST's stages share, in one place each: the tab-separated reader (aifcheck.loading.tsv),
-the AUX data of TA1 and TA2 (aifcheck.pipeline.aux), and the Validator's span checks
-(aifcheck.pipeline.validate) as the TA2 validate stage and the TA2 scorer use them."""
+the AUX data of TA1 and TA2 (aifcheck.pipeline.shared.auxdata), and the Validator's span checks
+(aifcheck.pipeline.shared.checks) as the TA2 validate stage and the TA2 scorer use them."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from aifcheck.errors import InputError
-from aifcheck.pipeline.aux import TA1_CORE, TA2_CORE, load_aux
-from aifcheck.pipeline.events import Where
-from aifcheck.pipeline.ta2_responses import read_folder
-from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
+from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
+from aifcheck.pipeline.shared.events import Where
+from aifcheck.pipeline.ta2.responses import read_folder
+from aifcheck.pipeline.ta2.screen import ResponseFile, validate_stage
 from aifcheck.loading.tsv import read_lines, read_table
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")

@@ -15,12 +15,12 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.aux import TA2_CORE, load_aux
-from aifcheck.pipeline.events import Where
-from aifcheck.pipeline.ta2 import clean_stage, pipeline_ta2
-from aifcheck.pipeline.ta2_queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
-from aifcheck.pipeline.ta2_validate import ResponseFile, validate_stage
-from aifcheck.render.pipeline_ta2 import tsv
+from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+from aifcheck.pipeline.shared.events import Where
+from aifcheck.pipeline.ta2.run import clean_stage, pipeline_ta2
+from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
+from aifcheck.pipeline.ta2.screen import ResponseFile, validate_stage
+from aifcheck.render.ta2.pipeline import tsv
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 PREFIXES = f"""@prefix aida: <{AIDA}> .

@@ -19,14 +19,14 @@ from tree_digest import digest
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.ta3.clean import clean_cell
-from aifcheck.pipeline.events import EventLog
+from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import merge
 from aifcheck.pipeline.ta3.queries import read_user_queries
 from aifcheck.pipeline.ta3.run import pipeline_ta3
 from aifcheck.pipeline.ta3.select import parse_depth, select_frames
 from aifcheck.pipeline.ta3.tables import Table
-from aifcheck.render.pipeline_ta3 import file_text, write_pipeline
+from aifcheck.render.ta3.pipeline import file_text, write_pipeline
 
 RUN = SHARED_DATA / "task3-run"
 EXPECTED = SHARED_DATA / "task3-expected"

@@ -13,7 +13,7 @@ from helpers import SHARED_DATA
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.extract.query import EntryPoints, parameters, table_names
-from aifcheck.pipeline.sparql import format_term, run_sparql, run_table
+from aifcheck.pipeline.shared.sparql import format_term, run_sparql, run_table
 from aifcheck.render.tables import write_nist_layout
 
 XSD = "http://www.w3.org/2001/XMLSchema#"

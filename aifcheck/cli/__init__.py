@@ -18,10 +18,10 @@ from typing import Annotated, NoReturn
 import click
 import typer
 
-from .. import __version__
-from ..errors import cut, printable
-from . import streams
-from .common import new_app
+from aifcheck import __version__
+from aifcheck.errors import cut, printable
+from aifcheck.cli import streams
+from aifcheck.cli.common import new_app
 
 # A command imports the library it needs when it runs: importing them all would cost every command,
 # --version and --help included, a fifth of a second.

@@ -16,38 +16,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..loading.paths import discover
-from ..render.output import refuse_input_as_output
-from ..validation.report import ExitStatus
-from .common import (
-    CONDITION,
-    Config,
-    Engine,
-    FileTimeout,
-    Format,
-    Ignore,
-    Jobs,
-    MaxSize,
-    MaxViolations,
-    Named,
-    NoConfig,
-    Output,
-    Quiet,
-    Scheduler,
-    Select,
-    SeverityOption,
-    ShipFiles,
-    Statistics,
-    Store,
-    Strict,
-    format_name,
-    report_output,
-    validation_options,
-)
+from aifcheck.loading.paths import discover
+from aifcheck.render.output import refuse_input_as_output
+from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.common import CONDITION, Config, Engine, FileTimeout, Format, Ignore, Jobs, MaxSize, MaxViolations, Named, NoConfig, Output, Quiet, Scheduler, Select, SeverityOption, ShipFiles, Statistics, Store, Strict, format_name, report_output, validation_options
 
 
 def _claim_formats() -> tuple[str, ...]:
-    from ..render.claims import FORMATS
+    from aifcheck.render.claims import FORMATS
 
     return tuple(FORMATS)
 
@@ -56,7 +32,7 @@ CLAIM_FORMAT = Named("format", _claim_formats)
 
 
 def _relations() -> tuple[str, ...]:
-    from ..extract.claims import IDENTICAL
+    from aifcheck.extract.claims import IDENTICAL
 
     return (IDENTICAL,)
 
@@ -102,9 +78,9 @@ def claims(
 ) -> None:
     """One row per aida:Claim with every claim-frame field (plan §6.2.1-6.2.3)."""
     # imported here: the other commands start faster without it
-    from ..extract.claims import collect, identical_pairs
-    from ..render.claims import render_claims, to_relations
-    from ..render.output import write_atomically
+    from aifcheck.extract.claims import collect, identical_pairs
+    from aifcheck.render.claims import render_claims, to_relations
+    from aifcheck.render.output import write_atomically
 
     refuse_input_as_output(output, discover(paths)[0])
     found, problems = collect(paths)
@@ -160,9 +136,9 @@ def lint_submission(
     no_config: NoConfig = False,
 ) -> None:
     """Check a TA3 submission directory (rules S1-S8) and every claim frame in it (profile ta3)."""
-    from ..spread.parallel import Spread
-    from ..validation.shapes import load_catalog
-    from ..validation.submission import lint
+    from aifcheck.spread.parallel import Spread
+    from aifcheck.validation.shapes import load_catalog
+    from aifcheck.validation.submission import lint
 
     fmt = format_name(output_format)
     options = validation_options("ta3", select, ignore, severity, strict, max_violations, engine, max_size, store)

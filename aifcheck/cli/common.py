@@ -15,11 +15,11 @@ import typer.core
 import typer.main
 from typer.core import TyperGroup
 
-from ..choices import choose
-from ..errors import AifcheckError, OutputError, UsageError
-from ..names import CONDITIONS
-from ..validation.report import ExitStatus
-from .config import find_config, read_config
+from aifcheck.choices import choose
+from aifcheck.errors import AifcheckError, OutputError, UsageError
+from aifcheck.names import CONDITIONS
+from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.config import find_config, read_config
 
 
 class AifcheckGroup(TyperGroup):
@@ -80,49 +80,49 @@ class Named(click.ParamType):
 
 
 def _profiles() -> list[str]:
-    from ..validation.shapes import load_catalog
+    from aifcheck.validation.shapes import load_catalog
 
     return load_catalog().rdf_profiles()
 
 
 def _formats() -> Iterable[str]:
-    from ..render import FORMATS
+    from aifcheck.render import FORMATS
 
     return FORMATS
 
 
 def _engines() -> Iterable[str]:
-    from ..validation.engine import ENGINES
+    from aifcheck.validation.engine import ENGINES
 
     return ENGINES
 
 
 def _stores() -> Iterable[str]:
-    from ..loading.kb import STORES
+    from aifcheck.loading.kb import STORES
 
     return STORES
 
 
 def _input_formats() -> Iterable[str]:
-    from ..loading.kb import INPUT_FORMATS
+    from aifcheck.loading.kb import INPUT_FORMATS
 
     return INPUT_FORMATS
 
 
 def _severities() -> Iterable[str]:
-    from ..validation.report import Severity
+    from aifcheck.validation.report import Severity
 
     return [s.label for s in sorted(Severity, reverse=True)]
 
 
 def _table_formats() -> Iterable[str]:
-    from ..render import TABLE_FORMATS
+    from aifcheck.render import TABLE_FORMATS
 
     return TABLE_FORMATS
 
 
 def _graph_views() -> Iterable[str]:
-    from ..render import GRAPH_VIEWS
+    from aifcheck.render import GRAPH_VIEWS
 
     return GRAPH_VIEWS
 
@@ -275,7 +275,7 @@ def prepare_folder(folder: Path) -> None:
 def validation_options(profile: str, select: list[str] | None, ignore: list[str] | None, severity: str, strict: bool,
                        max_violations: int | None, engine: str, max_size: str | None, store: str, **spread: Any):
     """The Options of a validation run from the options validate and lint-submission share."""
-    from ..validation.run import Options
+    from aifcheck.validation.run import Options
 
     return Options(profile=profile, select=frozenset(select) if select else None, ignore=frozenset(ignore or ()),
                    min_severity=severity, strict=strict, max_violations=max_violations, engine=engine,
@@ -287,7 +287,7 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
     input under -o."""
     import sys
 
-    from ..render.reports import ReportOutput
+    from aifcheck.render.reports import ReportOutput
 
     targets = None
     if output is not None:

@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from ..choices import did_you_mean
-from ..errors import InputError, UsageError
-from ..loading.paths import read_bytes
+from aifcheck.choices import did_you_mean
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_bytes
 
 
 def find_config(start: Path) -> tuple[Path, Any] | None:

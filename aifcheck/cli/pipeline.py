@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import typer
 
-from .common import new_app
-from .pipeline_ta2 import register as register_ta2
-from .pipeline_ta3 import register as register_ta3
+from aifcheck.cli.common import new_app
+from aifcheck.cli.pipeline_ta2 import register as register_ta2
+from aifcheck.cli.pipeline_ta3 import register as register_ta3
 
 pipeline_app = new_app(no_args_is_help=True, help="Run NIST's evaluation docker stages on a run, writing what NIST's docker writes.")
 register_ta2(pipeline_app)

@@ -1,5 +1,5 @@
 """``aifcheck pipeline ta2``: NIST's TA2 docker stages on a team's task2_kb.ttl, a thin layer over
-aifcheck.pipeline.ta2. Prints one line per query (its rows before and after validation) and NIST's
+aifcheck.pipeline.ta2.run. Prints one line per query (its rows before and after validation) and NIST's
 closing message on stdout. Exit codes as ``score ta1``: 0 done, 1 done but NIST's validate stage
 logged errors (rows dropped), 2 usage error, 3 an input that cannot be read or an output that
 cannot be written.
@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from ..validation.report import ExitStatus
-from .common import FORCE
+from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.common import FORCE
 
 TA2_EXAMPLES = """Example:
 
@@ -33,9 +33,9 @@ def ta2(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then clean and validate."""
-    from ..pipeline.ta2 import find_kb, pipeline_ta2
-    from ..render.output import check_new_folder
-    from ..render.pipeline_ta2 import console_table, write_pipeline_ta2
+    from aifcheck.pipeline.ta2.run import find_kb, pipeline_ta2
+    from aifcheck.render.output import check_new_folder
+    from aifcheck.render.ta2.pipeline import console_table, write_pipeline_ta2
 
     kb = find_kb(run)
     check_new_folder(output, force, (kb,))  # before the work, which a full folder would waste

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import FORCE
+from aifcheck.cli.common import FORCE
 
 EXAMPLES = """Example:
 
@@ -40,9 +40,9 @@ def ta3(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
-    from ..pipeline.ta3.run import pipeline_ta3
-    from ..render.output import check_new_folder
-    from ..render.pipeline_ta3 import summary, write_pipeline
+    from aifcheck.pipeline.ta3.run import pipeline_ta3
+    from aifcheck.render.output import check_new_folder
+    from aifcheck.render.ta3.pipeline import summary, write_pipeline
 
     check_new_folder(output, force, [run, user_queries, aux, *([ltf] if ltf else [])])
     result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))

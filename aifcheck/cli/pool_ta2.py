@@ -1,5 +1,5 @@
 """``aifcheck pool ta2``: the TA2 pool NIST sends to LDC for assessment, a thin layer over
-aifcheck.pipeline.pool_ta2.
+aifcheck.pipeline.ta2.pool.
 
     aifcheck pool ta2 RUN... --queries-to-score FILE --aux DIR -o POOL [--previous-pool DIR]...
                       [--batch BATCH1] [--kit-size 200]
@@ -16,8 +16,8 @@ from typing import Annotated
 
 import typer
 
-from ..validation.report import ExitStatus
-from .common import FORCE
+from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.common import FORCE
 
 EXAMPLES = """Example:
 
@@ -42,12 +42,12 @@ def ta2(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
-    from ..errors import UsageError
-    from ..pipeline.pool_ta2 import pool_ta2
-    from ..pipeline.aux import TA2_CORE, load_aux
-    from ..pipeline.ta2_queries import POOLER_COLUMNS, read_queries
-    from ..render.output import check_new_folder
-    from ..render.ta2 import pool_summary, write_pool
+    from aifcheck.errors import UsageError
+    from aifcheck.pipeline.ta2.pool import pool_ta2
+    from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+    from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
+    from aifcheck.render.output import check_new_folder
+    from aifcheck.render.ta2.scores import pool_summary, write_pool
 
     check_new_folder(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
     for run in runs:

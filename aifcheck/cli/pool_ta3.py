@@ -1,4 +1,4 @@
-"""The ``aifcheck pool ta3`` command: a thin layer over aifcheck.pipeline.pool_ta3.
+"""The ``aifcheck pool ta3`` command: a thin layer over aifcheck.pipeline.ta3.pool.
 
     aifcheck pool ta3 RUN... --queries-to-score FILE -o DIR [--previous-pool DIR]... [--force]
 """
@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import FORCE
+from aifcheck.cli.common import FORCE
 
 EXAMPLES = """Example:
 
@@ -34,9 +34,9 @@ def ta3(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
-    from ..pipeline.pool_ta3 import pool_ta3
-    from ..render.output import check_new_folder
-    from ..render.pool_ta3 import summary, write_pool
+    from aifcheck.pipeline.ta3.pool import pool_ta3
+    from aifcheck.render.output import check_new_folder
+    from aifcheck.render.ta3.pool import summary, write_pool
 
     check_new_folder(output, force, [*runs, queries_to_score, *(previous_pool or ())])
     pool = pool_ta3(runs, queries_to_score, previous_pool)

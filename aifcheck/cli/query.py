@@ -1,4 +1,4 @@
-"""The ``aifcheck query`` command: a thin layer over aifcheck.extract.query and aifcheck.pipeline.sparql.
+"""The ``aifcheck query`` command: a thin layer over aifcheck.extract.query and aifcheck.pipeline.shared.sparql.
 
     aifcheck query PATH... --table NAME [-o FILE]           one table as TSV (stdout by default)
     aifcheck query PATH... --task ta1|ta2|ta3 --nist-layout -o DIR
@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..names import TASKS
-from ..render.output import refuse_input_as_output
-from .common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
-from ..errors import InputError, OutputError, UsageError
-from ..loading.paths import discover, read_text
-from ..validation.report import ExitStatus
+from aifcheck.names import TASKS
+from aifcheck.render.output import refuse_input_as_output
+from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
+from aifcheck.errors import InputError, OutputError, UsageError
+from aifcheck.loading.paths import discover, read_text
+from aifcheck.validation.report import ExitStatus
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
-    from ..loading.kb import KB
-    from ..spread.parallel import Spread
-    from ..extract.query import EntryPoints
-    from ..pipeline.sparql import PrintedTable
+    from aifcheck.loading.kb import KB
+    from aifcheck.spread.parallel import Spread
+    from aifcheck.extract.query import EntryPoints
+    from aifcheck.pipeline.shared.sparql import PrintedTable
 
 
 EXAMPLES = """Examples:
@@ -67,7 +67,7 @@ def query(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
-    from ..spread.parallel import Spread
+    from aifcheck.spread.parallel import Spread
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
     spread.check()
@@ -91,8 +91,8 @@ def _run(
     spread: Spread,
     max_rows: int = 0,
 ) -> ExitStatus:
-    from ..extract.query import EntryPoints
-    from ..render.tables import write_nist_layout
+    from aifcheck.extract.query import EntryPoints
+    from aifcheck.render.tables import write_nist_layout
 
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
@@ -120,7 +120,7 @@ def _tables(
     files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError], max_rows: int
 ) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
-    from ..loading.kb import read_each
+    from aifcheck.loading.kb import read_each
 
     tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows))
     problems += unreadable
@@ -129,8 +129,8 @@ def _tables(
 
 def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int) -> Callable[[KB], PrintedTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
-    from ..extract.query import check_user_query, parameters
-    from ..pipeline.sparql import run_sparql, run_table
+    from aifcheck.extract.query import check_user_query, parameters
+    from aifcheck.pipeline.shared.sparql import run_sparql, run_table
 
     if sparql is not None:
         text = read_text(sparql, "the SPARQL query", universal=True)
@@ -146,7 +146,7 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_row
 
 def _write(tables: list[PrintedTable], output: Path | None) -> None:
     """The tables of all files under one header (each file's rows together, in file order)."""
-    from ..render.tables import joined_tsv
+    from aifcheck.render.tables import joined_tsv
 
     if not tables:
         return
@@ -154,7 +154,7 @@ def _write(tables: list[PrintedTable], output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
     else:
-        from ..render.output import write_atomically
+        from aifcheck.render.output import write_atomically
 
         write_atomically(output, text)
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import typer
 
-from .common import new_app
-from .score_ta1 import register as register_ta1
-from .score_ta2 import register as register_ta2
-from .score_ta3 import register as register_ta3
-from .score_stats import register as register_stats
+from aifcheck.cli.common import new_app
+from aifcheck.cli.score_ta1 import register as register_ta1
+from aifcheck.cli.score_ta2 import register as register_ta2
+from aifcheck.cli.score_ta3 import register as register_ta3
+from aifcheck.cli.score_stats import register as register_stats
 
 score_app = new_app(no_args_is_help=True, help="Score a run as NIST does (TA1, TA2, TA3) or as CRUX defines it.")
 register_ta1(score_app)

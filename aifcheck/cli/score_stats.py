@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import UsageError
+from aifcheck.errors import UsageError
 
 CI_EXAMPLES = """Examples:
 
@@ -93,9 +93,9 @@ def ci(
     seed: Annotated[int | None, SEED] = None,
 ) -> None:
     """Bootstrap confidence intervals of a score table, as NIST's generate_confidence_intervals.py computes them."""
-    from ..render.ci import write_ci_files
-    from ..score.ci import CIOptions, nist_intervals
-    from ..score.scorefiles import layout_of, read_score_file
+    from aifcheck.render.ci import write_ci_files
+    from aifcheck.score.ci import CIOptions, nist_intervals
+    from aifcheck.score.scorefiles import layout_of, read_score_file
 
     _positive("--replications", replications)
     table = read_score_file(scores)
@@ -136,8 +136,8 @@ def compare(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
-    from ..render.compare import comparison_json, comparison_text, write_comparison_tab
-    from ..score.compare import compare_runs
+    from aifcheck.render.compare import comparison_json, comparison_text, write_comparison_tab
+    from aifcheck.score.compare import compare_runs
 
     _positive("--replications", replications)
     if not 0 < size < 1:
@@ -157,8 +157,8 @@ def report(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
 ) -> None:
     """One self-contained HTML page: headline scores with intervals, distributions, comparisons."""
-    from ..render.report_html import write_report
-    from ..score.report import report_data
+    from aifcheck.render.report_html import write_report
+    from aifcheck.score.report import report_data
 
     _positive("--replications", replications)
     data = report_data(runs, replications=replications, seed=seed)
@@ -176,8 +176,8 @@ CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --see
 
 def intervals_beside(folder: Path, seed: int | None) -> None:
     """Write the intervals of the headline metrics of the score files in ``folder``."""
-    from ..render.ci import write_folder_intervals
-    from ..score.ci import folder_intervals
+    from aifcheck.render.ci import write_folder_intervals
+    from aifcheck.score.ci import folder_intervals
 
     results = folder_intervals(folder, seed=seed)
     write_folder_intervals(folder, results)

@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from ..validation.report import ExitStatus
-from .common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
-from .progress import ProgressBar
-from .score_stats import CI, CI_SEED, intervals_beside
+from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
+from aifcheck.cli.progress import ProgressBar
+from aifcheck.cli.score_stats import CI, CI_SEED, intervals_beside
 
 
 def register(score: typer.Typer) -> None:
@@ -66,10 +66,10 @@ def ta1(
     ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
-    from ..render.output import new_folder
-    from ..render.ta1 import NistLayout, headline_table, unscored_pairs_warning
-    from ..score.ta1 import TA1Settings, score_ta1
-    from ..spread.parallel import Spread
+    from aifcheck.render.output import new_folder
+    from aifcheck.render.ta1.scores import NistLayout, headline_table, unscored_pairs_warning
+    from aifcheck.score.ta1 import TA1Settings, score_ta1
+    from aifcheck.spread.parallel import Spread
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
     check_run_id(run_id)

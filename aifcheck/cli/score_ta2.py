@@ -16,9 +16,9 @@ from typing import Annotated
 
 import typer
 
-from .common import FORCE, TABLE_FORMAT
-from .score_stats import CI, CI_SEED, intervals_beside
-from ..validation.report import ExitStatus
+from aifcheck.cli.common import FORCE, TABLE_FORMAT
+from aifcheck.cli.score_stats import CI, CI_SEED, intervals_beside
+from aifcheck.validation.report import ExitStatus
 
 EXAMPLES = """Examples:
 
@@ -51,9 +51,9 @@ def ta2(
     ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
-    from ..score.ta2 import score_ta2
-    from ..render.output import check_new_folder
-    from ..render.ta2 import scores_json, summary_text, write_scores
+    from aifcheck.score.ta2 import score_ta2
+    from aifcheck.render.output import check_new_folder
+    from aifcheck.render.ta2.scores import scores_json, summary_text, write_scores
 
     inputs = (run, queries_to_score, assessments, aux)
     check_new_folder(output, force, inputs)

@@ -19,9 +19,9 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from ..render.output import check_new_folder
-from .common import FORCE, TABLE_FORMAT, check_run_id
-from .score_stats import CI, CI_SEED, intervals_beside
+from aifcheck.render.output import check_new_folder
+from aifcheck.cli.common import FORCE, TABLE_FORMAT, check_run_id
+from aifcheck.cli.score_stats import CI, CI_SEED, intervals_beside
 
 T = TypeVar("T")
 
@@ -76,8 +76,8 @@ def ta3(
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
-    from ..score.ta3.scorer import score_ta3
-    from ..render.ta3 import summary_table, write_score_files
+    from aifcheck.score.ta3.scorer import score_ta3
+    from aifcheck.render.ta3.scores import summary_table, write_score_files
 
     check_run_id(run_id)
     inputs = [submission, queries_to_score, claim_mappings, assessments]
@@ -96,8 +96,8 @@ def crux_claims(
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 1: claim-frame P/R/F1, accuracy and per-field P/R/F1 (CRUX plan §2.1)."""
-    from ..score.crux.claims import score_claims
-    from ..render.crux import claims_json, claims_text
+    from aifcheck.score.crux.claims import score_claims
+    from aifcheck.render.crux.scores import claims_json, claims_text
 
     scores = score_claims(system, gold)
     _warn(scores.warnings)
@@ -110,8 +110,8 @@ def crux_relations(
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 2: per-class P/R/F1 and macro-F1 of cross-claim relations (CRUX plan §2.2)."""
-    from ..score.crux.relations import score_relations
-    from ..render.crux import relations_json, relations_text
+    from aifcheck.score.crux.relations import score_relations
+    from aifcheck.render.crux.scores import relations_json, relations_text
 
     scores = score_relations(system, gold)
     _warn(scores.warnings)

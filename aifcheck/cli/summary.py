@@ -8,12 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..loading.paths import discover
-from ..errors import UsageError
-from ..render import GRAPH_DETAIL_LIMIT
-from ..render.output import refuse_input_as_output
-from .common import GRAPH_VIEW, TABLE_FORMAT
-from ..validation.report import ExitStatus
+from aifcheck.loading.paths import discover
+from aifcheck.errors import UsageError
+from aifcheck.render import GRAPH_DETAIL_LIMIT
+from aifcheck.render.output import refuse_input_as_output
+from aifcheck.cli.common import GRAPH_VIEW, TABLE_FORMAT
+from aifcheck.validation.report import ExitStatus
 
 
 SUMMARY_EXAMPLES = """Examples:
@@ -50,10 +50,10 @@ def summary(
 ) -> None:
     """Count what is inside each KB: clusters by metatype, members, mentions per document and
     modality, edges, types, LDC times and claims (and their total, for several files)."""
-    from ..loading.kb import read_each
-    from ..render.output import write_json
-    from ..render.summary import render
-    from ..extract.summary import summarize, total
+    from aifcheck.loading.kb import read_each
+    from aifcheck.render.output import write_json
+    from aifcheck.render.summary import render
+    from aifcheck.extract.summary import summarize, total
 
     files, problems = discover(paths)
     found, unreadable = read_each(files, summarize)
@@ -78,11 +78,11 @@ def graph(
     """Draw a KB's clusters (by metatype, with handle and types) and argument edges (with roles);
     for a claim frame, also the claim, its components and the KEs it is about. A large KB is drawn
     one node per cluster, within one screen; --focus draws the neighbourhood of one node."""
-    from ..extract.claims import read_claims
-    from ..extract.kg import build_kg
-    from ..loading.kb import load_kb
-    from ..render.graph import select, summary_line, title
-    from ..render.graph_draw import check_target, write_graph
+    from aifcheck.extract.claims import read_claims
+    from aifcheck.extract.kg import build_kg
+    from aifcheck.loading.kb import load_kb
+    from aifcheck.render.graph import select, summary_line, title
+    from aifcheck.render.graph_draw import check_target, write_graph
 
     if depth is not None and focus is None:
         raise UsageError("--depth counts the steps from --focus: give --focus too")

@@ -6,33 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..names import TASKS
-from .common import (
-    PROFILE,
-    Config,
-    Engine,
-    FileTimeout,
-    Format,
-    Ignore,
-    InputFormat,
-    Jobs,
-    MaxSize,
-    MaxViolations,
-    NoConfig,
-    Output,
-    Quiet,
-    Scheduler,
-    Select,
-    SeverityOption,
-    ShipFiles,
-    Statistics,
-    Store,
-    Strict,
-    CONDITION,
-    format_name,
-    report_output,
-    validation_options,
-)
+from aifcheck.names import TASKS
+from aifcheck.cli.common import PROFILE, Config, Engine, FileTimeout, Format, Ignore, InputFormat, Jobs, MaxSize, MaxViolations, NoConfig, Output, Quiet, Scheduler, Select, SeverityOption, ShipFiles, Statistics, Store, Strict, CONDITION, format_name, report_output, validation_options
 
 VALIDATE_EXAMPLES = """Examples:
 
@@ -88,11 +63,11 @@ def validate(
     no_config: NoConfig = False,
 ) -> None:
     """Check RDF files against the rules of a profile and report every violation with its rule ID."""
-    from ..loading.paths import discover
-    from ..validation.report import FileError, FileReport
-    from ..validation.run import Checker, validate_files
-    from ..validation.shapes import load_catalog
-    from .progress import ProgressBar
+    from aifcheck.loading.paths import discover
+    from aifcheck.validation.report import FileError, FileReport
+    from aifcheck.validation.run import Checker, validate_files
+    from aifcheck.validation.shapes import load_catalog
+    from aifcheck.cli.progress import ProgressBar
 
     fmt = format_name(output_format)
     options = validation_options(profile, select, ignore, severity, strict, max_violations, engine, max_size, store, task=task,
@@ -121,10 +96,10 @@ def rules(
     profile: Annotated[Optional[str], typer.Option(help="List only the rules a profile runs (aif, nist, ta3, submission).")] = None,
 ) -> None:
     """List the rule catalogue, or show one rule: its text, plan reference and failing example."""
-    from ..choices import choose
-    from ..render.rules import rule_page, rule_table
-    from ..validation.fixtures import fixtures_for
-    from ..validation.shapes import load_catalog
+    from aifcheck.choices import choose
+    from aifcheck.render.rules import rule_page, rule_table
+    from aifcheck.validation.fixtures import fixtures_for
+    from aifcheck.validation.shapes import load_catalog
 
     catalog = load_catalog()
     if rule_id is None:

@@ -23,14 +23,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
-from ..errors import InputError
-from ..loading.lines import Term
-from .kg import ldc_time
-from .model import Claim, ClaimComponent, LDCTime
-from ..loading.kb import KB, read_each
-from ..loading.paths import discover
-from ..names import AIDA
-from .query import run_table, value
+from aifcheck.errors import InputError
+from aifcheck.loading.lines import Term
+from aifcheck.extract.kg import ldc_time
+from aifcheck.extract.model import Claim, ClaimComponent, LDCTime
+from aifcheck.loading.kb import KB, read_each
+from aifcheck.loading.paths import discover
+from aifcheck.names import AIDA
+from aifcheck.extract.query import run_table, value
 
 OUTER = "AIDA_P3_TA3_OC_0001"
 COMPONENTS = "AIDA_P3_TA3_CC_0001"

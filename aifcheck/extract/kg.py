@@ -19,11 +19,11 @@ from dataclasses import replace
 
 import pyoxigraph as ox
 
-from ..errors import InputError
-from ..loading.kb import KB, load_kb
-from .model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span, SpanKind, best_confidences
-from ..loading.lines import Term
-from .query import run_table, value
+from aifcheck.errors import InputError
+from aifcheck.loading.kb import KB, load_kb
+from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span, SpanKind, best_confidences
+from aifcheck.loading.lines import Term
+from aifcheck.extract.query import run_table, value
 
 CLUSTERS = "AIDA_P3_TA1_CM_A0001"
 EDGES = "AIDA_P3_TA1_AM_A0001"

@@ -4,7 +4,7 @@ Each ``queries/<NAME>.rq`` is one of NIST's tables (``AIDA_P3_*``) or one of aif
 extractions (``aifcheck_*``). Running one gives a :class:`Table`: its columns and its solutions
 as RDF terms (pyoxigraph's NamedNode, BlankNode and Literal, with datatype and language), None
 where a variable is unbound. The domain model (aifcheck.extract.model) is built from these rows;
-NIST's printed form of the same rows is aifcheck.pipeline.sparql's, so the two never disagree.
+NIST's printed form of the same rows is aifcheck.pipeline.shared.sparql's, so the two never disagree.
 
 A query's header comments say what it needs: ``# Parameter: ?VAR KIND`` (a value to bind),
 ``# Order: ...`` (how NIST's tool orders the printed rows) and ``# Hidden: ...`` (columns that
@@ -22,12 +22,12 @@ from itertools import islice
 
 import pyoxigraph
 
-from ..choices import did_you_mean
-from ..errors import UsageError
-from ..loading.kb import KB
-from ..loading.lines import Term
-from ..loading.paths import read_text
-from ..names import check_task
+from aifcheck.choices import did_you_mean
+from aifcheck.errors import UsageError
+from aifcheck.loading.kb import KB
+from aifcheck.loading.lines import Term
+from aifcheck.loading.paths import read_text
+from aifcheck.names import check_task
 
 NIST_PREFIX = "AIDA_P3_"
 _PARAMETER = re.compile(r"^#\s*Parameter:\s*\?(\w+)\s+(\w+)", re.MULTILINE)
@@ -150,7 +150,7 @@ def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
 
 def query(path: str | os.PathLike, name: str, **params: str | Sequence[str]) -> Table:
     """One table of a KB file (see run_table); InputError when the file cannot be read."""
-    from ..loading.kb import load_kb
+    from aifcheck.loading.kb import load_kb
 
     with load_kb(path, lines=False) as kb:
         return run_table(kb, name, **params)
@@ -170,7 +170,7 @@ def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0)
     return Table(name, columns, tuple(solutions))
 
 
-# How NIST's tool orders a table's printed rows (aifcheck.pipeline.sparql): sorted, unless its query
+# How NIST's tool orders a table's printed rows (aifcheck.pipeline.shared.sparql): sorted, unless its query
 # says otherwise in a header line
 #   # Order: ?var line(?other) ...
 # (by ?var's printed value, then by the line where ?other is written, as GraphDB returns rows in

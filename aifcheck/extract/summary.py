@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..loading.kb import KB
-from ..loading.lines import Term
-from .query import run_table, value
+from aifcheck.loading.kb import KB
+from aifcheck.loading.lines import Term
+from aifcheck.extract.query import run_table, value
 
 METATYPES = ("Entity", "Event", "Relation")
 

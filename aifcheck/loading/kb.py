@@ -39,11 +39,11 @@ import pyoxigraph as ox
 if TYPE_CHECKING:
     from tempfile import TemporaryDirectory
 
-from ..choices import choose
-from ..errors import InputError, UsageError, printable
-from .lines import LineIndex, Term
-from .marking import BLOCK_CHARS, MarkedStream
-from .paths import STDIN, alive, open_regular
+from aifcheck.choices import choose
+from aifcheck.errors import InputError, UsageError, printable
+from aifcheck.loading.lines import LineIndex, Term
+from aifcheck.loading.marking import BLOCK_CHARS, MarkedStream
+from aifcheck.loading.paths import STDIN, alive, open_regular
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import InputError
+from aifcheck.errors import InputError
 
 # what a folder is searched for (aifcheck.kb.FORMATS parses each); a file named on the command
 # line is read whatever its name

@@ -11,9 +11,9 @@ import pyoxigraph as ox
 import rdflib
 from rdflib.term import BNode, Node
 
-from ..errors import InputError
-from .kb import KB
-from .lines import Term
+from aifcheck.errors import InputError
+from aifcheck.loading.kb import KB
+from aifcheck.loading.lines import Term
 
 _XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
 

@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..errors import InputError
-from .paths import read_text
+from aifcheck.errors import InputError
+from aifcheck.loading.paths import read_text
 
 
 def read_lines(path: str | os.PathLike, skip_blank: bool = True) -> list[tuple[int, str]]:

@@ -10,11 +10,11 @@ import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from ..validation.catalog import Catalog
-from ..errors import UsageError
-from ..validation.report import FileError, FileReport, Report
-from . import github, text
-from .lines import Line, file_lines, report_lines
+from aifcheck.validation.catalog import Catalog
+from aifcheck.errors import UsageError
+from aifcheck.validation.report import FileError, FileReport, Report
+from aifcheck.render import github, text
+from aifcheck.render.lines import Line, file_lines, report_lines
 
 
 def _imported_when_used(module: str) -> Callable[[Report, Catalog, TextIO], None]:

@@ -11,9 +11,9 @@ from contextlib import suppress
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import OutputError
-from .score_table import Column, score_table
-from ..score.ci import CIResult, size_label
+from aifcheck.errors import OutputError
+from aifcheck.render.score_table import Column, score_table
+from aifcheck.score.ci import CIResult, size_label
 
 _NUMBER = "6.4f"
 

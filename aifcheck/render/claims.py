@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 
-from ..errors import UsageError
-from ..extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent, LDCDate, LDCTime
+from aifcheck.errors import UsageError
+from aifcheck.extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent, LDCDate, LDCTime
 
 SEPARATOR = ";"  # between the values of a multi-valued TSV cell (as NIST separates Qnodes)
 AFFILIATION_SLOTS = 3  # plan §2.4.1 TA3 item 6: at most 3 claimer affiliations

@@ -10,9 +10,9 @@ import json
 import os
 from pathlib import Path
 
-from .output import write_atomically
-from .score_table import Column, score_table
-from ..score.compare import Comparison, MetricComparison
+from aifcheck.render.output import write_atomically
+from aifcheck.render.score_table import Column, score_table
+from aifcheck.score.compare import Comparison, MetricComparison
 
 _NUMBER = "6.4f"
 

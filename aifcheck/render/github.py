@@ -1,8 +1,8 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on its file and line."""
 from __future__ import annotations
 
-from ..validation.catalog import Severity
-from .lines import Finding, Line, Note, Truncated
+from aifcheck.validation.catalog import Severity
+from aifcheck.render.lines import Finding, Line, Note, Truncated
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import networkx as nx
 
-from ..choices import did_you_mean
-from ..errors import UsageError
-from ..extract.model import Claim, Cluster, KnowledgeGraph, Mention
-from . import GRAPH_DETAIL_LIMIT as DETAIL_LIMIT, GRAPH_VIEWS as VIEWS
-from .names import compact
+from aifcheck.choices import did_you_mean
+from aifcheck.errors import UsageError
+from aifcheck.extract.model import Claim, Cluster, KnowledgeGraph, Mention
+from aifcheck.render import GRAPH_DETAIL_LIMIT as DETAIL_LIMIT, GRAPH_VIEWS as VIEWS
+from aifcheck.render.names import compact
 
 KB_KINDS = ("entity", "event", "relation", "claim")  # what a view draws one node for; the rest is detail
 _TYPES_SHOWN = 2

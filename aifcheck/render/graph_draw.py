@@ -15,8 +15,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from ..errors import OutputError, UsageError
-from .output import replaced, write_atomically
+from aifcheck.errors import OutputError, UsageError
+from aifcheck.render.output import replaced, write_atomically
 
 FORMATS = (".dot", ".svg", ".png")
 

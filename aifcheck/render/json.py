@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TextIO
 
-from ..validation.catalog import Catalog
-from .output import write_json
-from ..validation.report import Report, Violation
+from aifcheck.validation.catalog import Catalog
+from aifcheck.render.output import write_json
+from aifcheck.validation.report import Report, Violation
 
 # read field by field: dataclasses.asdict deep-copies each value, several times slower for the
 # plain values of a finding, and a large run has hundreds of thousands

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..validation.catalog import Catalog
-from ..validation.report import FileError, FileReport, Report, Violation
-from .names import compact
+from aifcheck.validation.catalog import Catalog
+from aifcheck.validation.report import FileError, FileReport, Report, Violation
+from aifcheck.render.names import compact
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import OutputError, UsageError
-from ..loading.paths import alive
+from aifcheck.errors import OutputError, UsageError
+from aifcheck.loading.paths import alive
 
 
 def write_atomically(target: Path, text: str) -> None:

@@ -8,14 +8,14 @@ import os
 from html import escape
 from pathlib import Path
 
-from .. import __version__
-from .compare import p_text, significance
-from .output import write_atomically
-from .report_plots import difference_svg, distribution_svg
-from ..score.ci import Interval
-from ..score.compare import Comparison
-from ..score.report import HeadlineSummary, ReportData, RunSummary
-from ..score.scorefiles import ScoreTable
+from aifcheck import __version__
+from aifcheck.render.compare import p_text, significance
+from aifcheck.render.output import write_atomically
+from aifcheck.render.report_plots import difference_svg, distribution_svg
+from aifcheck.score.ci import Interval
+from aifcheck.score.compare import Comparison
+from aifcheck.score.report import HeadlineSummary, ReportData, RunSummary
+from aifcheck.score.scorefiles import ScoreTable
 
 _CSS = """
 :root { --ink: #1d1d1f; --muted: #5f6368; --line: #d9dce1; --band: #f4f6f8; --accent: #2c6fbb; }

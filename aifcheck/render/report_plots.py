@@ -9,9 +9,9 @@ import re
 
 import numpy as np
 
-from ..errors import UsageError
-from ..score.compare import Comparison
-from ..score.report import RunSummary
+from aifcheck.errors import UsageError
+from aifcheck.score.compare import Comparison
+from aifcheck.score.report import RunSummary
 
 BLUE, GREY, RED, GREEN = "#2c6fbb", "#8c8c8c", "#b2182b", "#1b7837"
 

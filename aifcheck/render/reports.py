@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from ..validation.catalog import Catalog
-from ..validation.report import FileError, FileReport, Report
-from . import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
-from .output import write_atomically, write_json
-from .text import statistics as text_statistics
-from .text import summary_line
+from aifcheck.validation.catalog import Catalog
+from aifcheck.validation.report import FileError, FileReport, Report
+from aifcheck.render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
+from aifcheck.render.output import write_atomically, write_json
+from aifcheck.render.text import statistics as text_statistics
+from aifcheck.render.text import summary_line
 
 
 class ReportOutput:
@@ -69,7 +69,7 @@ class ReportOutput:
         if self.fmt == "json":
             write_json(counts, self.out)
         else:
-            from .sarif import render as sarif
+            from aifcheck.render.sarif import render as sarif
 
             sarif(Report(report.profile, input_errors=report.input_errors, strict=report.strict), self.catalog, self.out, properties=counts)
 

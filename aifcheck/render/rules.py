@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
-from ..validation.catalog import Rule
-from ..validation.fixtures import Fixture
+from aifcheck.validation.catalog import Rule
+from aifcheck.validation.fixtures import Fixture
 
 
 def rule_table(rules: Iterable[Rule], out: TextIO) -> None:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .. import __version__
-from ..validation.catalog import Catalog, Severity
-from .output import write_json
-from ..validation.report import Report
+from aifcheck import __version__
+from aifcheck.validation.catalog import Catalog, Severity
+from aifcheck.render.output import write_json
+from aifcheck.validation.report import Report
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..score.table import Column
+from aifcheck.score.table import Column
 
 
 def cell(column: Column, value: object, summary: bool = False) -> str:

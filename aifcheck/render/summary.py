@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..errors import printable
-from ..extract.summary import METATYPES, Summary
+from aifcheck.errors import printable
+from aifcheck.extract.summary import METATYPES, Summary
 
 
 def render(summaries: list[Summary], out: TextIO, top: int) -> None:

@@ -1,5 +1,5 @@
 """NIST's tables written as NIST's SPARQL stage lays them out: ``DIR/<input>/<TABLE>.rq.tsv``
-(aifcheck.pipeline.sparql prints them)."""
+(aifcheck.pipeline.shared.sparql prints them)."""
 from __future__ import annotations
 
 import os
@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
-from ..extract.query import EntryPoints
-from ..pipeline.sparql import PrintedTable, nist_tables
-from ..spread.parallel import Spread
-from .output import write_atomically
+from aifcheck.errors import InputError
+from aifcheck.extract.query import EntryPoints
+from aifcheck.pipeline.shared.sparql import PrintedTable, nist_tables
+from aifcheck.spread.parallel import Spread
+from aifcheck.render.output import write_atomically
 
 
 @dataclass
@@ -30,7 +30,7 @@ def write_nist_layout(
     spread: Spread = Spread(),
 ) -> LayoutResult:
     """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``
-    (the folders: aifcheck.pipeline.sparql.nist_tables). An unreadable input is reported in the
+    (the folders: aifcheck.pipeline.shared.sparql.nist_tables). An unreadable input is reported in the
     result and the others are still written. The tables are written here, as they come back: a
     cluster's workers may not see DIR."""
     result = LayoutResult()

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from ..validation.catalog import Catalog, Severity
-from ..validation.report import FileError, Report
-from .lines import Finding, Line, Note, Truncated
+from aifcheck.validation.catalog import Catalog, Severity
+from aifcheck.validation.report import FileError, Report
+from aifcheck.render.lines import Finding, Line, Note, Truncated
 
 _COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"

@@ -32,26 +32,10 @@ import numpy as np
 # the normal distribution's functions that scipy.stats.norm (and so arch) calls, without its import cost
 from scipy.special import ndtr, ndtri
 
-from ..errors import InputError, UsageError
-from . import resample
-from .resample import Replicates, replicate_indices, replicate_means
-from .scorefiles import (
-    ALL,
-    ALL_MICRO,
-    Layout,
-    MetricTable,
-    Row,
-    ScoreTable,
-    Unit,
-    headline_data,
-    key_cells,
-    layout_of,
-    read_score_file,
-    read_scores,
-    sample_rows,
-    summary_matcher,
-    wildcard_columns,
-)
+from aifcheck.errors import InputError, UsageError
+from aifcheck.score import resample
+from aifcheck.score.resample import Replicates, replicate_indices, replicate_means
+from aifcheck.score.scorefiles import ALL, ALL_MICRO, Layout, MetricTable, Row, ScoreTable, Unit, headline_data, key_cells, layout_of, read_score_file, read_scores, sample_rows, summary_matcher, wildcard_columns
 
 DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ci import REPLICATIONS, Stream, ratio
-from .scorefiles import Headline, ScoreSet, read_scores
+from aifcheck.score.ci import REPLICATIONS, Stream, ratio
+from aifcheck.score.scorefiles import Headline, ScoreSet, read_scores
 
 _TOLERANCE = 1e-12  # differences this close count as equal (sums of the same values in another order)
 _BLOCK = 4_000_000

@@ -7,9 +7,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ci import REPLICATIONS, Interval, Stream, unit_intervals
-from .compare import Comparison, compare_runs
-from .scorefiles import Headline, ScoreSet, read_scores
+from aifcheck.score.ci import REPLICATIONS, Interval, Stream, unit_intervals
+from aifcheck.score.compare import Comparison, compare_runs
+from aifcheck.score.scorefiles import Headline, ScoreSet, read_scores
 
 REPORT_SIZES = (0.9, 0.95)
 

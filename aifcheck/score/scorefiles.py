@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from ..errors import InputError
+from aifcheck.errors import InputError
 
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
 ALL_MACRO = "ALL-Macro"

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ..errors import AifcheckError, UsageError
-from ..loading.kb import HeldFile
-from ..loading.paths import STDIN
+from aifcheck.errors import AifcheckError, UsageError
+from aifcheck.loading.kb import HeldFile
+from aifcheck.loading.paths import STDIN
 
 T = TypeVar("T")
 

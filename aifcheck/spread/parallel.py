@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..errors import UsageError
+from aifcheck.errors import UsageError
 
 T = TypeVar("T")
 
@@ -41,7 +41,7 @@ class Spread:
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
         if self.on_cluster:
-            from . import cluster
+            from aifcheck.spread import cluster
 
             cluster.check_options(self.scheduler, self.ship_files, self.file_timeout, self.jobs)
 
@@ -59,7 +59,7 @@ def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[
     spread.check()
     extra = list(args) if args is not None else [()] * len(files)
     if spread.on_cluster:
-        from . import cluster
+        from aifcheck.spread import cluster
 
         yield from cluster.map_files(function, files, extra, lost, spread.scheduler, spread.ship_files, spread.file_timeout)
     elif spread.in_processes(len(files)):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import rdflib
 from rdflib import RDF, RDFS, Literal, Namespace
 
-from .catalog import Catalog, Constraint, Profile, Rule, Severity, Target, read_vocabulary, sort_key
-from .engine.compile import check_hints
+from aifcheck.validation.catalog import Catalog, Constraint, Profile, Rule, Severity, Target, read_vocabulary, sort_key
+from aifcheck.validation.engine.compile import check_hints
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
 AIFC = Namespace("https://aifcheck.org/ns#")

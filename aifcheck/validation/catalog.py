@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from pathlib import Path
 
-from ..errors import UsageError
-from .report import Severity
+from aifcheck.errors import UsageError
+from aifcheck.validation.report import Severity
 
 RULE_ID = re.compile(r"^[ANTSOD]\d+[a-z]?$")
 
@@ -198,7 +198,7 @@ SOURCES = (".ttl", ".tsv")  # the files of shapes/ a build reads
 def shapes_folder() -> Path:
     # the installed package's folder: importlib.resources would add imports to every run,
     # and aifcheck is never installed zipped
-    from .. import shapes
+    from aifcheck import shapes
 
     return Path(shapes.__file__).parent
 
@@ -208,7 +208,7 @@ def fingerprint() -> str:
     """The shapes' names and contents (and aifcheck's version), as 16 hex digits: zlib's
     checksums (loaded already; hashlib would add an import to every run). A shipped or cached build
     serves only the shapes it was built from, whatever the files' times after an install."""
-    from .. import __version__
+    from aifcheck import __version__
 
     folder = shapes_folder()
     stamp = f"{__version__}:{FORMAT}".encode()

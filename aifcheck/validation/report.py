@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ..errors import UsageError
+from aifcheck.errors import UsageError
 
 
 class Severity(enum.IntEnum):

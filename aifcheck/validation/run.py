@@ -11,17 +11,17 @@ from functools import lru_cache, partial
 
 import pyoxigraph as ox
 
-from .catalog import Catalog, Rule, Severity
-from ..choices import choose, did_you_mean
-from .engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
-from .shapes import load_catalog
-from ..errors import InputError, UsageError, printable
-from ..loading.kb import INPUT_FORMATS, KB, STORES, Limits, load_kb
-from ..loading.lines import Term
-from ..spread.parallel import Spread, map_files
-from ..loading.paths import discover
-from ..names import AIDA, check_condition, check_task, condition_of
-from .report import FileError, FileReport, Report, Violation
+from aifcheck.validation.catalog import Catalog, Rule, Severity
+from aifcheck.choices import choose, did_you_mean
+from aifcheck.validation.engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
+from aifcheck.validation.shapes import load_catalog
+from aifcheck.errors import InputError, UsageError, printable
+from aifcheck.loading.kb import INPUT_FORMATS, KB, STORES, Limits, load_kb
+from aifcheck.loading.lines import Term
+from aifcheck.spread.parallel import Spread, map_files
+from aifcheck.loading.paths import discover
+from aifcheck.names import AIDA, check_condition, check_task, condition_of
+from aifcheck.validation.report import FileError, FileReport, Report, Violation
 
 
 
@@ -158,7 +158,7 @@ def validate(source: str | os.PathLike | Iterable[str | os.PathLike], profile: s
     opts = Options(profile=profile, **options)
     rdflib = sys.modules.get("rdflib")  # only a caller who has rdflib can hand over a Graph
     if rdflib is not None and isinstance(source, rdflib.Graph):
-        from ..loading.terms import kb_from_graph
+        from aifcheck.loading.terms import kb_from_graph
 
         started = time.perf_counter()
         checker = Checker(opts, load_catalog())

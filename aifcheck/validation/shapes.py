@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from functools import cache
 
-from .catalog import Built, Catalog, fingerprint, shapes_folder
-from .engine.compile import QUERIES, compile_queries, queries_json
+from aifcheck.validation.catalog import Built, Catalog, fingerprint, shapes_folder
+from aifcheck.validation.engine.compile import QUERIES, compile_queries, queries_json
 
 PROFILE_FILES = ("aif.ttl", "nist.ttl", "ta3.ttl", "submission.ttl")
 CATALOG = Built("catalog.json")
@@ -28,7 +28,7 @@ def load_catalog() -> Catalog:
     found = CATALOG.read(current)
     if found is not None:
         return Catalog.from_json(found, current)
-    from .build import build_catalog
+    from aifcheck.validation.build import build_catalog
 
     print("aifcheck: the rule shapes differ from the built catalogue: building it (once, into the cache)", file=sys.stderr)
     catalog = build_catalog(shape_texts(), current)
@@ -40,7 +40,7 @@ def load_catalog() -> Catalog:
 def ship() -> None:
     """Build the catalogue and the fast executor's queries from shapes/ and write them beside the
     shapes, as the package ships them (``python -m aifcheck.validation.shapes``)."""
-    from .build import build_catalog
+    from aifcheck.validation.build import build_catalog
 
     current = fingerprint()
     catalog = build_catalog(shape_texts(), current)

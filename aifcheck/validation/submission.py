@@ -42,16 +42,16 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ..choices import choose
-from ..errors import InputError, UsageError
-from ..loading.kb import KB, load_kb
-from ..loading.paths import is_rdf_file, read_bytes
-from ..names import AIDA, check_condition, condition_folder, folder_condition
-from ..spread.parallel import Spread, map_files
-from .catalog import Catalog
-from .report import FileError, FileReport, Report, Violation
-from .run import Checker, Options, check_kb
-from .shapes import load_catalog
+from aifcheck.choices import choose
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.kb import KB, load_kb
+from aifcheck.loading.paths import is_rdf_file, read_bytes
+from aifcheck.names import AIDA, check_condition, condition_folder, folder_condition
+from aifcheck.spread.parallel import Spread, map_files
+from aifcheck.validation.catalog import Catalog
+from aifcheck.validation.report import FileError, FileReport, Report, Violation
+from aifcheck.validation.run import Checker, Options, check_kb
+from aifcheck.validation.shapes import load_catalog
 
 RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")

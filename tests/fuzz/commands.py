@@ -52,7 +52,7 @@ SEED = 36  # the issue's number
 GiB = 1024**3
 TIMEOUT = 60.0  # seconds a case may take (score ta1 on the trimmed fixture takes about one)
 SCORE_FIXTURES = ROOT / "tests" / "score" / "fixtures"
-PACKAGE_DATA = ROOT / "aifcheck" / "score" / "ta1" / "data"
+PACKAGE_DATA = ROOT / "aifcheck" / "pipeline" / "ta1" / "data"
 
 
 # --- the fixtures: pristine inputs of every command, made once per campaign ----------------------
@@ -751,8 +751,8 @@ def _warm() -> None:
 
     application()  # every command's module
     for module in ("aifcheck.score.ta1", "aifcheck.score.ta3.scorer", "aifcheck.score.crux.claims", "aifcheck.score.crux.relations",
-                   "aifcheck.render.ta1", "aifcheck.render.ta3", "aifcheck.render.crux", "aifcheck.render.graph",
-                   "aifcheck.render.claims", "aifcheck.extract.claims", "aifcheck.extract.summary", "aifcheck.pipeline.sparql",
+                   "aifcheck.render.ta1.scores", "aifcheck.render.ta3.scores", "aifcheck.render.crux.scores", "aifcheck.render.graph",
+                   "aifcheck.render.claims", "aifcheck.extract.claims", "aifcheck.extract.summary", "aifcheck.pipeline.shared.sparql",
                    "aifcheck.render.tables", "aifcheck.validation.run", "aifcheck.validation.submission"):
         __import__(module)
     from aifcheck.validation.shapes import load_catalog

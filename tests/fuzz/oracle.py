@@ -31,8 +31,8 @@ import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.loading.kb import load_kb
 from aifcheck.extract.query import table_names
-from aifcheck.pipeline.sparql import PrintedTable as Table
-from aifcheck.pipeline.sparql import run_table
+from aifcheck.pipeline.shared.sparql import PrintedTable as Table
+from aifcheck.pipeline.shared.sparql import run_table
 
 # Text that only an internal error writes: Python exception names and messages, reprs, Rust panics.
 LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (

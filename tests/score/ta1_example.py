@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from helpers import SHARED_DATA
 
-from aifcheck.render.ta1 import NistLayout
+from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.ta1 import score_ta1
 
 EXAMPLE = SHARED_DATA / "ta1-scoring" / "example-task1-run"

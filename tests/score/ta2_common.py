@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import SHARED_DATA
 
-from aifcheck.render.ta2 import METRIC
+from aifcheck.render.ta2.scores import METRIC
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta2"
 AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from aifcheck.score.matching import munkres_assign
+from aifcheck.pipeline.shared.matching import munkres_assign
 
 
 def test_all_ties_star_the_first_zero_of_each_row():

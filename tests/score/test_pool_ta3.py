@@ -18,10 +18,10 @@ from helpers import SHARED_DATA
 from tree_digest import digest
 
 from aifcheck.errors import InputError
-from aifcheck.pipeline.pool_ta3 import pool_ta3
+from aifcheck.pipeline.ta3.pool import pool_ta3
 from aifcheck.pipeline.ta3.run import pipeline_ta3
-from aifcheck.render.pipeline_ta3 import write_pipeline
-from aifcheck.render.pool_ta3 import write_pool
+from aifcheck.render.ta3.pipeline import write_pipeline
+from aifcheck.render.ta3.pool import write_pool
 
 RUN = SHARED_DATA / "task3-run"
 QUERIES = SHARED_DATA / "user-queries"

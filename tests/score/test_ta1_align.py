@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from aifcheck.extract.model import Cluster, Mention, Metatype, Span
-from aifcheck.score.matching import munkres_assign
-from aifcheck.score.ta1.align import _Mentions, _TypeCache, type_similarity
-from aifcheck.pipeline.aux import Aux
-from aifcheck.score.ta1.similarity import TypeSimilarity
+from aifcheck.pipeline.shared.matching import munkres_assign
+from aifcheck.pipeline.ta1.align import _Mentions, _TypeCache, type_similarity
+from aifcheck.pipeline.shared.auxdata import Aux
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity
 
 QNODES = [f"Q{n}" for n in range(8)]
 AUX = Aux("aux", ("D",), {"D": ("E",)}, {"E": "text"}, {"E": "ENG"}, {"text": marshal.dumps({})}, "core", "parent_children")

@@ -6,7 +6,7 @@ plain names (KINDS lays them out as NIST's run and gold folders).
 NIST's own code (validate_responses.py, filter_responses.py with aifcheck's type tables in place of
 its DWD overlay and KGTK cache, score_submission.py), run offline on the KB's tables without the
 shot row (on which it stops), writes the same VALID, FILTERED, alignment, similarities and scores
-files as aifcheck. The IoU values below are worked by hand from NIST's rules (aifcheck.score.ta1.iou).
+files as aifcheck. The IoU values below are worked by hand from NIST's rules (aifcheck.pipeline.ta1.iou).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, SHARED_DATA
 
-from aifcheck.render.ta1 import NistLayout
+from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.ta1 import score_ta1
 
 DOC = "L0C049DNW"

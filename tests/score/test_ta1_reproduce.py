@@ -10,7 +10,7 @@ import pytest
 from ta1_example import EXAMPLE
 
 from aifcheck.loading.kb import load_kb
-from aifcheck.pipeline.sparql import run_table
+from aifcheck.pipeline.shared.sparql import run_table
 
 FOLDERS = ("SPARQL-CLEAN-output", "SPARQL-VALID-output", "SPARQL-FILTERED-output", "alignment/cluster", "alignment/mention", "scores")
 

@@ -20,7 +20,7 @@ from ta2_common import AUX, FILES, FIXTURES, by_query_sorted, need_aux  # noqa: 
 
 import aifcheck
 from aifcheck.errors import InputError, UsageError
-from aifcheck.render.ta2 import METRIC, score_files
+from aifcheck.render.ta2.scores import METRIC, score_files
 from aifcheck.score.ta2 import TA2Scores, score_ta2
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "runW").is_dir())
@@ -329,7 +329,7 @@ def test_a_run_given_as_its_kb_goes_through_the_ta2_stages_first(tmp_path: Path)
 # --- the AUX tables ------------------------------------------------------------------------------
 
 def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from aifcheck.pipeline.aux import TA2_CORE, load_aux
+    from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 
     folder = tmp_path / "AUX"
     shutil.copytree(AUX, folder)
@@ -343,13 +343,13 @@ def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(tmp_path: Pa
     assert second.core == ("L0C04C4IA",) and len(list((tmp_path / "cache").glob("aux-*.marshal"))) == 2
     for path in (tmp_path / "cache").glob("aux-*.marshal"):
         path.write_bytes(b"not marshal")  # a broken cache: another process reads the folder again
-    done = subprocess.run([sys.executable, "-c", f"from aifcheck.pipeline.aux import TA2_CORE, load_aux; print(sorted(load_aux({str(folder)!r}, TA2_CORE).core))"],
+    done = subprocess.run([sys.executable, "-c", f"from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux; print(sorted(load_aux({str(folder)!r}, TA2_CORE).core))"],
                           capture_output=True, text=True, env={**os.environ, "AIFCHECK_CACHE_DIR": str(tmp_path / "cache")})
     assert done.stdout.strip() == "['L0C04C4IA']", done.stderr
 
 
 def test_aux_errors(tmp_path: Path) -> None:
-    from aifcheck.pipeline.aux import TA2_CORE, load_aux
+    from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 
     with pytest.raises(UsageError, match="not a folder"):
         load_aux(tmp_path / "none", TA2_CORE)

@@ -1,4 +1,4 @@
-"""``aifcheck pool ta2`` and aifcheck.pipeline.pool_ta2 on tests/score/fixtures/ta2/pool: two runs,
+"""``aifcheck pool ta2`` and aifcheck.pipeline.ta2.pool on tests/score/fixtures/ta2/pool: two runs,
 an earlier pool and kits of 2 lines, against what NIST's pooler wrote for them (``pool/nist/``:
 pool.txt, the kits, the .klm and each run's SPARQL-POOLED output; its last step, the md5 by
 macOS's ``md5``, fails on Linux after those)."""
@@ -15,9 +15,9 @@ import pytest
 from ta2_common import AUX, FIXTURES, aifcheck, need_aux  # noqa: F401 (a fixture)
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.pool_ta2 import pool_ta2
-from aifcheck.pipeline.aux import TA2_CORE, load_aux
-from aifcheck.pipeline.ta2_queries import POOLER_COLUMNS, read_queries
+from aifcheck.pipeline.ta2.pool import pool_ta2
+from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
 
 CASE = FIXTURES / "pool"
 RUNS = (CASE / "runs" / "runA", CASE / "runs" / "runB")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
-from aifcheck.render.ta3 import write_score_files
+from aifcheck.render.ta3.scores import write_score_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "RUN1").is_dir())

@@ -13,7 +13,7 @@ holds, under the header ``claim_id component_type id fieldname value correctness
   NIST's lenient setting; at most 5 types, the first in sorted order, with a warning), sorted,
   then its informativenessAssessment, overallAssessment, ec_id and ec_similarity rows.
 The ``-raw-kes.tab`` and ``-readable-kes.txt`` beside it hold the claim's KEs, which come from the
-GR table: NIST's validator never reads that table (aifcheck.pipeline.ta3.validate), so the first is
+GR table: NIST's validator never reads that table (aifcheck.pipeline.ta3.screen), so the first is
 its header line and the second is empty, as NIST's docker writes them.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..events import EventLog
-from .validate import Claim, Entry
+from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta3.screen import Claim, Entry
 
 HEADER = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")
 RAW_KES_HEADER = ("ClaimID", "JustificationNum", "EdgeID", "EdgeLabel", "IsEdgeNegated", "EvtRelMetatype", "EvtRelType",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..events import EventLog
-from .tables import Table, TextFile, text_lines
+from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta3.tables import Table, TextFile, text_lines
 
 _IRI = re.compile(r"<https://.*?#(.*?)>")
 

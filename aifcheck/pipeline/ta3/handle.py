@@ -19,9 +19,9 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..events import EventLog
-from .queries import split_cells
-from .tables import Table, ended_lines
+from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta3.queries import split_cells
+from aifcheck.pipeline.ta3.tables import Table, ended_lines
 
 MISSING = ("[unknown]", "", '""')
 _SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...errors import InputError
-from .tables import RANKING_SUFFIX, Table
+from aifcheck.errors import InputError
+from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, Table
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
 GR = "AIDA_P3_TA3_GR_0001.rq.tsv"

@@ -17,9 +17,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import InputError, UsageError
-from ...loading.paths import read_text
-from .tables import text_lines
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_text
+from aifcheck.pipeline.ta3.tables import text_lines
 
 TOPIC_COLUMNS = {
     "Condition5": ("topic_id", "topic", "subtopic", "claim_template"),

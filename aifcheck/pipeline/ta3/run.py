@@ -11,17 +11,17 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import UsageError
-from .arf import ArfClaim, arf
-from .clean import clean
-from ..events import EventLog
-from .handle import handle
-from .merge import GR, merge
-from .queries import read_documents, read_user_queries
-from .select import Selection, parse_depth, select_frames
-from .sparql import sparql_output
-from .tables import Table, TextFile
-from .validate import validate
+from aifcheck.errors import UsageError
+from aifcheck.pipeline.ta3.arf import ArfClaim, arf
+from aifcheck.pipeline.ta3.clean import clean
+from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta3.handle import handle
+from aifcheck.pipeline.ta3.merge import GR, merge
+from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
+from aifcheck.pipeline.ta3.select import Selection, parse_depth, select_frames
+from aifcheck.pipeline.ta3.sparql import sparql_output
+from aifcheck.pipeline.ta3.tables import Table, TextFile
+from aifcheck.pipeline.ta3.screen import validate
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
     "SPARQL-output", "SPARQL-CLEAN-output", "SPARQL-MERGED-output", "SPARQL-VALID-output", "SPARQL-AUGMENTED-output",

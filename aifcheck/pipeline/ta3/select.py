@@ -24,10 +24,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import InputError, UsageError
-from ...loading.paths import read_text
-from .queries import UserQueries
-from .tables import RANKING_SUFFIX, TextFile, ended_lines
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_text
+from aifcheck.pipeline.ta3.queries import UserQueries
+from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, TextFile, ended_lines
 
 _DEPTH = re.compile(r"^(Condition[567]):(\d+)$")
 

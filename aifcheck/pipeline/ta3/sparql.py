@@ -9,11 +9,11 @@ or a ranking line.
 """
 from __future__ import annotations
 
-from ...extract.query import orders_by_line, table_names
-from ...loading.kb import load_kb
-from ..sparql import run_table
-from .select import Frame, Selection
-from .tables import Table, TextFile
+from aifcheck.extract.query import orders_by_line, table_names
+from aifcheck.loading.kb import load_kb
+from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.ta3.select import Frame, Selection
+from aifcheck.pipeline.ta3.tables import Table, TextFile
 
 
 def frame_tables(frame: Frame) -> tuple[Table, ...]:

@@ -35,11 +35,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...errors import InputError
-from ...extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent
-from ..allocations import cyclic_gc_paused
-from ..matching import assign
-from ...loading.tsv import read_rows
+from aifcheck.errors import InputError
+from aifcheck.extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent
+from aifcheck.score.allocations import cyclic_gc_paused
+from aifcheck.pipeline.shared.matching import assign
+from aifcheck.loading.tsv import read_rows
 
 COLUMNS = (
     "root_uid", "claim_id", "topic", "claim_template", "x_variable", "claimer", "epistemic_status",

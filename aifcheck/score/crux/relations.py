@@ -24,10 +24,10 @@ import os
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ...errors import InputError
-from ..allocations import cyclic_gc_paused
-from .claims import Counts, counts
-from ...loading.tsv import read_rows
+from aifcheck.errors import InputError
+from aifcheck.score.allocations import cyclic_gc_paused
+from aifcheck.score.crux.claims import Counts, counts
+from aifcheck.loading.tsv import read_rows
 
 LABELS = ("identical", "support", "refute", "related")
 SYMMETRIC = frozenset({"identical", "refute", "related"})

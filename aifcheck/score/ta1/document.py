@@ -17,21 +17,21 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from ...errors import InputError
-from ...extract.model import KnowledgeGraph
-from .align import DocumentAlignment, SimilarityBlock, align_document
-from ...pipeline.aux import Aux, load_aux
-from .clean import clean_text
-from ...pipeline.events import Event, EventLog, Where
-from .filter import filter_document
-from .metrics import METRICS
-from .metrics.common import NONE, Inputs, MetricScores
-from .responses import build
-from .select import kb_tables
-from .settings import TA1Settings
-from .similarity import TypeSimilarity, load_similarity
-from .tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
-from .validate import validate_documents
+from aifcheck.errors import InputError
+from aifcheck.extract.model import KnowledgeGraph
+from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
+from aifcheck.pipeline.shared.auxdata import Aux, load_aux
+from aifcheck.pipeline.ta1.clean import clean_text
+from aifcheck.pipeline.shared.events import Event, EventLog, Where
+from aifcheck.pipeline.ta1.filter import filter_document
+from aifcheck.score.ta1.metrics import METRICS
+from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
+from aifcheck.score.ta1.responses import build
+from aifcheck.pipeline.ta1.select import kb_tables
+from aifcheck.pipeline.ta1.settings import TA1Settings
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
+from aifcheck.pipeline.ta1.tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
+from aifcheck.pipeline.ta1.screen import validate_documents
 
 # The stages whose errors stop NIST's pipeline, in its order. Each runs over every document before
 # the next one starts: over the run's documents in their order (RUN_ORDER), or over the core
@@ -83,7 +83,7 @@ Rows = Mapping[str, Cells]  # kind -> a table's rows
 
 @dataclass(frozen=True)
 class DocumentOutputs:
-    """What NIST's stages write of one document of the run (aifcheck.render.ta1 writes it)."""
+    """What NIST's stages write of one document of the run (aifcheck.render.ta1.scores writes it)."""
 
     document: str
     clean: Rows  # SPARQL-CLEAN-output: every line of each table (the header too), as cells

@@ -8,15 +8,15 @@ the document's frames; an LDCTime per TM row.
 The rows are NIST's printed cells after its validate stage, which leaves only "Negated" and
 "NotNegated" and numbers in the cells read here: the model's booleans and floats hold them
 exactly. A span is parsed as NIST's scorer parses it (Span.parse); its modality and boundary come
-from the AUX data where they are used (aifcheck.pipeline.aux, .iou).
+from the AUX data where they are used (aifcheck.pipeline.shared.auxdata, .iou).
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from ...extract.model import Cluster, Edge, KnowledgeGraph, LDCTime, Mention, Metatype, Span, best_confidences
-from .dates import NAMES, read_date, trim
-from .tables import Document, Row
+from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCTime, Mention, Metatype, Span, best_confidences
+from aifcheck.pipeline.ta1.dates import NAMES, read_date, trim
+from aifcheck.pipeline.ta1.tables import Document, Row
 
 
 def build(document: Document, keep=lambda row: row.valid) -> KnowledgeGraph:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .metrics import METRICS
-from .metrics.common import MetricScores
+from aifcheck.score.ta1.metrics import METRICS
+from aifcheck.score.ta1.metrics.common import MetricScores
 
 LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
 PLURAL = {"ALL": "", "Entity": "Entities_", "Event": "Events_", "Relation": "Relations_"}

@@ -4,7 +4,7 @@ out: they align nothing.
 
 A query has few clusters and classes, and where one matching has the greatest total (its pairs of
 AP > 0 the same in every maximum one) every algorithm finds it. Such matrices are solved here by
-trying every matching; munkres' order of steps (aifcheck.score.matching.munkres_assign) decides only
+trying every matching; munkres' order of steps (aifcheck.pipeline.shared.matching.munkres_assign) decides only
 between equal totals, and scipy only large matrices: importing numpy and scipy costs a small run
 more than all its scoring.
 """
@@ -22,7 +22,7 @@ def nist_pairs(matrix: list[list[float]]) -> list[tuple[int, int]]:
     found = _unique_best(matrix)
     if found is not None:
         return found
-    from ..matching import munkres_assign
+    from aifcheck.pipeline.shared.matching import munkres_assign
 
     highest = max(ap for row in matrix for ap in row)
     return [(i, k) for i, k in munkres_assign([[highest - ap for ap in row] for row in matrix]) if matrix[i][k] > 0]
@@ -34,7 +34,7 @@ def best_pairs(matrix: list[list[float]]) -> list[tuple[int, int]]:
         return []
     rows, columns = len(matrix), len(matrix[0])
     if math.perm(max(rows, columns), min(rows, columns)) > _TRIED:
-        from ..matching import assign
+        from aifcheck.pipeline.shared.matching import assign
 
         return assign(matrix)
     return max(_matchings(matrix), key=lambda found: found[0])[1]

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from ...errors import InputError, UsageError
-from ...loading.tsv import read_lines
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.tsv import read_lines
 
 FIELDS = 9
 # NIST's mapping of labels (exact words); any other label stays as written

@@ -2,7 +2,7 @@
 research/ta2-scoring.md §4, A1-A12), its quirks included, each one that changes a number warned.
 
 Per query q, in the table's order:
-- its top C clusters and their pooled rows (aifcheck.pipeline.ta2_ranking, invalid rows included);
+- its top C clusters and their pooled rows (aifcheck.pipeline.ta2.ranking, invalid rows included);
 - a valid pooled row is judged by the line of the one assessment map of all scored queries (a key
   keeps the first scored query's line, whichever query asks); RIGHT when the label is CORRECT or
   INEXACT, WRONG otherwise (``Correct`` or ``NIL`` too); a row without a line is skipped;
@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...pipeline.ta2_queries import Query
-from ...pipeline.ta2_ranking import SelectedCluster, select
-from ...pipeline.ta2_responses import Response, ResponseFile
-from .alignment import nist_pairs
-from .assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
-from .scores import Counts, PseudoQuery
+from aifcheck.pipeline.ta2.queries import Query
+from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
+from aifcheck.pipeline.ta2.responses import Response, ResponseFile
+from aifcheck.score.ta2.alignment import nist_pairs
+from aifcheck.score.ta2.assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
+from aifcheck.score.ta2.scores import Counts, PseudoQuery
 
 EXACT_LABELS = ("CORRECT", "INEXACT", "INCORRECT")
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...pipeline.ta2_queries import Query
-from ...pipeline.ta2_ranking import SelectedCluster, select
-from ...pipeline.ta2_responses import Response, ResponseFile
-from .alignment import best_pairs
-from .assessments import NIL, RIGHT, Assessments, Judgement
-from .scores import Counts, PseudoQuery
+from aifcheck.pipeline.ta2.queries import Query
+from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
+from aifcheck.pipeline.ta2.responses import Response, ResponseFile
+from aifcheck.score.ta2.alignment import best_pairs
+from aifcheck.score.ta2.assessments import NIL, RIGHT, Assessments, Judgement
+from aifcheck.score.ta2.scores import Counts, PseudoQuery
 
 
 def score_plan(queries: Mapping[str, Query], files: Mapping[str, ResponseFile],

@@ -6,14 +6,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ...errors import InputError, UsageError
-from ...pipeline.aux import TA2_CORE, load_aux
-from ...pipeline.ta2_queries import TEMPLATES, Query, read_queries
-from ...pipeline.ta2_responses import KINDS, ResponseFile, kb_of, load_run
-from .assessments import read_assessments
-from .nist import Options, score_nist
-from .plan import score_plan
-from .scores import NIST, PLAN, TA2Scores
+from aifcheck.errors import InputError, UsageError
+from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+from aifcheck.pipeline.ta2.queries import TEMPLATES, Query, read_queries
+from aifcheck.pipeline.ta2.responses import KINDS, ResponseFile, kb_of, load_run
+from aifcheck.score.ta2.assessments import read_assessments
+from aifcheck.score.ta2.nist import Options, score_nist
+from aifcheck.score.ta2.plan import score_plan
+from aifcheck.score.ta2.scores import NIST, PLAN, TA2Scores
 
 
 def score_ta2(

@@ -35,8 +35,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...errors import InputError
-from .package import SCORED_ROWS, PoolClaim, Row
+from aifcheck.errors import InputError
+from aifcheck.score.ta3.package import SCORED_ROWS, PoolClaim, Row
 
 _CORE = ("claimTemplate", "claimEpistemic", "xVariable")
 _DESIRABLE_CONTEXT = (*_CORE, "claimer")

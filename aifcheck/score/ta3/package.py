@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ...errors import InputError
-from ...loading.paths import read_text
-from ...loading.tsv import read_table
+from aifcheck.errors import InputError
+from aifcheck.loading.paths import read_text
+from aifcheck.loading.tsv import read_table
 
 CONDITION_LISTS = {
     "Condition5": ("ontopic", "related", "refuting", "supporting", "nonsupporting", "nonrefuting"),

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from ...errors import InputError
-from ...loading.paths import entries
-from ...names import CONDITION_FOLDERS
-from ...loading.tsv import read_rows
+from aifcheck.errors import InputError
+from aifcheck.loading.paths import entries
+from aifcheck.names import CONDITION_FOLDERS
+from aifcheck.loading.tsv import read_rows
 
 TAGS = ("supporting", "refuting", "related")
 ONTOPIC = "ontopic"

@@ -45,18 +45,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import InputError
-from ..allocations import cyclic_gc_paused
-from .fields import (
-    FIELD_INDEX,
-    NOTHING,
-    ClaimValues,
-    NoveltyMatrix,
-    claim_values,
-    required_correct,
-)
-from .package import CONDITION_LISTS, Package, Query, read_package, read_queries
-from .run import ONTOPIC, Ranked, Run, read_run
+from aifcheck.errors import InputError
+from aifcheck.score.allocations import cyclic_gc_paused
+from aifcheck.score.ta3.fields import FIELD_INDEX, NOTHING, ClaimValues, NoveltyMatrix, claim_values, required_correct
+from aifcheck.score.ta3.package import CONDITION_LISTS, Package, Query, read_package, read_queries
+from aifcheck.score.ta3.run import ONTOPIC, Ranked, Run, read_run
 
 COMPATIBLE = {
     "ontopic": ("supporting", "refuting", "related"),

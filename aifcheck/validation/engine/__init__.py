@@ -5,8 +5,8 @@
 """
 from __future__ import annotations
 
-from ...choices import choose
-from .base import Executor, RawResult, RuleFailure
+from aifcheck.choices import choose
+from aifcheck.validation.engine.base import Executor, RawResult, RuleFailure
 
 ENGINES = ("fast", "reference")
 
@@ -15,10 +15,10 @@ def get_executor(name: str, threads: int | None = None) -> Executor:
     """The executor called ``name`` (one of ENGINES, any case); ``threads`` (fast only) run one file's
     queries, default all cores. Each is imported when chosen: the reference one imports pySHACL."""
     if choose(name, ENGINES, "engine") == "fast":
-        from .fast import FastExecutor
+        from aifcheck.validation.engine.fast import FastExecutor
 
         return FastExecutor(threads)
-    from .reference import ReferenceExecutor
+    from aifcheck.validation.engine.reference import ReferenceExecutor
 
     return ReferenceExecutor()
 

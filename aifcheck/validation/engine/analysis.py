@@ -11,8 +11,8 @@ from collections.abc import Callable
 from rdflib import RDF, URIRef, Variable
 from rdflib.plugins.sparql import prepareQuery
 
-from ..catalog import Target
-from .sparql_text import anti_joins, holds_exists
+from aifcheck.validation.catalog import Target
+from aifcheck.validation.engine.sparql_text import anti_joins, holds_exists
 
 THIS = Variable("this")
 

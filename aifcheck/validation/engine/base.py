@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..catalog import Catalog, Rule
-from ...loading.kb import KB
-from ...loading.lines import Term
+from aifcheck.validation.catalog import Catalog, Rule
+from aifcheck.loading.kb import KB
+from aifcheck.loading.lines import Term
 
 
 @dataclass(frozen=True)

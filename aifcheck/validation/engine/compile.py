@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..catalog import GROUP_CONCAT, Built, Catalog, Constraint, Target
-from .sparql_text import anti_joins, group_end
+from aifcheck.validation.catalog import GROUP_CONCAT, Built, Catalog, Constraint, Target
+from aifcheck.validation.engine.sparql_text import anti_joins, group_end
 
 Queries = dict[tuple[str, int], str]  # (rule ID, constraint index) -> the whole-graph query
 QUERIES = Built("queries.json")
@@ -75,7 +75,7 @@ def _join_with_unit_separator(match: re.Match) -> str:
 def compile_queries(catalog: Catalog) -> Queries:
     """Every constraint's query, after checking the shapes' hints (ValueError for a hint that does
     nothing or that could change what the constraint finds)."""
-    from .analysis import implies_targets  # rdflib: only when the shapes changed
+    from aifcheck.validation.engine.analysis import implies_targets  # rdflib: only when the shapes changed
 
     check_hints(catalog)
     ordered = tuple(sorted(catalog.prefixes.items()))
@@ -105,7 +105,7 @@ def queries_json(queries: Queries) -> list:
 def check_hints(catalog: Catalog) -> None:
     """ValueError naming the rule whose aifc:targetsLast or aifc:antiJoin hint does nothing or
     could change what the constraint finds."""
-    from .analysis import anti_join_problem, binds_this, implies_targets
+    from aifcheck.validation.engine.analysis import anti_join_problem, binds_this, implies_targets
 
     ordered = tuple(sorted(catalog.prefixes.items()))
     for rule in catalog.rules.values():

@@ -10,11 +10,11 @@ import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import BinaryIO, TypeVar
 
-from ..catalog import Catalog, Constraint, Rule
-from ...loading.kb import KB
-from ...spread.parallel import die_with_parent, signals_held
-from .base import RawResult, RuleFailure, fill_message
-from .compile import UNIT_SEPARATOR, Queries, load_queries
+from aifcheck.validation.catalog import Catalog, Constraint, Rule
+from aifcheck.loading.kb import KB
+from aifcheck.spread.parallel import die_with_parent, signals_held
+from aifcheck.validation.engine.base import RawResult, RuleFailure, fill_message
+from aifcheck.validation.engine.compile import UNIT_SEPARATOR, Queries, load_queries
 
 T = TypeVar("T")
 R = TypeVar("R")

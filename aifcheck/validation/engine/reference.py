@@ -14,10 +14,10 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor
 
-from ...loading.kb import KB
-from ...loading.terms import RdflibView, quiet_rdflib
-from ..catalog import Catalog, Rule, shapes_folder
-from .base import RawResult, RuleFailure
+from aifcheck.loading.kb import KB
+from aifcheck.loading.terms import RdflibView, quiet_rdflib
+from aifcheck.validation.catalog import Catalog, Rule, shapes_folder
+from aifcheck.validation.engine.base import RawResult, RuleFailure
 
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
 

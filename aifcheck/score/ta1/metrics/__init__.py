@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from . import argument, coreference, frame, negation, temporal, type_metric
-from .common import Inputs, MetricScores
+from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal, type_metric
+from aifcheck.score.ta1.metrics.common import Inputs, MetricScores
 
 
 @dataclass(frozen=True)

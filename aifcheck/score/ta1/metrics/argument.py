@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...table import Column
-from ...matching import munkres_assign
-from ..iou import iou_matrix
-from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, Trf, by_document_metatype, cluster_sim, frame_trfs, roles_precision, summarise
+from aifcheck.score.table import Column
+from aifcheck.pipeline.shared.matching import munkres_assign
+from aifcheck.pipeline.ta1.iou import iou_matrix
+from aifcheck.score.ta1.metrics.common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, Trf, by_document_metatype, cluster_sim, frame_trfs, roles_precision, summarise
 
 COLUMNS = (*ID_COLUMNS, Column("trf_score", "TRFscore", "6.4f", "R", "6.4f"))
 GROUPS = {"ALL": ("Event", "Relation"), "Event": ("Event",), "Relation": ("Relation",)}

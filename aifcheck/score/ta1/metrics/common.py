@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ....extract.model import Cluster, Edge, Frame, KnowledgeGraph, Metatype, short_role
-from ...table import Column
-from ..align import DocumentAlignment
-from ....pipeline.aux import Aux
-from ....pipeline.events import EventLog
-from ..similarity import TypeSimilarity
+from aifcheck.extract.model import Cluster, Edge, Frame, KnowledgeGraph, Metatype, short_role
+from aifcheck.score.table import Column
+from aifcheck.pipeline.ta1.align import DocumentAlignment
+from aifcheck.pipeline.shared.auxdata import Aux
+from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity
 
 NONE = "None"  # NIST's name for "no cluster"
 Aggregate = Callable[[list["ScoreRow"], str, str], object]  # (rows, column, "ALL-Micro" | "ALL-Macro") -> value
@@ -86,7 +86,7 @@ class Recipe:
 
 @dataclass(frozen=True)
 class MetricScores:
-    """A metric's rows and summaries: NIST's ``scores/<metric>-scores.{txt,tab}`` (aifcheck.render.ta1)."""
+    """A metric's rows and summaries: NIST's ``scores/<metric>-scores.{txt,tab}`` (aifcheck.render.ta1.scores)."""
 
     columns: tuple[Column, ...]
     rows: tuple[ScoreRow, ...]  # sorted as NIST sorts them

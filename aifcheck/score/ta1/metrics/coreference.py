@@ -8,11 +8,11 @@ document the system did not submit scores 0.
 """
 from __future__ import annotations
 
-from ....extract.model import KnowledgeGraph
-from ...table import Column
-from ..align import type_similarity
-from ..similarity import TypeSimilarity
-from .common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
+from aifcheck.extract.model import KnowledgeGraph
+from aifcheck.score.table import Column
+from aifcheck.pipeline.ta1.align import type_similarity
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity
+from aifcheck.score.ta1.metrics.common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
 
 COLUMNS = (*ID_COLUMNS, Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))
 GROUPS = {"ALL": ("Entity", "Event"), "Entity": ("Entity",), "Event": ("Event",)}

@@ -5,15 +5,15 @@ edges with the aligned system cluster's edges, where EdgeScore = ClusterSim(subj
 ClusterSim(fillers); each unaligned system event or relation scores 0. NIST calls RoleSim with the
 gold edge twice, so it is always 1 (the plan's RolesPrecision under ``plan``), and gives unaligned
 gold clusters no row (the plan counts them, at 0). Tied edge matchings share the same total, so
-this matching uses scipy (aifcheck.score.matching.assign).
+this matching uses scipy (aifcheck.pipeline.shared.matching.assign).
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ...table import Column
-from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, Trf, aligned_similarity, by_cluster, cluster_sim, frame_trfs, roles_precision, summarise
+from aifcheck.score.table import Column
+from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, Trf, aligned_similarity, by_cluster, cluster_sim, frame_trfs, roles_precision, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("average_edge_score", "AvgEdgeScore", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")

@@ -9,8 +9,8 @@ counts.
 """
 from __future__ import annotations
 
-from ...table import Column
-from .common import CLUSTER_COLUMNS, ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_cluster, micro_macro, summarise
+from aifcheck.score.table import Column
+from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_cluster, micro_macro, summarise
 
 FRAMES = ("Relation", "Event")
 PRF = (Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import datetime
 
-from ....errors import InputError
-from ....extract.model import LDCTime
-from ...table import Column
-from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
+from aifcheck.errors import InputError
+from aifcheck.extract.model import LDCTime
+from aifcheck.score.table import Column
+from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("similarity", "Similarity", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")

@@ -3,8 +3,8 @@ aligned entity and event pairs (TypeSim without threshold), unaligned gold and s
 event clusters scoring 0. Relations are not scored."""
 from __future__ import annotations
 
-from ...table import Column
-from .common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
+from aifcheck.score.table import Column
+from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("type_similarity", "TypeSimilarity", "6.4f", "R", "6.4f"))
 SCORED = ("Entity", "Event")

@@ -1,0 +1,175 @@
+"""DWD type similarity (NIST's DWDTypeSim) from tables, and the evaluable-type test.
+
+NIST's filter stage takes a pair's similarity from the DWD overlay (synonyms 1; near neighbours
+at least the near-neighbour value), else from its cache of the KGTK similarity service, else from
+that service (the mean of the similarity types asked for). That cache and overlay are not public,
+so the similarity comes from a table ``q1 q2 similarity`` (aifcheck ships the reconstruction that
+reproduces NIST's example run), pairs the table lacks from an optional file of the service's
+answers (``--extra-similarities``), and synonyms and near neighbours from an optional overlay.
+Identical qnodes have similarity 1; a pair none of them has, 0 (where NIST asks the service).
+"""
+from __future__ import annotations
+
+import importlib.resources
+import json
+import math
+import os
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import repeat
+
+from aifcheck.errors import InputError
+from aifcheck.loading.paths import read_text
+from aifcheck.loading.tsv import read_table
+from aifcheck.pipeline.ta1.settings import TA1Settings
+
+BUNDLED_SIMILARITY = "similarity.tsv"
+BUNDLED_TAGGABLE = "taggable_types.txt"
+
+
+def bundled(name: str) -> str:
+    return str(importlib.resources.files("aifcheck.pipeline.ta1") / "data" / name)
+
+
+@dataclass
+class TypeSimilarity:
+    path: str
+    pairs: dict[tuple[str, str], float]
+    taggable: frozenset[str]
+    taggable_path: str
+    alpha: float = 0.9
+    inclusive: bool = False  # the plan's "DWDTypeSim >= alpha" instead of NIST's ">"
+    synonyms: frozenset[tuple[str, str]] = frozenset()  # the overlay's, both ways
+    _evaluable: dict[str, bool] = field(default_factory=dict, repr=False)
+    _known: frozenset[str] = field(default=frozenset(), repr=False)
+
+    def __post_init__(self) -> None:
+        self._known = frozenset(q for pair in self.pairs for q in pair) | self.taggable
+
+    def similarity(self, q1: str, q2: str) -> float:
+        return 1.0 if q1 == q2 else self.pairs.get((q1, q2), 0.0)
+
+    @cached_property
+    def neighbours(self) -> dict[str, list[tuple[str, float]]]:
+        """q1 -> the (q2, similarity) pairs of the table: the pairs among a few types, by look-up."""
+        found: dict[str, list[tuple[str, float]]] = {}
+        for (q1, q2), value in self.pairs.items():
+            found.setdefault(q1, []).append((q2, value))
+        return found
+
+    def knows(self, qnode: str) -> bool:
+        return qnode in self._known
+
+    def unscored(self, blocks: Iterable[tuple[Iterable[str], Iterable[str]]]) -> list[tuple[str, str]]:
+        """The pairs (q1 of a block's first, q2 of its second) of distinct qnodes that no table,
+        synonym or near neighbour gives a value, sorted: NIST asks the KGTK service for these,
+        aifcheck takes 0."""
+        found: set[tuple[str, str]] = set()
+        for first, second in blocks:
+            second = set(second)
+            for q1 in first:
+                missing = second - self._valued.get(q1, frozenset())
+                missing.discard(q1)
+                found.update(zip(repeat(q1), missing))
+        return sorted(found)
+
+    @cached_property
+    def _valued(self) -> dict[str, frozenset[str]]:
+        """q1 -> the qnodes q2 whose pair (q1, q2) has a value."""
+        return {q1: frozenset(q2 for q2, _ in found) for q1, found in self.neighbours.items()}
+
+    def evaluable(self, qnode: str) -> bool:
+        """A taggable type or its synonym, or one more similar than alpha to a taggable type (NIST: strictly)."""
+        found = self._evaluable.get(qnode)
+        if found is None:
+            if qnode in self.taggable or any((qnode, t) in self.synonyms for t in self.taggable):
+                found = True
+            elif self.inclusive:
+                found = any(self.similarity(qnode, t) >= self.alpha for t in self.taggable)
+            else:
+                found = any(self.similarity(qnode, t) > self.alpha for t in self.taggable)
+            self._evaluable[qnode] = found
+        return found
+
+
+def load_similarity(similarity_path: str | os.PathLike | None, taggable_path: str | os.PathLike | None, settings: TA1Settings = TA1Settings(),
+                    inclusive: bool = False, extra_path: str | os.PathLike | None = None, overlay_path: str | os.PathLike | None = None) -> TypeSimilarity:
+    """The tables (the bundled ones when a path is None), with the pairs of ``extra_path`` the
+    similarity table lacks, and the synonyms and near neighbours of ``overlay_path``, folded into
+    one table as NIST's ``Similarity`` looks them up; InputError naming the file and line of a bad value."""
+    similarity_path = str(similarity_path) if similarity_path else bundled(BUNDLED_SIMILARITY)
+    taggable_path = str(taggable_path) if taggable_path else bundled(BUNDLED_TAGGABLE)
+    table = read_table(similarity_path, ["q1", "q2", "similarity"])
+    pairs = {}
+    for line, record in table.records():
+        try:
+            pairs[record["q1"], record["q2"]] = float(record["similarity"])
+        except ValueError:
+            raise InputError(similarity_path, f"similarity {record['similarity']!r} is not a number", line) from None
+    if extra_path is not None:
+        for pair, value in load_extra_similarities(extra_path, settings.similarity_types).items():
+            pairs.setdefault(pair, value)  # NIST asks the service only for pairs its cache lacks
+    synonyms: frozenset[tuple[str, str]] = frozenset()
+    if overlay_path is not None:
+        synonyms, near = load_overlay(overlay_path)
+        for pair in near - synonyms:
+            pairs[pair] = max(pairs.get(pair, 0.0), settings.near_neighbour_similarity)
+        pairs.update(dict.fromkeys(synonyms, 1.0))
+    lines = read_text(taggable_path, "the taggable types", universal=True).splitlines()
+    taggable = frozenset(line.strip() for line in lines if line.strip())
+    if not taggable:
+        raise InputError(taggable_path, "no taggable type (expected one qnode a line)")
+    return TypeSimilarity(similarity_path, pairs, taggable, taggable_path, settings.alpha, inclusive, synonyms)
+
+
+def load_extra_similarities(path: str | os.PathLike, similarity_types: tuple[str, ...]) -> dict[tuple[str, str], float]:
+    """(q1, q2) -> similarity from a file of the KGTK similarity service's answers, as NIST's
+    filter stage reads them: columns q1, q2 and one per similarity type; a pair's value is the mean
+    of its values of ``similarity_types`` (an empty cell counts 0)."""
+    table = read_table(path, ["q1", "q2", *similarity_types])
+    found = {}
+    for line, record in table.records():
+        values = []
+        for kind in similarity_types:
+            text = record[kind]
+            try:
+                value = float(text) if text else 0.0
+            except ValueError:
+                raise InputError(str(path), f"{kind} {text!r} is not a number", line) from None
+            if not math.isfinite(value):
+                raise InputError(str(path), f"{kind} {text!r} is not a finite number", line)
+            values.append(value)
+        if not record["q1"] or not record["q2"]:
+            raise InputError(str(path), "a pair needs both q1 and q2", line)
+        found[record["q1"], record["q2"]] = statistics.mean(values)  # NIST's mean: exactly rounded, as sum()/len() is not
+    return found
+
+
+def load_overlay(path: str | os.PathLike) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
+    """The synonym and near-neighbour pairs (both ways) of a DWD overlay (JSON), as NIST's filter
+    stage reads them: a node's ``similar_nodes`` whose ``similarity_type`` holds SS or NN, and a
+    relation's ``related_qnodes`` (synonyms)."""
+    path = str(path)
+    try:
+        data = json.loads(read_text(path, "the DWD overlay"))
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    synonyms, near = set(), set()
+    for metatype in ("events", "relations", "entities"):
+        nodes = data.get(metatype) if isinstance(data, dict) else None
+        if not isinstance(nodes, dict):
+            raise InputError(path, f"no '{metatype}' object of DWD nodes (expected NIST's DWD overlay)")
+        for key, node in nodes.items():
+            qnode = node.get("wd_node") if isinstance(node, dict) else None
+            if not isinstance(qnode, str):
+                raise InputError(path, f"{metatype} node {key!r} has no wd_node")
+            similar = [(s.get("wd_node"), s.get("similarity_type") or "") for s in node.get("similar_nodes") or [] if isinstance(s, dict)]
+            related = [(s.get("wd_node"), "SS") for s in node.get("related_qnodes") or [] if isinstance(s, dict)] if metatype == "relations" else []
+            for other, kind in similar + related:
+                if isinstance(other, str):
+                    for found, code in ((synonyms, "SS"), (near, "NN")):
+                        if code in kind:
+                            found.update({(qnode, other), (other, qnode)})
+    return frozenset(synonyms), frozenset(near)

@@ -1,0 +1,257 @@
+"""NIST's TA3 pool (``generate_pool.py task3``, aida/task3_pool.py): the claims of several runs to
+be assessed, each once, and the claim mappings ``aifcheck score ta3 --claim-mappings`` reads.
+
+Each run is the output of NIST's TA3 docker (``aifcheck pipeline ta3``); its ID is its folder's
+name. For every query of ``queries_to_score`` (``query_id``, ``condition``, ``depth`` as
+``ontopic:N,supporting:N,...``) that the run's ARF-output has, the ranking of
+SPARQL-VALID-output is read in rank order, and a claim enters the pool while any list it belongs to
+has depth left (Condition 5: ontopic, its relation and the lists that relation is part of:
+supporting -> nonrefuting, refuting -> nonsupporting, related -> both; Conditions 6 and 7:
+ontopic); each of those lists then has one less.
+
+A pool claim is named by the MD5 of its normalised content: its ARF outer claim with each component
+type's members de-duplicated, sorted by the MD5 of their rows and renumbered, and its raw KEs sorted
+and renumbered, the claim ID replaced by ``xxxxxxxxxxx``; claims with the same content share one
+name. The pool holds ``pool/<uid>-outer-claim.tab``, ``-raw-kes.tab``, ``-readable-kes.txt`` of
+every claim not in a previous pool (``--previous-pool DIR``), ``claim-mappings.tab`` (a row per run
+claim, sorted) and ``human-readable-format.tab``. Where NIST's code stops (a missing file, a short
+row, a rank given twice, a depth without one of the query's lists) this is an InputError naming the
+file and line.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_text
+from aifcheck.pipeline.ta3.queries import split_cells
+from aifcheck.pipeline.ta3.tables import ended_lines
+
+PLACEHOLDER = "xxxxxxxxxxx"
+COMPONENT_ORDER = ("claimTopic", "claimSubtopic", "claimDescription", "claimTemplate", "claimDocument", "claimEpistemic",
+                   "claimSentiment", "claimer", "claimerAffiliation", "claimMedium", "claimLocation", "xVariable", "date")
+RELATION_ORDER = ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting")
+EXPANDED = {"refuting": ("nonsupporting",), "supporting": ("nonrefuting",), "related": ("nonsupporting", "nonrefuting")}
+MAPPING_COLUMNS = ("pool_claim_uid", "condition", "query_id", "claim_relations", "rank", "run_claim_id", "run_id",
+                   "runs_directory", "in_previous_pools")
+POLARITY = {"EpistemicTrueCertain": "TRUE", "EpistemicTrueUncertain": "TRUE", "EpistemicFalseCertain": "FALSE",
+            "EpistemicFalseUncertain": "FALSE", "EpistemicUnknown": "UNKNOWN"}
+_OUTER_COLUMNS = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")
+
+# component type -> member index -> field name -> value -> (field name, value, correctness)
+Components = dict[str, dict[int, dict[str, dict[str, tuple[str, str, str]]]]]
+
+
+@dataclass(frozen=True)
+class PoolClaim:
+    """A run claim's ARF files, read as NIST's pool reads them."""
+
+    outer_header: str
+    components: Components
+    edges_header: str
+    edges: tuple[dict[str, str], ...]
+    readable: str
+
+    def outer_text(self, claim_id: str) -> str:
+        lines = [self.outer_header]
+        for kind in sorted(self.components, key=COMPONENT_ORDER.index):
+            members = {_md5("\n".join(sorted(lines_))): lines_ for lines_ in map(_member_lines, self.components[kind].values())}
+            for number, md5 in enumerate(sorted(members), 1):
+                lines += [f"{claim_id}\t{kind}\t{number}\t{line}" for line in members[md5]]
+        return "\n".join(lines)
+
+    def edges_text(self, claim_id: str) -> str:
+        columns = self.edges_header.split("\t")
+        keyed = [c for c in columns if c not in ("ClaimID", "JustificationNum")]
+        rows = sorted(self.edges, key=lambda edge: "\t".join(edge[c] for c in keyed))
+        numbered = ({**edge, "ClaimID": claim_id, "JustificationNum": str(i)} for i, edge in enumerate(rows, 1))
+        return "\n".join([self.edges_header, *("\t".join(edge[c] for c in columns) for edge in numbered)])
+
+    @property
+    def uid(self) -> str:
+        return _md5(f"{self.outer_text(PLACEHOLDER)}\n{self.edges_text(PLACEHOLDER)}")
+
+    def values(self, kind: str, field: str) -> list[str]:
+        """The values of one field of a component type, member by member (a member without it has none)."""
+        return [value for member in self.components.get(kind, {}).values() for value in member.get(field, {})]
+
+    @property
+    def human_readable(self) -> str | None:
+        """NIST's sentence for the claim (None without a template): each x or X of the template is
+        the X variable, in angle brackets."""
+        template = ",".join(self.values("claimTemplate", "value"))
+        if not template:
+            return None
+        x = f"<{','.join(self.values('xVariable', 'name'))}>"
+        template = template.replace("x", "\0").replace("X", "\0").replace("\0", x)
+        place, medium, date, claimer = (",".join(self.values(k, f)) for k, f in (
+            ("claimLocation", "name"), ("claimMedium", "name"), ("date", "range"), ("claimer", "name")))
+        polarity = POLARITY.get(",".join(self.values("claimEpistemic", "polarity")))
+        return (f"At <{place}> place using <{medium}> medium during <{date}> date, <{claimer}> claims it is "
+                f"<{polarity}> that {template}")
+
+
+@dataclass(frozen=True)
+class Mapping:
+    pool_claim_uid: str
+    condition: str
+    query_id: str
+    claim_relations: str
+    rank: str
+    run_claim_id: str
+    run_id: str
+    runs_directory: str
+    in_previous_pools: str
+
+    def cells(self) -> tuple[str, ...]:
+        return tuple(getattr(self, c) for c in MAPPING_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Pool:
+    claims: dict[str, PoolClaim]  # uid -> the first run claim of that content
+    new: tuple[str, ...]  # the uids not in a previous pool: their files are written
+    mappings: tuple[Mapping, ...]  # in the order the runs were read
+
+
+def pool_ta3(runs: list[str | os.PathLike], queries_to_score: str | os.PathLike,
+             previous_pools: list[str | os.PathLike] | None = None) -> Pool:
+    queries = _read_queries(Path(queries_to_score))
+    previous = _previous(previous_pools or [])
+    claims: dict[str, PoolClaim] = {}
+    mappings = []
+    for run in runs:
+        run_id, runs_directory = Path(run).name, os.path.dirname(str(run)) or "."
+        arf = Path(run) / "ARF-output"
+        if not arf.is_dir():
+            raise UsageError(f"{run}: no ARF-output folder (expected the output of aifcheck pipeline ta3)")
+        for condition in sorted(p.name for p in arf.iterdir() if p.is_dir()):
+            for query in sorted(p.name for p in (arf / condition).iterdir() if p.is_dir()):
+                if (condition, query) not in queries:
+                    continue
+                depth_path, line, depth = queries[condition, query]
+                for rank, claim_id, relations in _pooled(Path(run), condition, query, depth, depth_path, line):
+                    claim = _read_claim(arf / condition / query, claim_id)
+                    uid = claim.uid
+                    claims.setdefault(uid, claim)
+                    ordered = ",".join(sorted(relations, key=RELATION_ORDER.index))
+                    mappings.append(Mapping(uid, condition, query, ordered, str(rank), claim_id, run_id, runs_directory,
+                                            str(uid in previous)))
+    return Pool(claims, tuple(uid for uid in claims if uid not in previous), tuple(mappings))
+
+
+def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, depth_line: int):
+    """(rank, claim, lists) of the claims the depth lets in, in rank order."""
+    left: dict[str, int] = {}
+    for item in depth.split(","):
+        name, _, number = item.partition(":")
+        if not number.strip().lstrip("+-").isdigit() or ":" in number:
+            raise InputError(depth_path, f"depth '{depth}': '{item}' is not <list>:<number>", depth_line)
+        left[name] = int(number)
+    path = run / "SPARQL-VALID-output" / condition / query / f"{query}.ranking.tsv"
+    ranks: dict[int, tuple[str, set[str], int]] = {}
+    for number, line in enumerate(ended_lines(_read(path)), 1):
+        cells = line.strip().split("\t")
+        needed = 4 if condition == "Condition5" else 3
+        if len(cells) < needed:
+            raise InputError(str(path), f"{len(cells)} columns, expected {needed}", number)
+        try:
+            rank = int(cells[2])
+        except ValueError:
+            raise InputError(str(path), f"rank '{cells[2]}' is not a whole number", number) from None
+        relations = {"ontopic"}
+        if condition == "Condition5":
+            if cells[3] not in EXPANDED:
+                raise InputError(str(path), f"relation '{cells[3]}' is none of {', '.join(EXPANDED)}", number)
+            relations |= {cells[3], *EXPANDED[cells[3]]}
+        if rank in ranks:
+            raise InputError(str(path), f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number)
+        ranks[rank] = (cells[1], relations, number)
+    for rank in sorted(ranks):
+        claim_id, relations, number = ranks[rank]
+        missing = sorted(relations - set(left))
+        if missing:
+            raise InputError(depth_path, f"the depth of {condition} {query} has no {', '.join(missing)} "
+                             f"({path}:{number} needs it): NIST's pool stops on it", depth_line)
+        if any(left[r] > 0 for r in relations):
+            yield rank, claim_id, relations
+            for r in relations:
+                if left[r] > 0:
+                    left[r] -= 1
+
+
+def _read_claim(folder: Path, claim_id: str) -> PoolClaim:
+    outer = folder / f"{claim_id}-outer-claim.tab"
+    header, rows = _table(outer, _OUTER_COLUMNS)
+    components: Components = {}
+    for number, row in rows:
+        kind = row["component_type"]
+        if kind not in COMPONENT_ORDER:
+            raise InputError(str(outer), f"component type '{kind}' is none of NIST's ({', '.join(COMPONENT_ORDER)})", number)
+        try:
+            index = int(row["id"]) - 1
+        except ValueError:
+            raise InputError(str(outer), f"component id '{row['id']}' is not a number", number) from None
+        values = components.setdefault(kind, {}).setdefault(index, {}).setdefault(row["fieldname"], {})
+        if row["value"] in values:
+            raise InputError(str(outer), f"{kind} {row['id']} has {row['fieldname']} '{row['value']}' twice: "
+                             "NIST's pool stops on it", number)
+        values[row["value"]] = (row["fieldname"], row["value"], row["correctness"])
+    kes = folder / f"{claim_id}-raw-kes.tab"
+    edges_header, edges = _table(kes, ("ClaimID", "JustificationNum"))
+    readable = _read(folder / f"{claim_id}-readable-kes.txt")
+    return PoolClaim(header, components, edges_header, tuple(row for _, row in edges),
+                     readable.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _table(path: Path, required: tuple[str, ...]) -> tuple[str, list[tuple[int, dict[str, str]]]]:
+    """A table read as NIST's file reader reads it: the header line without trailing whitespace,
+    each row split into at most as many cells as the header has, each stripped."""
+    lines = ended_lines(_read(path))
+    if not lines:
+        raise InputError(str(path), "empty: expected a header line")
+    header = lines[0].rstrip()
+    columns = [c.strip() for c in header.split("\t")]
+    missing = [c for c in required if c not in columns]
+    if missing:
+        raise InputError(str(path), f"the header has no column {', '.join(missing)}", 1)
+    rows = []
+    for number, line in enumerate(lines[1:], 2):
+        cells = split_cells(line.rstrip("\n"), len(columns))
+        if len(cells) < len(columns):
+            raise InputError(str(path), f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number)
+        rows.append((number, dict(zip(columns, cells))))
+    return header, rows
+
+
+def _read_queries(path: Path) -> dict[tuple[str, str], tuple[str, int, str]]:
+    """(condition, query) -> (file, line, depth), the last row of a query winning as in NIST's dict."""
+    _, rows = _table(path, ("condition", "query_id", "depth"))
+    return {(row["condition"], row["query_id"]): (str(path), number, row["depth"]) for number, row in rows}
+
+
+def _previous(folders: list[str | os.PathLike]) -> frozenset[str]:
+    found = set()
+    for folder in folders:
+        pool = Path(folder) / "pool"
+        if not pool.is_dir() and (Path(folder) / "claim-mappings.tab").is_file():
+            continue  # a pool whose claims were all in earlier pools has no pool/ folder (NIST's stops on it)
+        if not pool.is_dir():
+            raise UsageError(f"--previous-pool {folder}: no pool/ folder (expected the output of aifcheck pool ta3)")
+        found.update(p.name.split("-")[0] for p in pool.iterdir() if p.name.endswith("-outer-claim.tab"))
+    return frozenset(found)
+
+
+def _member_lines(member: dict[str, dict[str, tuple[str, str, str]]]) -> list[str]:
+    return [line for rows in member.values() for line in sorted("\t".join(row) for row in rows.values())]
+
+
+def _md5(text: str) -> str:
+    return hashlib.md5(text.encode("utf-8")).hexdigest()
+
+
+def _read(path: Path) -> str:
+    return read_text(path)

@@ -1,0 +1,1 @@
+"""CRUX 2023 scores as text tables or JSON."""

@@ -1,0 +1,64 @@
+"""NIST's TA3 docker output on disk: the stage folders, ARF-output and logs/, byte for byte as
+NIST's scripts write them (tables: a header line, then one line per row, each ending in a newline;
+ARF files without a final newline, as NIST joins their lines), and the summary printed after a run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
+from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
+from aifcheck.pipeline.ta3.tables import Table, TextFile
+from aifcheck.render.output import new_folder, write_file
+
+
+def file_text(file: Table | TextFile) -> str:
+    if isinstance(file, TextFile):
+        return file.text
+    header = "" if file.header is None else file.header + "\n"
+    return header + "".join("\t".join(row) + "\n" for row in file.rows)
+
+
+def outer_claim_text(claim: ArfClaim) -> str:
+    before = "\n".join("\t".join(row) for row in (HEADER, *claim.outer))
+    return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
+
+
+def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
+    """Write every stage's output under ``target`` (NIST's /output)."""
+    with new_folder(target, force) as out:
+        for folder in result.sparql_folders:
+            (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
+        for name, files in ((SPARQL, result.sparql), (CLEAN, result.clean), (MERGED, result.merged),
+                            (VALID, result.valid), (AUGMENTED, result.augmented)):
+            (out / name).mkdir(exist_ok=True)
+            for file in files:
+                write_file(out / name / file.path, file_text(file))
+        (out / ARF).mkdir()
+        for claim in result.arf:
+            folder = out / ARF / claim.condition / claim.query
+            write_file(folder / f"{claim.claim_id}-outer-claim.tab", outer_claim_text(claim))
+            # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
+            write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
+            write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
+        for name, log in result.logs.items():
+            write_file(out / "logs" / name, log.text())
+
+
+def summary(result: PipelineTA3, target: str) -> str:
+    """What the run did, a line per stage."""
+    selection = result.selection
+    skipped = sum(m.startswith("Skipping ") for m in selection.messages)
+    ignored = sum(m.startswith("Ignoring ") for m in selection.messages)
+    lines = [
+        f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
+        f"{ignored} invalid (-report.txt)",
+        f"{SPARQL}: {sum(isinstance(f, Table) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{CLEAN}: {len(result.clean)} files",
+        f"{MERGED}: {len(result.merged)} files",
+        f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "
+        f"{result.logs['validate-responses.log'].errors} error(s) (logs/validate-responses.log)",
+        f"handle: {'missing handles filled from the LTF files' if result.handled else 'skipped (no --ltf): ' + AUGMENTED + ' is a copy of ' + VALID}",
+        f"{ARF}: {len(result.arf)} claims",
+        f"wrote {target}",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,48 @@
+"""NIST's TA3 pool on disk, byte for byte as generate_pool.py writes it (its files joined line by
+line, without a final newline), and the summary printed after pooling."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, Pool
+from aifcheck.render.output import new_folder, write_file
+
+SEPARATOR = "--------------"
+_BLOCK_HEADER = "condition\tquery\trun_id\trank\trun_claim_id\tclaim_relations"
+
+
+def claim_mappings_text(pool: Pool) -> str:
+    rows = sorted("\t".join(m.cells()) for m in pool.mappings)
+    return "\n".join(["\t".join(MAPPING_COLUMNS), *rows])
+
+
+def human_readable_text(pool: Pool) -> str:
+    """A block per pool claim that has a template: its run claims, NIST's sentence, its readable KEs."""
+    lines: list[str] = []
+    for uid in sorted(pool.claims):
+        claim = pool.claims[uid]
+        sentence = claim.human_readable
+        if sentence is None:
+            continue
+        lines += [SEPARATOR, f"claim: {uid}", "\n", _BLOCK_HEADER]
+        lines += ["\t".join((m.condition, m.query_id, m.run_id, m.rank, m.run_claim_id, m.claim_relations))
+                  for m in pool.mappings if m.pool_claim_uid == uid]
+        lines += ["\n", sentence, "\n", claim.readable, "\n"]
+    return "\n".join(lines)
+
+
+def write_pool(pool: Pool, target: Path, force: bool = False) -> None:
+    with new_folder(target, force) as out:
+        for uid in pool.new:
+            claim = pool.claims[uid]
+            write_file(out / "pool" / f"{uid}-outer-claim.tab", claim.outer_text(uid))
+            write_file(out / "pool" / f"{uid}-raw-kes.tab", claim.edges_text(uid))
+            write_file(out / "pool" / f"{uid}-readable-kes.txt", claim.readable)
+        write_file(out / "claim-mappings.tab", claim_mappings_text(pool))
+        write_file(out / "human-readable-format.tab", human_readable_text(pool))
+
+
+def summary(pool: Pool, target: str) -> str:
+    runs = len({m.run_id for m in pool.mappings})
+    return (f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
+            f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n")
