@@ -10,7 +10,7 @@
 """
 from __future__ import annotations
 
-__version__ = "0.2.0"
+from aifcheck.version import __version__
 
 import importlib
 
@@ -30,7 +30,7 @@ _EXPORTS = {
     "Claim": "extract.model", "ClaimComponent": "extract.model", "Cluster": "extract.model", "Edge": "extract.model",
     "KnowledgeGraph": "extract.model", "LDCDate": "extract.model", "LDCTime": "extract.model", "Mention": "extract.model",
     "Metatype": "extract.model", "Span": "extract.model", "SpanKind": "extract.model", "Frame": "extract.model",
-    "ExitStatus": "validation.report", "FileReport": "validation.report", "Report": "validation.report", "Violation": "validation.report",
+    "ExitStatus": "errors", "FileReport": "validation.report", "Report": "validation.report", "Violation": "validation.report",
 }
 _RENAMED = {"load": "load_kg", "score_crux_claims": "score_claims", "score_crux_relations": "score_relations"}
 

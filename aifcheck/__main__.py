@@ -5,7 +5,7 @@ import sys
 
 def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
-        from aifcheck import __version__
+        from aifcheck.version import __version__
 
         print(f"aifcheck {__version__}")
         return

@@ -1,6 +1,18 @@
 """Errors that reach the user as one located line, never as a traceback."""
 from __future__ import annotations
 
+import enum
+
+
+class ExitStatus(enum.IntEnum):
+    """Process exit codes of every command (README's table). Violations, or rows NIST's stages
+    dropped (1), win over unreadable input (3)."""
+
+    VALID = 0
+    VIOLATIONS = 1
+    USAGE = 2
+    UNREADABLE = 3
+
 
 class AifcheckError(Exception):
     """Base of every error aifcheck reports to its user: one line, whatever it quotes (a value

@@ -1,5 +1,5 @@
-"""The evaluation's names, each kept here once: the tasks, the TA3 conditions and their folders,
-and the AIF namespace. Every stage and every command option takes them from here."""
+"""The evaluation's names, each kept here once: the task names and TA3 conditions a user types
+(from the registry, aifcheck.tasks), the condition folders, and the AIF namespace. Every stage and every command option takes them from here."""
 from __future__ import annotations
 
 import re
@@ -7,14 +7,17 @@ from pathlib import PurePath
 
 from aifcheck.choices import choose
 from aifcheck.errors import UsageError
+from aifcheck.tasks import TA3
+from aifcheck.tasks import TASKS as TASK_REGISTRY
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/"
     "master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 )
 
-TASKS = ("ta1", "ta2", "ta3")
-CONDITIONS = (5, 6, 7)
+# the tasks that have NIST tables (query --task, validate --task), and TA3's conditions: from the registry
+TASKS = tuple(task.name for task in TASK_REGISTRY.values() if task.tables)
+CONDITIONS = TA3.conditions
 
 # A TA3 submission (and NIST's user queries) holds a folder per condition: Condition5, ...
 _CONDITION_FOLDER = re.compile(r"^Condition([567])$", re.IGNORECASE)

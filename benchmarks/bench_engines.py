@@ -47,8 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 REAL_KB = SHARED / "data" / "m54" / "task1-run" / "L0C0499MZ.ttl"
 OFFICIAL_SHAPES = [SHARED / "reference" / "aif" / name for name in ("dwd_aif.shacl", "restricted_aif.shacl")]
-AIFCHECK_SHAPES = [ROOT / "shapes" / name for name in ("aif.ttl", "nist.ttl")]  # the nist profile's rules
-OFFICIAL_MAP = ROOT / "shapes" / "official_map.tsv"
+AIFCHECK_SHAPES = [ROOT / "aifcheck" / "shapes" / name for name in ("aif.ttl", "nist.ttl")]  # the nist profile's rules
+OFFICIAL_MAP = ROOT / "aifcheck" / "shapes" / "official_map.tsv"
 WORK = Path("/tmp/aifcheck-bench")
 CORPORA = {"1M": 1_000_000, "10M": 10_000_000}
 # Broken variants that the official shapes reject (shapes/official_map.tsv): a SPARQL constraint

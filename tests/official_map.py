@@ -28,7 +28,7 @@ from rdflib.collection import Collection
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT.parent / "shared" / "reference" / "aif"
-MAP = ROOT / "shapes" / "official_map.tsv"
+MAP = ROOT / "aifcheck" / "shapes" / "official_map.tsv"
 FILES = ("aida_ontology.shacl", "dwd_aif.shacl", "restricted_aif.shacl", "restricted_claimframe_aif.shacl")
 NIST_CHECK = ("dwd_aif.shacl", "restricted_aif.shacl")  # validateAIF --dwd --nist
 ONTOLOGIES = ("InterchangeOntology", "AidaDomainOntologiesCommon")  # what the validator adds to the KB

@@ -10,7 +10,7 @@ import pyoxigraph
 import pytest
 import rdflib
 
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, TEST_DATA
 
 import aifcheck
 
@@ -24,7 +24,7 @@ def test_load_reads_a_kb_into_objects() -> None:
 
 
 def test_claims_reads_every_frame_of_a_directory() -> None:
-    found = aifcheck.claims(FIXTURES / "_submission")
+    found = aifcheck.claims(TEST_DATA / "submission")
     assert found and all(isinstance(c, aifcheck.Claim) for c in found)
     assert all(c.source.endswith(f"{c.claim_id}.ttl") for c in found)
     assert any(isinstance(c.date_time, aifcheck.LDCTime) and c.date_time.cluster is None for c in found)

@@ -7,11 +7,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import FIXTURES, TEST_DATA
 
 import aifcheck
 
-FRAME = FIXTURES / "_submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
+FRAME = TEST_DATA / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
 DESCRIPTION = 'He said "hi" then left'
 TOPIC = 'Back\\slash "topic"'  # the Turtle below escapes both
 

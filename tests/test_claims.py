@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, SHARED_DATA
+from helpers import FIXTURES, SHARED_DATA, TEST_DATA
 
 from aifcheck.extract.claims import claims, collect
 from aifcheck.render.claims import TSV_COLUMNS, crux_date_time, crux_row, to_crux, to_json, to_tsv, tsv_row
@@ -16,7 +16,7 @@ AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
     "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 )
-SUBMISSION = FIXTURES / "_submission"
+SUBMISSION = TEST_DATA / "submission"
 FRAME_A = SUBMISSION / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
 
 

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, TEST_DATA
 from typer.testing import CliRunner, Result
 
 from aifcheck.render.claims import TSV_COLUMNS
@@ -15,7 +15,7 @@ from aifcheck.cli import application
 
 app = application()
 
-SUBMISSION = FIXTURES / "_submission"
+SUBMISSION = TEST_DATA / "submission"
 RUN = SUBMISSION / "run"
 QUERIES = SUBMISSION / "queries"
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, TEST_DATA
 
 from aifcheck.spread import cluster
 from aifcheck.spread.parallel import Spread
@@ -136,7 +136,7 @@ def test_the_query_tables_are_the_ones_of_jobs_1(scheduler, inputs: Path, tmp_pa
 
 @pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"]], ids=["jobs 2", "cluster"])
 def test_a_submission_is_linted_as_with_jobs_1(scheduler, spread: list[str]) -> None:
-    submission = FIXTURES / "_submission"
+    submission = TEST_DATA / "submission"
     args = ["lint-submission", submission / "run", "--condition", "5", "--queries", submission / "queries"]
     alone = installed(*args, cwd=ROOT)
     spread_args = spread + [scheduler] if spread == ["--scheduler"] else spread

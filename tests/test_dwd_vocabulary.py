@@ -19,7 +19,7 @@ from aifcheck.cli import application
 app = application()
 
 CATALOG = load_catalog()
-ROLES = ROOT / "shapes" / "dwd_roles.tsv"
+ROLES = ROOT / "aifcheck" / "shapes" / "dwd_roles.tsv"
 SOURCE = SHARED / "reference" / "aif" / "DWDPredicatesOntology"
 
 

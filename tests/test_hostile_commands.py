@@ -17,13 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT, SHARED_DATA
+from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
 
 import aifcheck as aifcheck_api
 
 GOOD = FIXTURES / "N4" / "good.ttl"
 DOCUMENT_KB = ROOT / "examples" / "valid" / "document-kb.ttl"
-FRAME = FIXTURES / "_submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
+FRAME = TEST_DATA / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
 TA3 = ROOT / "tests" / "score" / "fixtures" / "ta3" / "T1"
 CRUX = ROOT / "tests" / "score" / "fixtures" / "crux"
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -196,7 +196,7 @@ def test_a_folder_that_cannot_be_entered(ta1_inputs: Path, ta3_inputs: Path, as_
     (folder / "ta3/RUN1/Condition6").chmod(0o000)
     line = one_line(aifcheck(*TA3_ARGS, "-o", "out3", cwd=folder, user=as_nobody), 3)
     assert "ta3/RUN1/Condition6" in line and "Permission denied" in line
-    shutil.copytree(FIXTURES / "_submission", folder / "sub")
+    shutil.copytree(TEST_DATA / "submission", folder / "sub")
     _share(folder / "sub")
     (folder / "sub/run/CLQRYA0001.000001").chmod(0o000)
     line = one_line(aifcheck("lint-submission", "sub/run", "--condition", "5", "--queries", "sub/queries", cwd=folder, user=as_nobody), 3)

@@ -21,7 +21,7 @@ def test_manifest_is_one_pre_commit_accepts() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize(("name", "status"), [("examples/valid/document-kb.ttl", 0), ("tests/fixtures/N4/bad.ttl", 1)])
+@pytest.mark.parametrize(("name", "status"), [("examples/valid/document-kb.ttl", 0), ("aifcheck/rule_fixtures/N4/bad.ttl", 1)])
 def test_hook_entry_checks_the_files_it_picks(name: str, status: int) -> None:
     (hook,) = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
     assert re.search(hook["files"], name) and not re.search(hook["files"], "README.md")

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 import rdflib
-from helpers import FIXTURES
+from helpers import FIXTURES, TEST_DATA
 from official_map import REFERENCE, ontologies, shape_graph
 
 import aifcheck
 
-LEGACY = FIXTURES / "_legacy"
+LEGACY = TEST_DATA / "legacy-aif"
 FILES = sorted(LEGACY.glob("*.ttl"))
 RDF = rdflib.RDF
 

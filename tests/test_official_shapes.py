@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import rdflib
-from helpers import FIXTURES, SHARED_DATA
+from helpers import FIXTURES, SHARED_DATA, TEST_DATA
 from official_map import (
     FILES,
     REFERENCE,
@@ -85,8 +85,8 @@ def _fixture_cases() -> list:
     for rule_id in fixture_rule_ids():
         for fixture in fixtures_for(rule_id):
             cases.append(pytest.param(FIXTURES / rule_id / fixture.name, fixture.task, fixture.condition, id=f"{rule_id}/{fixture.name}"))
-    for path in sorted((FIXTURES / "_legacy").glob("*.ttl")):
-        cases.append(pytest.param(path, None, None, id=f"_legacy/{path.name}"))
+    for path in sorted((TEST_DATA / "legacy-aif").glob("*.ttl")):
+        cases.append(pytest.param(path, None, None, id=f"legacy-aif/{path.name}"))
     return cases
 
 

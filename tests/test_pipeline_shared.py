@@ -11,7 +11,7 @@ from aifcheck.errors import InputError
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.responses import read_folder
-from aifcheck.pipeline.ta2.screen import ResponseFile, validate_stage
+from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
 from aifcheck.loading.tsv import read_lines, read_table
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
@@ -70,7 +70,7 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
     row, the scorer keeps it invalid and says NIST stops there."""
     aux = load_aux(_aux(tmp_path / "aux", "wide x high"), TA2_CORE)
     rows = (("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'), ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'))
-    valid, log = validate_stage([ResponseFile("Q.rq.tsv", HEADER, rows)], aux)
+    valid, log = validate_stage([StageFile("Q.rq.tsv", HEADER, rows)], aux)
     assert valid[0].rows == (("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),)  # the second, clipped to T1
     assert [(e.level, e.message, e.where) for e in log[1:-1]] == [
         ("ERROR", "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data is not numbers", Where("Q.rq.tsv", 2)),

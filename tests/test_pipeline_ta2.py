@@ -19,7 +19,7 @@ from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.run import clean_stage, pipeline_ta2
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
-from aifcheck.pipeline.ta2.screen import ResponseFile, validate_stage
+from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
 from aifcheck.render.ta2.pipeline import tsv
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
@@ -86,7 +86,7 @@ def _row(document: str, span: str, j_cv: str = '"0.9"', link_cv: str = '"0.8"', 
 
 def _validate(aux: Path, *rows: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The VALID rows (text) and log lines (without time and program) of one SPARQL-output file."""
-    valid, log = validate_stage(clean_stage([ResponseFile("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
+    valid, log = validate_stage(clean_stage([StageFile("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
     lines = [f"{e.level} - {e.message}" + (f" at {e.where}" if e.where else "") for e in log]
     return tsv(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
 
@@ -392,7 +392,7 @@ def test_each_validation_rule_as_nist_applies_and_logs_it(row: tuple[str, ...], 
 def test_each_distinct_message_is_logged_once_and_counted(small_aux: Path) -> None:
     rows = [_row("D9", "D9:T1:(1,0)-(2,0)"), _row("D1", "D1:T1:(20,0)-(30,0)", '"1.5"'), _row("D9", "D9:T1:(1,0)-(2,0)"),
             _row("D1", "D1:T1:(21,0)-(30,0)", '"1.5"')]
-    valid, log = validate_stage(clean_stage([ResponseFile("B.rq.tsv", HEADER, tuple(rows[2:])), ResponseFile("A.rq.tsv", HEADER, tuple(rows[:2]))]),
+    valid, log = validate_stage(clean_stage([StageFile("B.rq.tsv", HEADER, tuple(rows[2:])), StageFile("A.rq.tsv", HEADER, tuple(rows[:2]))]),
                                 load_aux(small_aux, TA2_CORE))
     assert [f.name for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order
     assert [(e.code, e.where) for e in log] == [("DEFAULT_INFO", None), ("UNKNOWN_ITEM", Where("A.rq.tsv", 2)),

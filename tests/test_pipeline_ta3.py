@@ -25,7 +25,7 @@ from aifcheck.pipeline.ta3.merge import merge
 from aifcheck.pipeline.ta3.queries import read_user_queries
 from aifcheck.pipeline.ta3.run import pipeline_ta3
 from aifcheck.pipeline.ta3.select import parse_depth, select_frames
-from aifcheck.pipeline.ta3.tables import Table
+from aifcheck.pipeline.ta3.tables import StageTable
 from aifcheck.render.ta3.pipeline import file_text, write_pipeline
 
 RUN = SHARED_DATA / "task3-run"
@@ -92,7 +92,7 @@ def test_merge_puts_the_two_halves_of_the_graph_table_together(example) -> None:
 
 
 def test_merge_names_a_missing_table() -> None:
-    table = Table("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", "?docid", ())
+    table = StageTable("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", "?docid", ())
     with pytest.raises(InputError, match="AIDA_P3_TA3_GR_0001B"):
         merge([table])
 
@@ -171,7 +171,7 @@ def test_handle_fills_missing_handles_from_the_ltf_files(tmp_path: Path) -> None
     (tmp_path / "E1.ltf.xml").write_text(
         '<LCTL_TEXT>\n<SEG id="segment-0" start_char="0" end_char="20">\n<ORIGINAL_TEXT>The mayor of Paris said</ORIGINAL_TEXT>\n'
         '</SEG>\n<SEG id="segment-1" start_char="24" end_char="40">\n<ORIGINAL_TEXT>Masks are required.</ORIGINAL_TEXT>\n</SEG>\n')
-    table = Table("Condition5/Q/C.ttl/T.rq.tsv", "?docid\t?objectc_handle\t?oinf_j_span", (
+    table = StageTable("Condition5/Q/C.ttl/T.rq.tsv", "?docid\t?objectc_handle\t?oinf_j_span", (
         ("D1", "[unknown]", "D1:E1:(4,0)-(8,0)"), ("D1", "", "D1:E1:(24,0)-(28,0)"), ("D1", "D1:E1:(13,0)-(17,0)", "NULL"),
         ("D1", "Paris", "D1:E1:(13,0)-(17,0)"), ("D1", '""', "D1:E9:(1,0)-(2,0)")))
     log = EventLog("augment_output.py")

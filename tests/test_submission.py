@@ -1,6 +1,6 @@
 """lint-submission's library: each S rule fires, with its ID and location, on a broken copy of a
 submission, and nothing fires on the unbroken copy. Copies are made of the synthetic submission
-of tests/fixtures/_submission and, when ../shared/data is present, of NIST's example run."""
+of tests/data/submission and, when ../shared/data is present, of NIST's example run."""
 from __future__ import annotations
 
 import shutil
@@ -9,15 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, SHARED_DATA
+from helpers import FIXTURES, SHARED_DATA, TEST_DATA
 
 from aifcheck.validation.catalog import Severity
 from aifcheck.validation.shapes import load_catalog
 from aifcheck.errors import InputError, UsageError
-from aifcheck.validation.report import ExitStatus, Report
+from aifcheck.errors import ExitStatus
+from aifcheck.validation.report import Report
 from aifcheck.validation.submission import CHECKS, lint
 
-FIXTURE = FIXTURES / "_submission"
+FIXTURE = TEST_DATA / "submission"
 NIST_RUN = SHARED_DATA / "task3-run"
 NIST_QUERIES = SHARED_DATA / "user-queries"
 

@@ -18,7 +18,7 @@ from typing import Annotated, NoReturn
 import click
 import typer
 
-from aifcheck import __version__
+from aifcheck.version import __version__
 from aifcheck.errors import cut, printable
 from aifcheck.cli import streams
 from aifcheck.cli.common import new_app

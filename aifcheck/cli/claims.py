@@ -18,7 +18,7 @@ import typer
 
 from aifcheck.loading.paths import discover
 from aifcheck.render.output import refuse_input_as_output
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import CONDITION, Config, Engine, FileTimeout, Format, Ignore, Jobs, MaxSize, MaxViolations, Named, NoConfig, Output, Quiet, Scheduler, Select, SeverityOption, ShipFiles, Statistics, Store, Strict, format_name, report_output, validation_options
 
 

@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 from aifcheck.choices import choose
 from aifcheck.errors import AifcheckError, OutputError, UsageError
 from aifcheck.names import CONDITIONS
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 from aifcheck.cli.config import find_config, read_config
 
 
@@ -295,3 +295,9 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
         targets = report_paths(files, output, ReportOutput.extension(fmt))
     return ReportOutput(catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout))
 
+
+
+def warn(warnings: Iterable[str]) -> None:
+    """Each warning, one line on stderr (a warning never changes the exit status, unless --strict)."""
+    for warning in warnings:
+        typer.echo(f"aifcheck: warning: {warning}", err=True)

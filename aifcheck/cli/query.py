@@ -22,7 +22,7 @@ from aifcheck.render.output import refuse_input_as_output
 from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
 from aifcheck.errors import InputError, OutputError, UsageError
 from aifcheck.loading.paths import discover, read_text
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from aifcheck.loading.kb import KB

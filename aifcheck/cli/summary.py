@@ -13,7 +13,7 @@ from aifcheck.errors import UsageError
 from aifcheck.render import GRAPH_DETAIL_LIMIT
 from aifcheck.render.output import refuse_input_as_output
 from aifcheck.cli.common import GRAPH_VIEW, TABLE_FORMAT
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 
 
 SUMMARY_EXAMPLES = """Examples:

@@ -36,7 +36,7 @@ def read_rows(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
 
 
 @dataclass(frozen=True)
-class Table:
+class TsvTable:
     path: str
     columns: tuple[str, ...]
     rows: tuple[tuple[int, tuple[str, ...]], ...]  # (line number, cells), one cell per column
@@ -61,7 +61,7 @@ class Table:
         return [(line, [cells[i] if i is not None else "" for i in at]) for line, cells in self.rows]
 
 
-def read_table(path: str | os.PathLike, required: Sequence[str]) -> Table:
+def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
     """A table whose first line names its columns. InputError when the file is empty, lacks a
     column of ``required``, or a row has too few cells."""
     lines = read_lines(path)
@@ -80,4 +80,4 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> Table:
         if len(cells) < width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
         found.append((line, tuple(cell.strip() for cell in cells)))
-    return Table(path, columns, tuple(found))
+    return TsvTable(path, columns, tuple(found))

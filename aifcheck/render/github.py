@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from aifcheck.validation.catalog import Severity
-from aifcheck.render.lines import Finding, Line, Note, Truncated
+from aifcheck.render.lines import ShownFinding, Line, Note, Truncated
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -16,7 +16,7 @@ def _escape_property(text: str) -> str:
 
 
 def line_text(line: Line, colour: bool = False) -> str:
-    if isinstance(line, Finding):
+    if isinstance(line, ShownFinding):
         v = line.violation
         where = f"file={_escape_property(v.file)}" + (f",line={v.line}" if v.line else "")
         title = _escape_property(f"{v.rule_id} {v.severity.label}")

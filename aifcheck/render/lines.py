@@ -10,7 +10,7 @@ from aifcheck.render.names import compact
 
 
 @dataclass(frozen=True)
-class Finding:
+class ShownFinding:
     violation: Violation
     node: str  # the focus node and the message with the file's prefixes applied
     message: str
@@ -32,7 +32,7 @@ class Note:
     text: str
 
 
-Line = FileError | Finding | Truncated | Note
+Line = FileError | ShownFinding | Truncated | Note
 
 
 def report_lines(report: Report, catalog: Catalog) -> Iterator[Line]:
@@ -49,7 +49,7 @@ def file_lines(file_report: FileReport, catalog: Catalog) -> Iterator[Line]:
         return
     prefixes = {**catalog.prefixes, **file_report.prefixes}
     for v in file_report.violations:
-        yield Finding(v, compact(v.focus, prefixes), compact(v.message, prefixes))
+        yield ShownFinding(v, compact(v.focus, prefixes), compact(v.message, prefixes))
     yield from file_report.rule_errors
     if file_report.truncated_after is not None:
         yield Truncated(file_report.file, file_report.truncated_after)

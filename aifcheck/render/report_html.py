@@ -8,7 +8,7 @@ import os
 from html import escape
 from pathlib import Path
 
-from aifcheck import __version__
+from aifcheck.version import __version__
 from aifcheck.render.compare import p_text, significance
 from aifcheck.render.output import write_atomically
 from aifcheck.render.report_plots import difference_svg, distribution_svg

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from aifcheck import __version__
+from aifcheck.version import __version__
 from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.render.output import write_json
 from aifcheck.validation.report import Report

@@ -10,14 +10,14 @@ from typing import TextIO
 
 from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.validation.report import FileError, Report
-from aifcheck.render.lines import Finding, Line, Note, Truncated
+from aifcheck.render.lines import ShownFinding, Line, Note, Truncated
 
 _COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
 
 
 def line_text(line: Line, colour: bool = False) -> str:
-    if isinstance(line, Finding):
+    if isinstance(line, ShownFinding):
         v = line.violation
         where = f"{v.file}:{v.line}:" if v.line else f"{v.file}:"
         rule, severity = v.rule_id, v.severity.label

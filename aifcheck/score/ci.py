@@ -35,7 +35,7 @@ from scipy.special import ndtr, ndtri
 from aifcheck.errors import InputError, UsageError
 from aifcheck.score import resample
 from aifcheck.score.resample import Replicates, replicate_indices, replicate_means
-from aifcheck.score.scorefiles import ALL, ALL_MICRO, Layout, MetricTable, Row, ScoreTable, Unit, headline_data, key_cells, layout_of, read_score_file, read_scores, sample_rows, summary_matcher, wildcard_columns
+from aifcheck.score.scorefiles import ALL, ALL_MICRO, Layout, MetricTable, ScoreFileRow, ScoreTable, Unit, headline_data, key_cells, layout_of, read_score_file, read_scores, sample_rows, summary_matcher, wildcard_columns
 
 DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count
@@ -364,7 +364,7 @@ class _Pool:
         self.values: list[float] = []
         self._positions: dict[int, int] = {}
 
-    def add(self, value: float, row: Row | None = None) -> int:
+    def add(self, value: float, row: ScoreFileRow | None = None) -> int:
         """The position of a row's value (of a value of no row: a new one)."""
         if row is not None and id(row) in self._positions:
             return self._positions[id(row)]
@@ -374,7 +374,7 @@ class _Pool:
         return len(self.values) - 1
 
 
-def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool) -> np.ndarray:
+def _sample(table: ScoreTable, rows: list[ScoreFileRow], options: CIOptions, pool: _Pool) -> np.ndarray:
     """The positions in ``pool`` of a key's sample: its rows' scores, or with ``macro`` each
     document's mean score."""
     if not options.macro:
@@ -392,12 +392,12 @@ def _sample(table: ScoreTable, rows: list[Row], options: CIOptions, pool: _Pool)
     return np.array(means)
 
 
-def _no_summary(_row: Row) -> bool:
+def _no_summary(_row: ScoreFileRow) -> bool:
     return False
 
 
 def _quirk_warnings(data: ScoreTable, holds_all: Callable[[str], bool], cells: dict[str, str], wildcards: list[str],
-                    rows: list[Row], label: str) -> list[str]:
+                    rows: list[ScoreFileRow], label: str) -> list[str]:
     """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
     column with ALL in a data row is literal). ``data``: the table's data rows;
     ``holds_all(column)``: whether a data row holds ALL in the column."""

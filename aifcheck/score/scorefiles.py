@@ -27,7 +27,7 @@ _ROUNDING = 1.5e-4  # a mean of 4-decimal cells against the 4-decimal mean of th
 
 
 @dataclass(frozen=True)
-class Row:
+class ScoreFileRow:
     line: int | None  # None for rows of a JSON file, which has no line per row
     cells: tuple[str, ...]
 
@@ -38,7 +38,7 @@ class ScoreTable:
 
     path: str
     columns: tuple[str, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[ScoreFileRow, ...]
 
     @property
     def name(self) -> str:
@@ -71,7 +71,7 @@ class ScoreTable:
                 what = f"{option} {column}: " if option else ""
                 raise InputError(self.path, f"{what}no such column (the columns are {', '.join(self.columns)})", 1)
 
-    def number(self, row: Row, column: str) -> float:
+    def number(self, row: ScoreFileRow, column: str) -> float:
         """A cell as a finite number, or InputError naming the file and line."""
         text = self.getter(column)(row)
         try:
@@ -103,7 +103,7 @@ def read_table(path: str | os.PathLike) -> ScoreTable:
         cells = line.split("\t", width - 1)
         if len(cells) < width:
             raise InputError(name, f"{len(cells)} cell{'s' if len(cells) != 1 else ''}, the header has {width} columns", number)
-        rows.append(Row(number, tuple(cell.strip() for cell in cells)))
+        rows.append(ScoreFileRow(number, tuple(cell.strip() for cell in cells)))
     return ScoreTable(name, columns, tuple(rows))
 
 
@@ -128,8 +128,8 @@ def _crux_json(name: str, text: str) -> ScoreTable:
             raise InputError(name, f"document {label!r}: expected an object of scores")
         return (label, *(str(values.get(key, "")) for key in _CRUX_JSON.values()))
 
-    rows = [Row(None, cells(uid, values)) for uid, values in document["documents"].items()]
-    rows.append(Row(None, cells(ALL, document)))
+    rows = [ScoreFileRow(None, cells(uid, values)) for uid, values in document["documents"].items()]
+    rows.append(ScoreFileRow(None, cells(ALL, document)))
     return ScoreTable(name, CRUX_COLUMNS, tuple(rows))
 
 
@@ -142,7 +142,7 @@ def _crux_text(name: str, lines: list[str]) -> ScoreTable:
         cells = tuple(line.split())
         if len(cells) != len(CRUX_COLUMNS):
             raise InputError(name, f"{len(cells)} cells, expected {len(CRUX_COLUMNS)} ({' '.join(CRUX_COLUMNS)})", number)
-        rows.append(Row(number, cells))
+        rows.append(ScoreFileRow(number, cells))
     return ScoreTable(name, CRUX_COLUMNS, tuple(rows))
 
 
@@ -310,21 +310,21 @@ def wildcard_columns(table: ScoreTable, is_summary, key_cells: Mapping[str, str]
     return columns
 
 
-def sample_rows(table: ScoreTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]) -> list[Row]:
+def sample_rows(table: ScoreTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]) -> list[ScoreFileRow]:
     """The data rows of a key: those whose key cells equal the summary row's, a wildcard column
     matching anything; in file order."""
     fixed = [(table.getter(name), value) for name, value in key_cells.items() if name not in wildcards]
     return [row for row in table.rows if not is_summary(row) and all(get(row) == value for get, value in fixed)]
 
 
-def key_cells(table: ScoreTable, row: Row, key: tuple[str, ...]) -> dict[str, str]:
+def key_cells(table: ScoreTable, row: ScoreFileRow, key: tuple[str, ...]) -> dict[str, str]:
     """A row's cells of the key columns (each column once, in key order)."""
     return {name: table.getter(name)(row) for name in dict.fromkeys(key)}
 
 
-def _units(table: ScoreTable, layout: Layout, rows: list[Row], column: str) -> tuple[Unit, ...]:
+def _units(table: ScoreTable, layout: Layout, rows: list[ScoreFileRow], column: str) -> tuple[Unit, ...]:
     unit_of = table.getter(layout.unit)
-    grouped: dict[str, list[Row]] = {}
+    grouped: dict[str, list[ScoreFileRow]] = {}
     for row in rows:
         grouped.setdefault(unit_of(row), []).append(row)
     units = []
@@ -347,7 +347,7 @@ def _units(table: ScoreTable, layout: Layout, rows: list[Row], column: str) -> t
     return tuple(units)
 
 
-def headline_rows(table: ScoreTable, layout: Layout) -> Iterator[Row]:
+def headline_rows(table: ScoreTable, layout: Layout) -> Iterator[ScoreFileRow]:
     """The summary rows that are headlines: ALL-Macro rows (all languages and metatypes for TA1)."""
     is_headline = summary_matcher(table, layout.headline_rows)
     return (row for row in table.rows if is_headline(row))

@@ -208,7 +208,7 @@ def fingerprint() -> str:
     """The shapes' names and contents (and aifcheck's version), as 16 hex digits: zlib's
     checksums (loaded already; hashlib would add an import to every run). A shipped or cached build
     serves only the shapes it was built from, whatever the files' times after an install."""
-    from aifcheck import __version__
+    from aifcheck.version import __version__
 
     folder = shapes_folder()
     stamp = f"{__version__}:{FORMAT}".encode()

@@ -1,4 +1,4 @@
-"""The per-rule fixtures (tests/fixtures/<ID>/bad*.ttl, good*.ttl) and what their headers expect."""
+"""The per-rule fixtures (aifcheck/rule_fixtures/<ID>/bad*.ttl, good*.ttl) and what their headers expect."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from aifcheck.errors import UsageError
+from aifcheck.errors import ExitStatus, UsageError
 
 
 class Severity(enum.IntEnum):
@@ -23,14 +23,6 @@ class Severity(enum.IntEnum):
         except KeyError:
             raise UsageError(f"unknown severity '{text}' (choose error, warning or info)") from None
 
-
-class ExitStatus(enum.IntEnum):
-    """Process exit codes. Violations (1) win over unreadable files (3)."""
-
-    VALID = 0
-    VIOLATIONS = 1
-    USAGE = 2
-    UNREADABLE = 3
 
 
 @dataclass(frozen=True, order=True)

@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from helpers import FIXTURES, ROOT, SHARED_DATA
+from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
 
 SEED = 36  # the number
 GiB = 1024**3
@@ -89,9 +89,9 @@ def make_base(base: Path) -> None:
     shutil.rmtree(base / "ta3" / "nist", ignore_errors=True)
     for name in ("system.tab", "gold.tab", "system-relations.tab", "gold-relations.tab"):
         _copy(SCORE_FIXTURES / "crux" / name, base / "crux" / name)
-    _copy(FIXTURES / "_submission", base / "sub")
+    _copy(TEST_DATA / "submission", base / "sub")
     _copy(ROOT / "examples" / "valid" / "document-kb.ttl", base / "kb" / "kb.ttl")
-    _copy(FIXTURES / "_submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl", base / "kb" / "frame.ttl")
+    _copy(TEST_DATA / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl", base / "kb" / "frame.ttl")
     (base / "q.rq").write_text("PREFIX aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/"
                                "master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#>\n"
                                "SELECT ?s ?type WHERE { ?s a ?type . OPTIONAL { ?s aida:system ?x } } ORDER BY ?s\n")

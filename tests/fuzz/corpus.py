@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from helpers import FIXTURES, ROOT, SHARED_DATA
+from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
 
 @dataclass(frozen=True)
 class Seed:
@@ -17,7 +17,7 @@ class Seed:
 @cache
 def seeds(shared: bool = True) -> tuple[Seed, ...]:
     """Every seed file, in a stable order (so that a seed number always means the same cases)."""
-    paths = sorted(FIXTURES.glob("*/*.ttl")) + sorted(FIXTURES.glob("_submission/**/*.ttl"))
+    paths = sorted(FIXTURES.glob("*/*.ttl")) + sorted((TEST_DATA / "submission").glob("**/*.ttl"))
     paths += sorted((ROOT / "examples").rglob("*.ttl"))
     found = [Seed(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in paths]
     if shared and SHARED_DATA.is_dir():

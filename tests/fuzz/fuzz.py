@@ -36,7 +36,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection, wait
 
-from helpers import FIXTURES
+from helpers import FIXTURES, TEST_DATA
 
 from aifcheck.loading.paths import RDF_SUFFIXES
 from fuzz import hostile
@@ -234,7 +234,7 @@ def _cli_batch(
     return [(by_name.get(p.subject), p) for p in found], len(runs), max(r.max_rss_kb for r in runs)
 
 
-SUBMISSION = FIXTURES / "_submission"
+SUBMISSION = TEST_DATA / "submission"
 QUERY_FOLDER = "CLQRYA0001.000001"
 
 

@@ -21,7 +21,7 @@ from .hostile import AIDA_HEAD, GOOD, HEAD, long_list, nested_rdf_xml, nested_tr
 from .oracle import LEAKS, Problem, check_validate_json, clean, leaks, run_command
 
 GiB = 1024**3
-SUBMISSION_FRAME = Path(__file__).parents[1] / "fixtures" / "_submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
+SUBMISSION_FRAME = Path(__file__).parents[1] / "data" / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
 
 
 def known(problem: Problem, recipe: str) -> str | None:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES as PROJECT_FIXTURES
+from helpers import FIXTURES as PROJECT_FIXTURES, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
@@ -278,7 +278,7 @@ def test_crux_format_error_exits_3_with_one_line(tmp_path: Path) -> None:
 
 def test_claims_crux_output_is_a_system_file(tmp_path: Path) -> None:
     """`aifcheck claims --format crux` piped into `aifcheck score crux-claims`."""
-    written = _invoke("claims", "--format", "crux", PROJECT_FIXTURES / "_submission" / "run")
+    written = _invoke("claims", "--format", "crux", TEST_DATA / "submission" / "run")
     assert written.exit_code == 0, written.output
     system = tmp_path / "system.tab"
     system.write_text(written.stdout, encoding="utf-8")

@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from helpers import FIXTURES
+from helpers import FIXTURES, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck.extract.claims import identical_pairs
@@ -16,7 +16,7 @@ from aifcheck.extract.model import Claim, ClaimComponent
 
 app = application()
 
-RUN = FIXTURES / "_submission" / "run"
+RUN = TEST_DATA / "submission" / "run"
 # CLDOCA0001.000001 of RUN (pets Q39201, Dr. Vega NILFX0001, true-certain) under another claim ID,
 # true-uncertain: the same truth value
 COPY = Path(__file__).parent / "fixtures" / "crux" / "CLDOCA0001.000009.ttl"

@@ -5,7 +5,7 @@ partly outside its element.
 A check returns Findings: what NIST logs (its event code and the arguments of its message) and
 aifcheck's own words for it. Where NIST's code stops with a traceback on a span it means to reject
 (a coordinate that is no number; an element without a boundary in the AUX data, or with one that
-is not numbers) the Finding has a code of aifcheck's (``events.STOPS``) and says so in ``stops``;
+is not numbers) the RowFinding has a code of aifcheck's (``events.STOPS``) and says so in ``stops``;
 each task decides what to make of it.
 """
 from __future__ import annotations
@@ -26,22 +26,22 @@ _KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
 
 
 @dataclass(frozen=True)
-class Finding:
+class RowFinding:
     code: str  # NIST's event code (events.SPECS, or aifcheck's events.STOPS)
     args: tuple  # its message's arguments
     detail: str  # aifcheck's words for it
     stops: str | None = None  # where NIST's code stops on it: aifcheck's words for that
 
 
-def confidence(text: str) -> tuple[float, str, Finding | None]:
+def confidence(text: str) -> tuple[float, str, RowFinding | None]:
     """NIST's reading of a confidence (spaces and quotes removed): the value, the text NIST writes
-    back, and a Finding when it is no number or not in (0, 1] (a warning: NIST takes 1.0)."""
+    back, and a RowFinding when it is no number or not in (0, 1] (a warning: NIST takes 1.0)."""
     try:
         value = float(text.strip().replace('"', ""))
     except ValueError:
-        return 1.0, ONE, Finding("INVALID_CONFIDENCE", (text,), f"confidence {text!r} replaced by 1.0")
+        return 1.0, ONE, RowFinding("INVALID_CONFIDENCE", (text,), f"confidence {text!r} replaced by 1.0")
     if not 0 < value <= 1:
-        return 1.0, ONE, Finding("INVALID_CONFIDENCE", (value,), f"confidence {text!r} replaced by 1.0")
+        return 1.0, ONE, RowFinding("INVALID_CONFIDENCE", (value,), f"confidence {text!r} replaced by 1.0")
     return value, text, None
 
 
@@ -49,14 +49,14 @@ class SpanCheck(NamedTuple):
     """(a tuple: a run has tens of thousands of spans)"""
 
     span: str  # the span as NIST keeps it (corrected when it was partly outside its element)
-    problem: Finding | None  # why the span is invalid; None when it is valid
-    corrected: Finding | None = None  # SPAN_OFF_BOUNDARY_CORRECTED, when it was corrected
+    problem: RowFinding | None  # why the span is invalid; None when it is valid
+    corrected: RowFinding | None = None  # SPAN_OFF_BOUNDARY_CORRECTED, when it was corrected
 
 
-# what a span's (row document, span document, element) decide: the Finding that makes it invalid,
-# the element or key frame, its kind, its extent (texts and numbers), and the Finding of an extent
+# what a span's (row document, span document, element) decide: the RowFinding that makes it invalid,
+# the element or key frame, its kind, its extent (texts and numbers), and the RowFinding of an extent
 # that is missing or not numbers
-_Element = tuple[Finding | None, str, str, str, "tuple[Boundary, tuple[float, ...]] | None", Finding | None]
+_Element = tuple[RowFinding | None, str, str, str, "tuple[Boundary, tuple[float, ...]] | None", RowFinding | None]
 
 
 # SpanCheck's fields as one tuple, without NamedTuple's __new__ (a Python call per span)
@@ -78,7 +78,7 @@ class SpanChecker:
         """The span of a row of ``document``."""
         match = _PLAIN_PROVENANCE.match(span) or _PROVENANCE.match(span)
         if match is None or span.count(":") != 2:
-            return SpanCheck(span, Finding("INVALID_PROVENANCE_FORMAT", (span,), f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"))
+            return SpanCheck(span, RowFinding("INVALID_PROVENANCE_FORMAT", (span,), f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"))
         span_document, element_text, *corners = match.groups()
         key = (document, span_document, element_text)
         found = self._elements.get(key)
@@ -101,59 +101,59 @@ class SpanChecker:
             return _check(SpanCheck, (span, None, None))
         box = Boundary(*corners)
         if moved is None:
-            return SpanCheck(span, Finding("SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), f"span {span} lies outside its element {target}"))
+            return SpanCheck(span, RowFinding("SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), f"span {span} lies outside its element {target}"))
         fixed = f"{span_document}:{target}:{Boundary(*moved)}"
-        return SpanCheck(fixed, None, Finding("SPAN_OFF_BOUNDARY_CORRECTED", (box, Boundary(*moved), bounds, element),
+        return SpanCheck(fixed, None, RowFinding("SPAN_OFF_BOUNDARY_CORRECTED", (box, Boundary(*moved), bounds, element),
                                               f"span {span} moved inside its element: {fixed}"))
 
     def _element(self, document: str, span_document: str, element_text: str) -> _Element:
         keyframe = _KEYFRAME.match(element_text)
         element = keyframe.group(1) if keyframe else element_text
 
-        def invalid(finding: Finding) -> _Element:
+        def invalid(finding: RowFinding) -> _Element:
             return finding, element, element, "", None, None
 
         if span_document != document:
-            return invalid(Finding("MULTIPLE_DOCUMENTS", (span_document, document), f"the span is of document {span_document}, the row's is {document}"))
+            return invalid(RowFinding("MULTIPLE_DOCUMENTS", (span_document, document), f"the span is of document {span_document}, the row's is {document}"))
         if span_document not in self.aux.documents:
-            return invalid(Finding("UNKNOWN_ITEM", ("document", span_document), f"unknown document {span_document}"))
+            return invalid(RowFinding("UNKNOWN_ITEM", ("document", span_document), f"unknown document {span_document}"))
         if element not in self.aux.modalities:
-            return invalid(Finding("UNKNOWN_ITEM", ("document element", element), f"unknown document element {element}"))
+            return invalid(RowFinding("UNKNOWN_ITEM", ("document element", element), f"unknown document element {element}"))
         modality = self.aux.modalities[element]
         if modality is None:
-            return invalid(Finding("UNKNOWN_MODALITY", (element,), f"document element {element} has no known modality"))
+            return invalid(RowFinding("UNKNOWN_MODALITY", (element,), f"document element {element} has no known modality"))
         keyframe_id = element_text if keyframe and modality == "video" else None
         if keyframe_id is not None and keyframe_id not in self.aux.extents("keyframe"):
-            return invalid(Finding("MISSING_ITEM_WITH_KEY", ("KeyFrameID", keyframe_id), f"unknown key frame {keyframe_id}"))
+            return invalid(RowFinding("MISSING_ITEM_WITH_KEY", ("KeyFrameID", keyframe_id), f"unknown key frame {keyframe_id}"))
         if element not in self.aux.children(document):
-            return invalid(Finding("PARENT_CHILD_RELATION_FAILURE", (element, document), f"document element {element} is not part of document {document}"))
+            return invalid(RowFinding("PARENT_CHILD_RELATION_FAILURE", (element, document), f"document element {element} is not part of document {document}"))
         kind = "keyframe" if keyframe_id else modality
         target = keyframe_id or element
         bounds = self.aux.extent(kind, target)
         if bounds is None:
             words = f"no {kind} extent for {target} in the AUX data"
-            return None, element, target, kind, None, Finding("NO_BOUNDARY", (kind, target), words, words)
+            return None, element, target, kind, None, RowFinding("NO_BOUNDARY", (kind, target), words, words)
         try:
             limits = bounds.floats()
         except ValueError:
             words = f"the {kind} extent of {target} in the AUX data is not numbers"
-            return None, element, target, kind, None, Finding("BOUNDARY_NOT_A_NUMBER", (kind, target), words, words)
+            return None, element, target, kind, None, RowFinding("BOUNDARY_NOT_A_NUMBER", (kind, target), words, words)
         return None, element, target, kind, (bounds, limits), None
 
 
-def _coordinates(span: str, corners: Sequence[str]) -> Finding | None:
+def _coordinates(span: str, corners: Sequence[str]) -> RowFinding | None:
     """What NIST finds first of the coordinates, in its order: each a number, not negative; then
     each start not beyond its end."""
     for corner in corners:
         try:
             value = float(corner)
         except ValueError:
-            return Finding("NOT_A_NUMBER", (corner,), f"coordinate {corner!r} is not a number", f"coordinate {corner!r} of {span} is not a number")
+            return RowFinding("NOT_A_NUMBER", (corner,), f"coordinate {corner!r} is not a number", f"coordinate {corner!r} of {span} is not a number")
         if value < 0:
-            return Finding("NEGATIVE_NUMBER", (corner,), f"negative coordinate {corner}")
+            return RowFinding("NEGATIVE_NUMBER", (corner,), f"negative coordinate {corner}")
     for start, end in ((corners[0], corners[2]), (corners[1], corners[3])):
         if float(start) > float(end):
-            return Finding("START_BIGGER_THAN_END", (start, end, span), f"span {span} starts after it ends")
+            return RowFinding("START_BIGGER_THAN_END", (start, end, span), f"span {span} starts after it ends")
     return None
 
 

@@ -29,12 +29,12 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, partial
 from pathlib import Path
 
-import pyoxigraph
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.extract.query import EntryPoints, Table, hidden_columns, order_keys, orders_by_line, parameters, query_text, table_names
 from aifcheck.extract.query import run_sparql as run_user_query
 from aifcheck.extract.query import run_table as run_query
+from aifcheck.loading.rdf import BlankNode, Literal, NamedNode
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.names import folder_condition
 from aifcheck.spread.parallel import Spread, map_files
@@ -99,11 +99,11 @@ def format_term(term: object) -> str:
     """One cell as NIST prints it (see the module docstring)."""
     if term is None:
         return ""
-    if isinstance(term, pyoxigraph.NamedNode):
+    if isinstance(term, NamedNode):
         return f"<{term.value}>"
-    if isinstance(term, pyoxigraph.BlankNode):
+    if isinstance(term, BlankNode):
         return f"_:{term.value}"
-    if not isinstance(term, pyoxigraph.Literal):
+    if not isinstance(term, Literal):
         return str(term)
     datatype = term.datatype.value
     canonical = _canonical_number(term.value, datatype.removeprefix(_XSD))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import LDCDate
-from aifcheck.pipeline.ta1.tables import Row
+from aifcheck.pipeline.ta1.tables import TableRow
 
 NAMES = ("start_after", "start_before", "end_after", "end_before")
 PREFIX = {"start_after": "sa", "start_before": "sb", "end_after": "ea", "end_before": "eb"}
@@ -28,7 +28,7 @@ def trim(text: str) -> str:
     return text.strip().replace('"', "")
 
 
-def read_date(row: Row, name: str) -> tuple[LDCDate | None, Correction | None]:
+def read_date(row: TableRow, name: str) -> tuple[LDCDate | None, Correction | None]:
     """The constraint ``name`` of a TM row: None when its year is not given; a month or day not
     given is completed (first day of the year or month for an AFTER bound, last day for a
     BEFORE bound) and the row's cells are set to the completed date, as NIST's pipeline does."""

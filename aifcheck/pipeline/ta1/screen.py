@@ -22,7 +22,7 @@ from aifcheck.pipeline.shared.auxdata import KINDS, SUFFIXES, Aux
 from aifcheck.pipeline.shared.events import EventLog, Where
 from aifcheck.pipeline.shared.checks import VALIDATOR as _VALIDATOR, SpanChecker, confidence
 from aifcheck.pipeline.ta1.dates import NAMES, read_date, trim
-from aifcheck.pipeline.ta1.tables import Document, Row
+from aifcheck.pipeline.ta1.tables import Document, TableRow
 
 METATYPES = ("Entity", "Relation", "Event")
 NEGATION = ("Negated", "NotNegated")
@@ -34,7 +34,7 @@ class _ClusterRows:
     """What validating a cluster's rows remembers of it."""
 
     metatype: str | None = None
-    rows: list[Row] = field(default_factory=list)  # its CM rows
+    rows: list[TableRow] = field(default_factory=list)  # its CM rows
     frame_metatype: str | None = None  # the subject metatype of its first AM row
 
 
@@ -64,7 +64,7 @@ class _DocumentValidator:
         return self.clusters.setdefault(cluster_id, _ClusterRows())
 
     # the checks of each table, in the order NIST's attribute table lists them
-    def cm(self, row: Row) -> bool:
+    def cm(self, row: TableRow) -> bool:
         where = Where(row.path, row.line)
         cluster = self.cluster(row["cluster"])
         if cluster.metatype is None:
@@ -86,7 +86,7 @@ class _DocumentValidator:
         ]
         return all(checks)
 
-    def am(self, row: Row) -> bool:
+    def am(self, row: TableRow) -> bool:
         where = Where(row.path, row.line)
         obj = self.cluster(row["object"])
         subject = self.cluster(row["subject"])
@@ -109,7 +109,7 @@ class _DocumentValidator:
         ]
         return all(checks)
 
-    def tm(self, row: Row) -> bool:
+    def tm(self, row: TableRow) -> bool:
         where = Where(row.path, row.line)
         dates: dict[str, LDCDate | None] = {}
         for name in NAMES:
@@ -132,7 +132,7 @@ class _DocumentValidator:
         return all(checks)
 
     # NIST's validators
-    def confidence(self, row: Row, column: str, where: Where) -> bool:
+    def confidence(self, row: TableRow, column: str, where: Where) -> bool:
         """An unreadable or out-of-range confidence becomes 1.0 (a warning); the row stays valid."""
         _, row[column], finding = confidence(row[column])
         if finding is not None:
@@ -189,7 +189,7 @@ class _DocumentValidator:
             self.log.record("INVALID_DATE_RANGE", "Cluster", cluster_id, after_name, before_name, where=where, source=_VALIDATOR)
         return not bad
 
-    def provenance(self, row: Row, column: str, where: Where) -> bool:
+    def provenance(self, row: TableRow, column: str, where: Where) -> bool:
         """A span ``DOC:ELEMENT:(x1,y1)-(x2,y2)``: its document, element, coordinates and bounds.
         A span partly outside its element is clipped to it (a warning)."""
         checked = self.spans.check(row[column], self.document)
@@ -216,12 +216,12 @@ def _has_valid_row(cluster: _ClusterRows) -> bool:
     return any(row.valid for row in cluster.rows)
 
 
-def _check_span_syntax(row: Row, column: str) -> None:
+def _check_span_syntax(row: TableRow, column: str) -> None:
     if row[column] and not _SPAN.match(row[column]):
         raise InputError(row.path, f"mention span {row[column]!r} is not DOC:ELEMENT:(x1,y1)-(x2,y2); NIST's pipeline stops on it", row.line)
 
 
-def _number(row: Row, column: str) -> None:
+def _number(row: TableRow, column: str) -> None:
     try:
         float(trim(row[column]))
     except ValueError:

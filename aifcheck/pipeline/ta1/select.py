@@ -24,7 +24,7 @@ EMPTY = "empty"
 
 
 @dataclass(frozen=True)
-class Selection:
+class KbSelection:
     kind: str  # TURTLE, SPARQL or EMPTY
     documents: tuple[str, ...]  # the core documents whose tables NIST's stages read, sorted
     sources: dict[str, Path]  # document -> its KB file (TURTLE) or table folder (SPARQL)
@@ -51,7 +51,7 @@ def run_kind(run: Path) -> str:
     return TURTLE if has_files else SPARQL if has_folders else EMPTY
 
 
-def select(run: Path, aux: Aux) -> Selection:
+def select(run: Path, aux: Aux) -> KbSelection:
     kind = run_kind(run)
     names = [p.name for p in entries(run)]
     total, reports = sum(n.endswith(".ttl") for n in names), sum(n.endswith("-report.txt") for n in names)
@@ -60,13 +60,13 @@ def select(run: Path, aux: Aux) -> Selection:
         # NIST's driver looks at every document's folder, core or not, before anything else
         missing = next(((f"{run}/{d}.ttl", name) for d in sorted(found) for kind_, name in sorted(FILE_NAMES.items(), key=lambda item: item[1]) if kind_ not in found[d]), None)
         core = tuple(d for d in sorted(found) if aux.is_core(d))
-        return Selection(kind, core, {d: run / f"{d}.ttl" for d in core}, total, reports, (), tuple(d for d in sorted(found) if not aux.is_core(d)), missing)
+        return KbSelection(kind, core, {d: run / f"{d}.ttl" for d in core}, total, reports, (), tuple(d for d in sorted(found) if not aux.is_core(d)), missing)
     # a <doc>.ttl that is no file (a FIFO, a link to nothing) is read, and refused: never scored as a missing document
     kbs = [p for p in entries(run) if p.suffix == ".ttl" and not p.is_dir()]
     invalid = tuple(p.stem for p in kbs if (run / f"{p.stem}-report.txt").exists() or (run / f"{p.name}-report.txt").exists())
     not_core = tuple(p.stem for p in kbs if p.stem not in invalid and not aux.is_core(p.stem))
     chosen = {p.stem: p for p in kbs if p.stem not in invalid and aux.is_core(p.stem)}
-    return Selection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
+    return KbSelection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
 
 
 def kb_tables(path: str) -> dict[str, tuple[str, str]]:

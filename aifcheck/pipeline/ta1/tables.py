@@ -26,7 +26,7 @@ _INDEX = {kind: {c: i for i, c in enumerate(columns)} for kind, columns in COLUM
 
 
 @dataclass
-class Row:
+class TableRow:
     """One row of a table; validation may correct its cells (NIST writes the corrected row)."""
 
     kind: str
@@ -51,16 +51,16 @@ class Document:
     """A document's tables: the rows of each file present (a missing file has no key)."""
 
     id: str
-    tables: dict[str, list[Row]] = field(default_factory=dict)
+    tables: dict[str, list[TableRow]] = field(default_factory=dict)
 
-    def rows(self, kind: str) -> list[Row]:
+    def rows(self, kind: str) -> list[TableRow]:
         return self.tables.get(kind, [])
 
 
 MAX_CELL = 4096  # characters of a cell (NIST's IRIs and spans take some tens)
 
 
-def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
+def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow]:
     """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
     lines = text.splitlines()
     header = lines[0].rstrip() if lines else ""
@@ -76,7 +76,7 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[Row]:
         if len(line) > MAX_CELL and len(longest := max(cells, key=len)) > MAX_CELL:
             raise InputError(path, f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "
                              "tables pad every row to the widest cell, which would make them gigabytes", number)
-        rows.append(Row(kind, document, path, number, [c.strip() for c in cells]))
+        rows.append(TableRow(kind, document, path, number, [c.strip() for c in cells]))
     return rows
 
 

@@ -25,7 +25,7 @@ from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import select
 from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.ta2.responses import Response, ResponseFile, load_run
+from aifcheck.pipeline.ta2.responses import Response, LoadedResponses, load_run
 from aifcheck.loading.tsv import read_table
 
 POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
@@ -69,7 +69,7 @@ class RunPool:
 
 
 @dataclass(frozen=True)
-class Pool:
+class TA2Pool:
     batch: str
     lines: tuple[PoolLine, ...]
     kits: tuple[Kit, ...]
@@ -79,7 +79,7 @@ class Pool:
 
 
 def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], aux: Aux,
-             previous: Sequence[str | os.PathLike] = (), batch: str = "BATCH1", kit_size: int = 200) -> Pool:
+             previous: Sequence[str | os.PathLike] = (), batch: str = "BATCH1", kit_size: int = 200) -> TA2Pool:
     """The pool of ``runs`` (each a folder holding SPARQL-VALID-output, its name the run ID) for
     ``queries``; ``aux`` is NIST's AUX data (aifcheck.pipeline.shared.auxdata.load_aux with TA2_CORE); ``previous``
     are folders of earlier pools (each with its pool.txt)."""
@@ -113,7 +113,7 @@ def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], au
     kits = _kits(lines, aux, batch, kit_size, seen)
     for kind, found in seen.items():
         notes.append(f"{len(found)} {kind}; first: {found[0]}")
-    return Pool(batch, tuple(lines), tuple(kits), tuple(run_pools), tuple(notes), errors)
+    return TA2Pool(batch, tuple(lines), tuple(kits), tuple(run_pools), tuple(notes), errors)
 
 
 def _previous_pools(folders: Sequence[str | os.PathLike]) -> tuple[dict[str, set[str]], dict[str, int]]:
@@ -140,7 +140,7 @@ PART_OF_ENTRYPOINT = "row(s) link to a part of a |-list entry point: pooled (NIS
 NO_LANGUAGE = "pooled document(s) without a language (kit languages N/A)"
 
 
-def _pool_file(found: ResponseFile, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]) -> PooledFile:
+def _pool_file(found: LoadedResponses, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]) -> PooledFile:
     rows = found.rows
     for row in rows:
         _check_descriptor(found.path, row, query, seen)

@@ -65,7 +65,7 @@ _response = tuple.__new__
 
 
 @dataclass(frozen=True)
-class Event:
+class RowEvent:
     """Something NIST's validator logs about a row: ``kind`` is one of KINDS."""
 
     kind: str
@@ -78,13 +78,13 @@ KINDS = ("invalid", "dropped", "corrected", "confidence", "unreadable", "stage")
 
 
 @dataclass(frozen=True)
-class ResponseFile:
+class LoadedResponses:
     path: str
     query_id: str
     header: str | None  # the header line as NIST writes it back; None when the file was skipped
     rows: tuple[Response, ...] = ()
     skipped: str | None = None  # why NIST skips the file
-    events: tuple[Event, ...] = field(default_factory=tuple)
+    events: tuple[RowEvent, ...] = field(default_factory=tuple)
 
     @property
     def errors(self) -> int:
@@ -96,7 +96,7 @@ def query_id_of(path: str | os.PathLike) -> str:
     return os.path.basename(path).replace(SUFFIX, "")
 
 
-def read_folder(folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | None = None) -> dict[str, ResponseFile]:
+def read_folder(folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | None = None) -> dict[str, LoadedResponses]:
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
@@ -112,23 +112,23 @@ def read_folder(folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | 
     return found
 
 
-def read_file(path: str | os.PathLike, validator: RowValidator) -> ResponseFile:
+def read_file(path: str | os.PathLike, validator: RowValidator) -> LoadedResponses:
     path = str(path)
     lines = read_lines(path, skip_blank=False)
     query_id = query_id_of(path)
     if not lines:
-        return ResponseFile(path, query_id, None, skipped="empty, without a header")
+        return LoadedResponses(path, query_id, None, skipped="empty, without a header")
     header = lines[0][1].rstrip()
     if tuple(header.split("\t")) != HEADER:
-        return ResponseFile(path, query_id, None, skipped="its header is not NIST's 7 columns")
+        return LoadedResponses(path, query_id, None, skipped="its header is not NIST's 7 columns")
     rows, events = _rows(path, ((number, line.split("\t", 6)) for number, line in lines[1:]), validator)
-    return ResponseFile(path, query_id, header, rows, events=events)
+    return LoadedResponses(path, query_id, header, rows, events=events)
 
 
-def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[Event, ...]]:
+def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[RowEvent, ...]]:
     """The rows NIST's scorer keeps of a response file's (line number, cells), validated again, and
     what its validator logs of them."""
-    events: list[Event] = []
+    events: list[RowEvent] = []
     rows = []
     for number, cells in lines:
         if len(cells) < 7:
@@ -138,16 +138,16 @@ def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowV
         kept, j_cv, link_cv, known, core, problem, findings = validator.check(cells)
         for finding in findings:
             if finding.code == "INVALID_CONFIDENCE":
-                events.append(Event("confidence", number, finding.detail))
+                events.append(RowEvent("confidence", number, finding.detail))
             elif finding is problem and finding.stops is not None:
-                events.append(Event("unreadable", number, finding.stops))
+                events.append(RowEvent("unreadable", number, finding.stops))
             elif finding.code == "SPAN_OFF_BOUNDARY_CORRECTED":
-                events.append(Event("corrected", number, finding.detail))
+                events.append(RowEvent("corrected", number, finding.detail))
         if not (known and core):
-            events.append(Event("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}"))
+            events.append(RowEvent("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}"))
             continue
         if problem is not None:
-            events.append(Event("invalid", number, problem.detail))
+            events.append(RowEvent("invalid", number, problem.detail))
         rows.append(_response(Response, (number, *kept, j_cv, link_cv, problem is None)))
     return tuple(rows), tuple(events)
 
@@ -155,7 +155,7 @@ def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowV
 KB_NAME = "task2_kb.ttl"
 
 
-def load_run(run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False) -> dict[str, ResponseFile]:
+def load_run(run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False) -> dict[str, LoadedResponses]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
     (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
@@ -179,7 +179,7 @@ def kb_of(run: str | os.PathLike) -> Path | None:
     return run if run.is_file() and run.suffix == ".ttl" else None
 
 
-def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[str, ResponseFile]:
+def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[str, LoadedResponses]:
     """A run given as its KB: NIST's TA2 docker stages (aifcheck.pipeline.ta2.run: each query's SPARQL
     on the KB, then clean and validate) give the rows NIST's docker writes to SPARQL-VALID-output,
     which are read as from that folder (validated again, as NIST's scorer does), by query ID in
@@ -190,16 +190,16 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
 
     stages = pipeline_ta2(kb, list(queries.values()), aux)
     # what the validate stage dropped or corrected never reaches the scorer: kept as "stage" events
-    logged: dict[str, list[Event]] = {}
+    logged: dict[str, list[RowEvent]] = {}
     for event in stages.log:
         if event.level in ("ERROR", "WARNING") and isinstance(event.where, Where):
             where = f"{kb}#SPARQL-CLEAN-output/{os.path.basename(event.where.path)}:{event.where.line}"
-            logged.setdefault(query_id_of(event.where.path), []).append(Event("stage", event.where.line, f"{where}: {event.message}"))
+            logged.setdefault(query_id_of(event.where.path), []).append(RowEvent("stage", event.where.line, f"{where}: {event.message}"))
     validator = RowValidator(aux)
     found = {}
     for file in stages.valid:
         path = f"{kb}#{VALID_FOLDER}/{file.name}"
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
         query_id = query_id_of(file.name)
-        found[query_id] = ResponseFile(path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events))
+        found[query_id] = LoadedResponses(path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events))
     return found

@@ -22,7 +22,7 @@ from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.shared.events import Event, EventLog
-from aifcheck.pipeline.ta2.screen import ResponseFile, validate_stage
+from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
 
 KB_FILE = "task2_kb.ttl"
 S3_FILE = "s3_location.txt"
@@ -39,9 +39,9 @@ class TA2Pipeline:
     validate stage's log (``logs/validate-responses.log``)."""
 
     queries: tuple[Query, ...]
-    sparql: tuple[ResponseFile, ...]  # SPARQL-output
-    clean: tuple[ResponseFile, ...]  # SPARQL-CLEAN-output
-    valid: tuple[ResponseFile, ...]  # SPARQL-VALID-output
+    sparql: tuple[StageFile, ...]  # SPARQL-output
+    clean: tuple[StageFile, ...]  # SPARQL-CLEAN-output
+    valid: tuple[StageFile, ...]  # SPARQL-VALID-output
     log: tuple[Event, ...]
 
     @property
@@ -95,23 +95,23 @@ def find_kb(run: str | os.PathLike) -> Path:
     return run / KB_FILE
 
 
-def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[ResponseFile, ...]:
+def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[StageFile, ...]:
     """Each query's table as NIST's SPARQL stage prints it (``SPARQL-output/<query_id>.rq.tsv``)."""
     files = {query.file_name: _query_file(kb, query) for query in queries}
     return tuple(files[name] for name in sorted(files))
 
 
-def _query_file(kb: KB, query: Query) -> ResponseFile:
+def _query_file(kb: KB, query: Query) -> StageFile:
     """The query's table as NIST's SPARQL stage prints it. The entry point goes as a one-value list:
     run_table takes an empty string for a missing value, and NIST queries an empty entry point too."""
     table = run_table(kb, query.template, query_link_target=[query.entrypoint])
-    return ResponseFile(query.file_name, tuple(f"?{column}" for column in table.columns), table.rows)
+    return StageFile(query.file_name, tuple(f"?{column}" for column in table.columns), table.rows)
 
 
-def clean_stage(files: Sequence[ResponseFile]) -> tuple[ResponseFile, ...]:
+def clean_stage(files: Sequence[StageFile]) -> tuple[StageFile, ...]:
     """NIST's clean stage (``SPARQL-CLEAN-output``): every cell holding an IRI
     ``<https://...#NAME>`` becomes NAME, the header's cells too."""
-    return tuple(ResponseFile(f.name, _clean(f.header), tuple(_clean(row) for row in f.rows)) for f in files)
+    return tuple(StageFile(f.name, _clean(f.header), tuple(_clean(row) for row in f.rows)) for f in files)
 
 
 def _clean(cells: tuple[str, ...]) -> tuple[str, ...]:

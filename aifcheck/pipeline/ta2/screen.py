@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
-from aifcheck.pipeline.shared.checks import VALIDATOR, Finding, SpanChecker, confidence
+from aifcheck.pipeline.shared.checks import VALIDATOR, RowFinding, SpanChecker, confidence
 
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
@@ -27,7 +27,7 @@ NO_DOCUMENT = CLEAN_FOLDER[:-4]
 
 
 @dataclass(frozen=True)
-class ResponseFile:
+class StageFile:
     """One file of a stage: its header's cells and its rows' cells (NIST joins each with tabs)."""
 
     name: str
@@ -35,7 +35,7 @@ class ResponseFile:
     rows: tuple[tuple[str, ...], ...]
 
 
-def validate_stage(files: Sequence[ResponseFile], aux: Aux) -> tuple[tuple[ResponseFile, ...], tuple[Event, ...]]:
+def validate_stage(files: Sequence[StageFile], aux: Aux) -> tuple[tuple[StageFile, ...], tuple[Event, ...]]:
     """The files of the clean stage as NIST's validate stage writes them, and its log. ``aux``:
     the AUX tables with the package's full list of core documents (``aux.TA2_CORE``). Its log's
     events name the row they are about by its file's name and line."""
@@ -51,7 +51,7 @@ def validate_stage(files: Sequence[ResponseFile], aux: Aux) -> tuple[tuple[Respo
                 log.record(finding.code, *finding.args, where=Where(file.name, line), source=VALIDATOR)
             if row.known and row.core and row.problem is None:
                 rows.append(row.cells)
-        valid.append(ResponseFile(file.name, file.header, tuple(rows)))
+        valid.append(StageFile(file.name, file.header, tuple(rows)))
     log.record("DEFAULT_INFO", f"validation finished (warnings:{log.count('WARNING')}, errors:{log.count('ERROR')})")
     return tuple(valid), tuple(log.events)
 
@@ -64,8 +64,8 @@ class CheckedRow(NamedTuple):
     link_cv: float
     known: bool  # its document is in the AUX data
     core: bool  # its document is a core document
-    problem: Finding | None  # what makes its span invalid (None: nothing)
-    findings: tuple[Finding, ...]  # what NIST logs of it, in its order
+    problem: RowFinding | None  # what makes its span invalid (None: nothing)
+    findings: tuple[RowFinding, ...]  # what NIST logs of it, in its order
 
 
 # CheckedRow's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
@@ -83,7 +83,7 @@ class RowValidator:
         self.aux = aux
         self.no_document = no_document
         self.spans = SpanChecker(aux)
-        self._confidences: dict[str, tuple[float, str, Finding | None]] = {}
+        self._confidences: dict[str, tuple[float, str, RowFinding | None]] = {}
 
     def check(self, cells: Sequence[str]) -> CheckedRow:
         document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = [cell.strip() for cell in cells]
@@ -95,13 +95,13 @@ class RowValidator:
         if known and j_finding is None and link_finding is None and problem is None and corrected is None:
             findings = ()
         else:
-            found = (None if known else Finding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"),
+            found = (None if known else RowFinding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"),
                      j_finding, link_finding, problem, corrected)
             findings = tuple(f for f in found if f is not None)
         return _row(CheckedRow, ((document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text),
                                  j_cv, link_cv, known, self.aux.is_core(document), problem, findings))
 
-    def _confidence(self, text: str) -> tuple[float, str, Finding | None]:
+    def _confidence(self, text: str) -> tuple[float, str, RowFinding | None]:
         self._confidences[text] = found = confidence(text)  # kept: a run has few distinct confidences
         return found
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.screen import Claim, Entry
+from aifcheck.pipeline.ta3.screen import GatheredClaim, Entry
 
 HEADER = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")
 RAW_KES_HEADER = ("ClaimID", "JustificationNum", "EdgeID", "EdgeLabel", "IsEdgeNegated", "EvtRelMetatype", "EvtRelType",
@@ -55,11 +55,11 @@ class ArfClaim:
     components: tuple[Row, ...]
 
 
-def arf(claims: Iterable[Claim], log: EventLog) -> tuple[ArfClaim, ...]:
+def arf(claims: Iterable[GatheredClaim], log: EventLog) -> tuple[ArfClaim, ...]:
     return tuple(_claim(claim, log) for claim in claims if claim.outer is not None)
 
 
-def _claim(claim: Claim, log: EventLog) -> ArfClaim:
+def _claim(claim: GatheredClaim, log: EventLog) -> ArfClaim:
     outer = claim.outer.values
     rows = [(outer["claim_id"], name, "1", field, outer[column], judged)
             for column, name, fields, judged in OUTER_FIELDS for field in fields]
@@ -79,7 +79,7 @@ def _time(entry: Entry) -> list[Row]:
             *((claim_id, "date", "1", field, "value", "NIL") for field in ("ec_id", "ec_similarity"))]
 
 
-def _components(claim: Claim, log: EventLog) -> tuple[Row, ...]:
+def _components(claim: GatheredClaim, log: EventLog) -> tuple[Row, ...]:
     rows: list[Row] = []
     numbers: dict[str, int] = {}
     seen = set()
@@ -100,7 +100,7 @@ def _components(claim: Claim, log: EventLog) -> tuple[Row, ...]:
     return tuple(rows)
 
 
-def _types(claim: Claim, entry: Entry, log: EventLog) -> list[str]:
+def _types(claim: GatheredClaim, entry: Entry, log: EventLog) -> list[str]:
     key = entry.values["claim_component_key"]
     types = claim.qnode_types[key]
     if len(types) <= MAX_QNODE_TYPES:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.tables import Table, TextFile, text_lines
+from aifcheck.pipeline.ta3.tables import StageTable, TextFile, text_lines
 
 _IRI = re.compile(r"<https://.*?#(.*?)>")
 
@@ -18,15 +18,15 @@ def clean_cell(cell: str) -> str:
     return match[1] if match else cell
 
 
-def clean_file(file: Table | TextFile) -> Table:
+def clean_file(file: StageTable | TextFile) -> StageTable:
     if isinstance(file, TextFile):
         lines = [line.split("\t") for line in text_lines(file.text)]
-        return Table(file.path, None, tuple(tuple(map(clean_cell, cells)) for cells in lines))
+        return StageTable(file.path, None, tuple(tuple(map(clean_cell, cells)) for cells in lines))
     header = "\t".join(clean_cell(cell) for cell in file.header.split("\t")) if file.header is not None else None
-    return Table(file.path, header, tuple(tuple(map(clean_cell, row)) for row in file.rows))
+    return StageTable(file.path, header, tuple(tuple(map(clean_cell, row)) for row in file.rows))
 
 
-def clean(files: Iterable[Table | TextFile], log: EventLog, source: str, target: str) -> tuple[Table, ...]:
+def clean(files: Iterable[StageTable | TextFile], log: EventLog, source: str, target: str) -> tuple[StageTable, ...]:
     """The files of SPARQL-CLEAN-output; ``source`` and ``target`` name the two folders in the log."""
     cleaned = []
     for file in files:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.queries import split_cells
-from aifcheck.pipeline.ta3.tables import Table, ended_lines
+from aifcheck.pipeline.ta3.tables import StageTable, ended_lines
 
 MISSING = ("[unknown]", "", '""')
 _SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
@@ -30,18 +30,18 @@ _HANDLE = "?objectc_handle"
 _SPAN_COLUMN = "?oinf_j_span"
 
 
-def handle(tables: Iterable[Table], ltf: str | Path, log: EventLog, root: str) -> tuple[Table, ...]:
+def handle(tables: Iterable[StageTable], ltf: str | Path, log: EventLog, root: str) -> tuple[StageTable, ...]:
     """SPARQL-AUGMENTED-output from SPARQL-VALID-output (``root`` names it in the log)."""
     source = _Source(Path(ltf))
     return tuple(_handle_table(table, source, log, root) for table in tables)
 
 
-def _handle_table(table: Table, source: _Source, log: EventLog, root: str) -> Table:
+def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) -> StageTable:
     if table.header is None:
         if not table.rows:
             return table
         first = tuple("\t".join(table.rows[0]).rstrip().split("\t"))
-        return Table(table.path, None, (first, *table.rows[1:]))
+        return StageTable(table.path, None, (first, *table.rows[1:]))
     columns = [c.strip() for c in table.header.split("\t")]
     if _HANDLE not in columns:
         return table
@@ -68,7 +68,7 @@ def _handle_table(table: Table, source: _Source, log: EventLog, root: str) -> Ta
             cells[at] = text
             row = tuple(cells)
         rows.append(row)
-    return Table(table.path, table.header, tuple(rows))
+    return StageTable(table.path, table.header, tuple(rows))
 
 
 class _Source:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from aifcheck.errors import InputError
-from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, Table
+from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, StageTable
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
 GR = "AIDA_P3_TA3_GR_0001.rq.tsv"
 COPIED = tuple(f"AIDA_P3_TA3_{code}_0001.rq.tsv" for code in ("CC", "CT", "OC", "TM"))
 
 
-def merge(clean: Iterable[Table]) -> tuple[Table, ...]:
+def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
     by_path = {table.path: table for table in clean}
     frames = sorted({path.rsplit("/", 1)[0] for path in by_path if path.count("/") == 3 and path.split("/")[2].endswith(".ttl")})
     merged = []
@@ -25,8 +25,8 @@ def merge(clean: Iterable[Table]) -> tuple[Table, ...]:
         if missing:
             raise InputError(frame, f"no {', '.join(missing)}: NIST's merge stops on it")
         first, second = (by_path[f"{frame}/{name}"] for name in GR_HALVES)
-        merged.append(Table(f"{frame}/{GR}", _header(first), first.rows + second.rows))
-        merged.extend(Table(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
+        merged.append(StageTable(f"{frame}/{GR}", _header(first), first.rows + second.rows))
+        merged.extend(StageTable(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
                       for name in COPIED)
     for folder in sorted({frame.rsplit("/", 1)[0] for frame in frames}):
         ranking = by_path.get(f"{folder}/{folder.split('/')[1]}{RANKING_SUFFIX}")
@@ -35,5 +35,5 @@ def merge(clean: Iterable[Table]) -> tuple[Table, ...]:
     return tuple(merged)
 
 
-def _header(table: Table) -> str | None:
+def _header(table: StageTable) -> str | None:
     return None if table.header is None else table.header.strip()

@@ -95,7 +95,7 @@ class PoolClaim:
 
 
 @dataclass(frozen=True)
-class Mapping:
+class ClaimMapping:
     pool_claim_uid: str
     condition: str
     query_id: str
@@ -111,14 +111,14 @@ class Mapping:
 
 
 @dataclass(frozen=True)
-class Pool:
+class TA3Pool:
     claims: dict[str, PoolClaim]  # uid -> the first run claim of that content
     new: tuple[str, ...]  # the uids not in a previous pool: their files are written
-    mappings: tuple[Mapping, ...]  # in the order the runs were read
+    mappings: tuple[ClaimMapping, ...]  # in the order the runs were read
 
 
 def pool_ta3(runs: list[str | os.PathLike], queries_to_score: str | os.PathLike,
-             previous_pools: list[str | os.PathLike] | None = None) -> Pool:
+             previous_pools: list[str | os.PathLike] | None = None) -> TA3Pool:
     queries = _read_queries(Path(queries_to_score))
     previous = _previous(previous_pools or [])
     claims: dict[str, PoolClaim] = {}
@@ -138,9 +138,9 @@ def pool_ta3(runs: list[str | os.PathLike], queries_to_score: str | os.PathLike,
                     uid = claim.uid
                     claims.setdefault(uid, claim)
                     ordered = ",".join(sorted(relations, key=RELATION_ORDER.index))
-                    mappings.append(Mapping(uid, condition, query, ordered, str(rank), claim_id, run_id, runs_directory,
+                    mappings.append(ClaimMapping(uid, condition, query, ordered, str(rank), claim_id, run_id, runs_directory,
                                             str(uid in previous)))
-    return Pool(claims, tuple(uid for uid in claims if uid not in previous), tuple(mappings))
+    return TA3Pool(claims, tuple(uid for uid in claims if uid not in previous), tuple(mappings))
 
 
 def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, depth_line: int):

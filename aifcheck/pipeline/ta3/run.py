@@ -18,9 +18,9 @@ from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import GR, merge
 from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
-from aifcheck.pipeline.ta3.select import Selection, parse_depth, select_frames
+from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
 from aifcheck.pipeline.ta3.sparql import sparql_output
-from aifcheck.pipeline.ta3.tables import Table, TextFile
+from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 from aifcheck.pipeline.ta3.screen import validate
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
@@ -42,13 +42,13 @@ LOGS = {
 class PipelineTA3:
     """Every stage's output, NIST's logs, and what a user should know."""
 
-    selection: Selection
-    sparql: tuple[Table | TextFile, ...]
+    selection: FrameSelection
+    sparql: tuple[StageTable | TextFile, ...]
     sparql_folders: tuple[str, ...]  # ConditionN/<query>: NIST makes one for each, files or not
-    clean: tuple[Table, ...]
-    merged: tuple[Table, ...]
-    valid: tuple[Table, ...]
-    augmented: tuple[Table, ...]
+    clean: tuple[StageTable, ...]
+    merged: tuple[StageTable, ...]
+    valid: tuple[StageTable, ...]
+    augmented: tuple[StageTable, ...]
     handled: bool  # the handle stage ran (LTF files given); else AUGMENTED is VALID
     arf: tuple[ArfClaim, ...]
     logs: dict[str, EventLog]  # by file name
@@ -117,7 +117,7 @@ def pipeline_ta3(
     )
 
 
-def _say_sparql(say, out: str, selection: Selection, folders: tuple[str, ...]) -> None:
+def _say_sparql(say, out: str, selection: FrameSelection, folders: tuple[str, ...]) -> None:
     """NIST's driver's lines for its SPARQL stage: a folder per condition and query, each frame queried."""
     conditions = sorted({f.split("/")[0] for f in folders})
     for c_count, condition in enumerate(conditions, 1):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from aifcheck.errors import InputError
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.queries import UserQueries, split_cells
-from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, Table
+from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, StageTable
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
 _DATE_COLUMNS = tuple(f"{bound}_{part}" for bound in _DATES for part in ("month", "day", "year"))
@@ -70,11 +70,11 @@ class Entry:
     where: str
     frame: str | None  # the claim frame's file name (None for a ranking line)
     valid: bool = True
-    claim: Claim | None = None
+    claim: GatheredClaim | None = None
 
 
 @dataclass
-class Claim:
+class GatheredClaim:
     """A claim as NIST's validator gathers it from the rows that name it."""
 
     uid: str  # ConditionN:<query>:<claim ID>
@@ -100,13 +100,13 @@ class Claim:
 
 @dataclass(frozen=True)
 class Validated:
-    tables: tuple[Table, ...]  # the files read, with their valid rows
-    claims: tuple[Claim, ...]  # every claim a row named, in NIST's order
+    tables: tuple[StageTable, ...]  # the files read, with their valid rows
+    claims: tuple[GatheredClaim, ...]  # every claim a row named, in NIST's order
     unknown: tuple[str, ...]  # the files not read (their header is none of NIST's TA3 tables)
     warnings: tuple[str, ...]
 
 
-class _Run:
+class _Screening:
     """One validation: NIST's ResponseSet for task3."""
 
     def __init__(self, queries: UserQueries, documents: frozenset[str], log: EventLog, root: str) -> None:
@@ -114,8 +114,8 @@ class _Run:
         self.documents = documents
         self.log = log
         self.root = root
-        self.claims: dict[str, Claim] = {}
-        self.read: list[tuple[Table, str, list[Entry]]] = []
+        self.claims: dict[str, GatheredClaim] = {}
+        self.read: list[tuple[StageTable, str, list[Entry]]] = []
         self.unknown: list[str] = []
         self.warnings: list[str] = []
 
@@ -123,7 +123,7 @@ class _Run:
         self.log.record(code, *args, where=where, source=source)
 
     # ---- reading ------------------------------------------------------------------------------------------
-    def load(self, table: Table) -> None:
+    def load(self, table: StageTable) -> None:
         parts = table.path.split("/")
         condition = parts[0]
         if table.is_ranking:  # no header line: NIST gives the condition's
@@ -173,10 +173,10 @@ class _Run:
             entry.claim = self.claims.get(uid)
             if entry.claim is not None:
                 if entry.claim.rank is not None:
-                    self.event("MULTIPLE_CLAIM_RANKS", uid, where=entry.where, source="Claim")
+                    self.event("MULTIPLE_CLAIM_RANKS", uid, where=entry.where, source="GatheredClaim")
                 entry.claim.rank = entry
             return
-        claim = entry.claim = self.claims.setdefault(uid, Claim(uid))
+        claim = entry.claim = self.claims.setdefault(uid, GatheredClaim(uid))
         if entry.schema == "OC":
             claim.outer = entry
         elif entry.schema == "CC":
@@ -279,7 +279,7 @@ class _Run:
             wrong = bool(before[2] and after[2] and before[2] < after[2])
         if wrong:
             entry.valid = False
-            self.event("INVALID_DATE_RANGE", "Claim", uid, after_name, before_name, where=entry.where)
+            self.event("INVALID_DATE_RANGE", "GatheredClaim", uid, after_name, before_name, where=entry.where)
 
     def check_ranking5(self, entry: Entry, condition: str, query: str, uid: str) -> None:
         values = entry.values
@@ -329,21 +329,21 @@ class _Run:
         for table, schema, entries in self.read:
             columns = SCHEMAS[schema][1]
             rows = tuple(tuple(e.values[c] for c in columns) for e in entries if e.valid and e.claim is not None and e.claim.valid)
-            tables.append(Table(table.path, None if table.is_ranking else (table.header or "").rstrip(), rows))
+            tables.append(StageTable(table.path, None if table.is_ranking else (table.header or "").rstrip(), rows))
         return Validated(tuple(tables), tuple(self.claims.values()), tuple(self.unknown), tuple(self.warnings))
 
 
-def validate(files: Iterable[Table], queries: UserQueries, documents: frozenset[str], log: EventLog,
+def validate(files: Iterable[StageTable], queries: UserQueries, documents: frozenset[str], log: EventLog,
              root: str) -> Validated:
     """Validate a stage's files (``root`` names their folder in the log) as NIST does."""
-    run = _Run(queries, documents, log, root)
+    run = _Screening(queries, documents, log, root)
     for table in sorted(files, key=_order):
         run.load(table)
     run.check_claims()
     return run.result()
 
 
-def _order(table: Table) -> tuple:
+def _order(table: StageTable) -> tuple:
     """NIST's reading order: condition, query folder, then the kind of table (frames in path order)."""
     parts = table.path.split("/")
     kind = 6 if table.path.endswith(RANKING_SUFFIX) else _ORDER.get(parts[-1], 7)

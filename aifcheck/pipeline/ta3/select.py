@@ -33,7 +33,7 @@ _DEPTH = re.compile(r"^(Condition[567]):(\d+)$")
 
 
 @dataclass(frozen=True)
-class Frame:
+class FrameFile:
     """A claim frame to query: ConditionN/<query>/<name>."""
 
     condition: str
@@ -47,8 +47,8 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class Selection:
-    frames: tuple[Frame, ...]  # by condition, query, file name
+class FrameSelection:
+    frames: tuple[FrameFile, ...]  # by condition, query, file name
     rankings: tuple[TextFile, ...]  # the kept lines of each ranking file, at its place in the run
     messages: tuple[str, ...]  # NIST's run.log lines for each frame: Copying, Skipping, Ignoring invalid KB
     warnings: tuple[str, ...]
@@ -77,7 +77,7 @@ def parse_depth(text: str | None) -> dict[str, int]:
     return depths
 
 
-def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str, int] | None = None) -> Selection:
+def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str, int] | None = None) -> FrameSelection:
     root = Path(run)
     if not root.is_dir():
         raise UsageError(f"{run}: not a folder (expected a TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv)")
@@ -96,7 +96,7 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
             elif name.endswith(RANKING_SUFFIX):
                 _read_ranking(root, path, ranks)
     _pool(ranks, depth, warnings)
-    kept: list[Frame] = []
+    kept: list[FrameFile] = []
     messages = []
     for path, valid in frames.items():
         shown = path.replace(str(root), "", 1)
@@ -110,13 +110,13 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
                             "(NIST's docker stops on it)")
         if ranked is not None and ranked.pooled:
             messages.append(f"Copying {shown}")
-            kept.append(Frame(condition, query, name, path))
+            kept.append(FrameFile(condition, query, name, path))
         else:
             messages.append(f"Skipping {shown}")
     rankings = _kept_rankings(root, ranks)
     _verify(root, queries, kept, rankings)
     kept.sort(key=lambda f: (f.condition, f.query, f.name))
-    return Selection(tuple(kept), rankings, tuple(messages), tuple(warnings))
+    return FrameSelection(tuple(kept), rankings, tuple(messages), tuple(warnings))
 
 
 def _place(root: Path, path: str) -> tuple[str, str, str]:
@@ -171,7 +171,7 @@ def _kept_rankings(root: Path, ranks: dict[str, dict[str, dict[str, _Ranked]]]) 
     return tuple(TextFile(Path(path).relative_to(root).as_posix(), "".join(text)) for path, text in sorted(lines.items()))
 
 
-def _verify(root: Path, queries: UserQueries, frames: list[Frame], rankings: tuple[TextFile, ...]) -> None:
+def _verify(root: Path, queries: UserQueries, frames: list[FrameFile], rankings: tuple[TextFile, ...]) -> None:
     """The check NIST's driver runs on the files it keeps (verify_output_directory_structure.py)."""
     kept = sorted([(f.condition, f.query, f.name) for f in frames] + [tuple(r.path.split("/")) for r in rankings])
     for condition, query, name in kept:

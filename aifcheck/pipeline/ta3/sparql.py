@@ -12,22 +12,22 @@ from __future__ import annotations
 from aifcheck.extract.query import orders_by_line, table_names
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
-from aifcheck.pipeline.ta3.select import Frame, Selection
-from aifcheck.pipeline.ta3.tables import Table, TextFile
+from aifcheck.pipeline.ta3.select import FrameFile, FrameSelection
+from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 
 
-def frame_tables(frame: Frame) -> tuple[Table, ...]:
+def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:
     """The TA3 tables of one claim frame. The one place this package runs aifcheck's queries."""
     names = table_names("ta3")
     with load_kb(frame.path, lines=any(orders_by_line(name) for name in names)) as kb:
         found = [run_table(kb, name) for name in names]
-    return tuple(Table(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found)
+    return tuple(StageTable(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found)
 
 
-def sparql_output(selection: Selection) -> tuple[tuple[Table | TextFile, ...], tuple[str, ...]]:
+def sparql_output(selection: FrameSelection) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:
     """The files of SPARQL-output, and the query folders NIST's docker makes (ConditionN/<query>),
     in its order (a query with only a ranking file has a folder too)."""
-    files: list[Table | TextFile] = []
+    files: list[StageTable | TextFile] = []
     for frame in selection.frames:
         files.extend(frame_tables(frame))
     folders = {f"{f.condition}/{f.query}" for f in selection.frames}

@@ -17,7 +17,7 @@ _ENDED_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
 @dataclass(frozen=True)
-class Table:
+class StageTable:
     path: str
     header: str | None
     rows: tuple[tuple[str, ...], ...]

@@ -16,15 +16,15 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-import pyoxigraph
 
 from aifcheck.errors import printable
 from aifcheck.extract.query import query_text
 from aifcheck.pipeline.ta2.run import KB_FILE, TA2Pipeline
 from aifcheck.pipeline.shared.events import Event
-from aifcheck.pipeline.ta2.screen import CLEAN_FOLDER, ResponseFile
+from aifcheck.pipeline.ta2.screen import CLEAN_FOLDER, StageFile
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, score_table
+from aifcheck.loading.rdf import literal_text
 
 STAGES = {"SPARQL-output": "sparql", CLEAN_FOLDER: "clean", "SPARQL-VALID-output": "valid"}
 _TIME = "%m/%d/%Y %I:%M:%S %p"  # NIST's logger's
@@ -38,7 +38,7 @@ def write_pipeline_ta2(result: TA2Pipeline, kb: Path, out: Path, force: bool = F
         (folder / "SPARQL-KB-input").mkdir()
         shutil.copyfile(kb, folder / "SPARQL-KB-input" / KB_FILE)
         for query in result.queries:
-            entry_point = str(pyoxigraph.Literal(query.entrypoint))  # escaped: one comment line
+            entry_point = literal_text(query.entrypoint)  # escaped: one comment line
             header = f"# QueryID: {query.query_id}\n# Entry point, bound to ?query_link_target: {entry_point}\n"
             write_file(folder / "queries" / f"{query.query_id}.rq", header + query_text(query.template))
         for stage, attribute in STAGES.items():
@@ -50,7 +50,7 @@ def write_pipeline_ta2(result: TA2Pipeline, kb: Path, out: Path, force: bool = F
         write_file(folder / "logs" / "validate-responses.log", log_text(result.log, "validate_responses.py", when, out))
 
 
-def tsv(file: ResponseFile) -> str:
+def tsv(file: StageFile) -> str:
     """A stage's file as NIST writes it: its header and rows, cells joined by tabs, one per line."""
     return "".join("\t".join(cells) + "\n" for cells in (file.header, *file.rows))
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
-from aifcheck.pipeline.ta3.tables import Table, TextFile
+from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 from aifcheck.render.output import new_folder, write_file
 
 
-def file_text(file: Table | TextFile) -> str:
+def file_text(file: StageTable | TextFile) -> str:
     if isinstance(file, TextFile):
         return file.text
     header = "" if file.header is None else file.header + "\n"
@@ -52,7 +52,7 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, Table) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",
         f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "

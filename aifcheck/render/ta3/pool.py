@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, Pool
+from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, TA3Pool
 from aifcheck.render.output import new_folder, write_file
 
 SEPARATOR = "--------------"
 _BLOCK_HEADER = "condition\tquery\trun_id\trank\trun_claim_id\tclaim_relations"
 
 
-def claim_mappings_text(pool: Pool) -> str:
+def claim_mappings_text(pool: TA3Pool) -> str:
     rows = sorted("\t".join(m.cells()) for m in pool.mappings)
     return "\n".join(["\t".join(MAPPING_COLUMNS), *rows])
 
 
-def human_readable_text(pool: Pool) -> str:
+def human_readable_text(pool: TA3Pool) -> str:
     """A block per pool claim that has a template: its run claims, NIST's sentence, its readable KEs."""
     lines: list[str] = []
     for uid in sorted(pool.claims):
@@ -31,7 +31,7 @@ def human_readable_text(pool: Pool) -> str:
     return "\n".join(lines)
 
 
-def write_pool(pool: Pool, target: Path, force: bool = False) -> None:
+def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
     with new_folder(target, force) as out:
         for uid in pool.new:
             claim = pool.claims[uid]
@@ -42,7 +42,7 @@ def write_pool(pool: Pool, target: Path, force: bool = False) -> None:
         write_file(out / "human-readable-format.tab", human_readable_text(pool))
 
 
-def summary(pool: Pool, target: str) -> str:
+def summary(pool: TA3Pool, target: str) -> str:
     runs = len({m.run_id for m in pool.mappings})
     return (f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
             f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table
-from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, MetricScores, NDCGRow, TA3Scores
+from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, TA3MetricScores, NDCGRow, TA3Scores
 
 _KEYS = (
     Column("condition", "Condition", "s", "L"),
@@ -41,7 +41,7 @@ def _cells(columns: tuple[Column, ...], values: dict[str, object], summary: bool
     return {c.name: cell(c, values[c.name], summary) for c in columns}
 
 
-def metric_table(scores: MetricScores, run_id: str, separator: str) -> str:
+def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
     """One metric's file: ``separator`` "pretty" (the .txt) or "tab" (the .tab)."""
     ndcg = scores.metric in NDCG_METRICS
     columns = NDCG_COLUMNS if ndcg else F1_COLUMNS

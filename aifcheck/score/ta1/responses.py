@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCTime, Mention, Metatype, Span, best_confidences
 from aifcheck.pipeline.ta1.dates import NAMES, read_date, trim
-from aifcheck.pipeline.ta1.tables import Document, Row
+from aifcheck.pipeline.ta1.tables import Document, TableRow
 
 
 def build(document: Document, keep=lambda row: row.valid) -> KnowledgeGraph:
@@ -39,7 +39,7 @@ def build(document: Document, keep=lambda row: row.valid) -> KnowledgeGraph:
     return KnowledgeGraph(document.id, clusters, edges, times)
 
 
-def tm_time(row: Row) -> LDCTime:
+def tm_time(row: TableRow) -> LDCTime:
     """A TM row's four constraints (start after, start before, end after, end before), each None
     where the row gives no year (all four None: NIST's "no date")."""
     return LDCTime(*(read_date(row, name)[0] for name in NAMES), cluster=row["cluster"])
@@ -60,12 +60,12 @@ def _confidence(text: str) -> float:
     return float(trim(text))
 
 
-def _mention(row: Row) -> Mention:
+def _mention(row: TableRow) -> Mention:
     return Mention(span(row["mention_span"]), row["type"], row["is_negated"] == "Negated", _confidence(row["type_statement_confidence"]),
                    _confidence(row["cluster_membership_confidence"]), _confidence(row["mention_type_justification_confidence"]))
 
 
-def _edge(row: Row) -> Edge:
+def _edge(row: TableRow) -> Edge:
     return Edge(row["subject"], row["object"], row["predicate"], row["is_assertion_negated"] == "Negated",
                 _confidence(row["argument_assertion_confidence"]), (span(row["predicate_justification"]),),
                 _confidence(row["predicate_justification_confidence"]), _METATYPES[row["subject_metatype"]])

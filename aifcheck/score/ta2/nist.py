@@ -24,16 +24,16 @@ from dataclasses import dataclass, field
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
-from aifcheck.pipeline.ta2.responses import Response, ResponseFile
+from aifcheck.pipeline.ta2.responses import Response, LoadedResponses
 from aifcheck.score.ta2.alignment import nist_pairs
 from aifcheck.score.ta2.assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
-from aifcheck.score.ta2.scores import Counts, PseudoQuery
+from aifcheck.score.ta2.scores import ResponseCounts, PseudoQuery
 
 EXACT_LABELS = ("CORRECT", "INEXACT", "INCORRECT")
 
 
 @dataclass(frozen=True)
-class Options:
+class ScorerFlags:
     cutoff: bool = False
     normalize: bool = False
     weighted: bool = False
@@ -56,8 +56,8 @@ class _Findings:
     no_lines: list[str] = field(default_factory=list)  # C1
 
 
-def score_nist(queries: Mapping[str, Query], files: Mapping[str, ResponseFile], assessments: Assessments,
-               options: Options) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
+def score_nist(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments,
+               options: ScorerFlags) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
     """(rows in NIST's file order, Summary AP or None, warnings, notes)."""
     findings = _Findings()
     notes: list[str] = []
@@ -117,7 +117,7 @@ def _assessment_map(scored: Mapping[str, Mapping[str, Judgement]], findings: _Fi
 
 
 def _query_rows(query: Query, classes: set[str], responses: tuple[Response, ...], own: Mapping[str, Judgement],
-                judge: Mapping[str, Judgement], relevant: Mapping[str, set[str]], options: Options, findings: _Findings) -> list[PseudoQuery]:
+                judge: Mapping[str, Judgement], relevant: Mapping[str, set[str]], options: ScorerFlags, findings: _Findings) -> list[PseudoQuery]:
     """The rows of query q, one per class of G(q) (``classes``)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
     selected = select(responses, query.clusters, query.documents) if responses else ()
@@ -138,11 +138,11 @@ def _query_rows(query: Query, classes: set[str], responses: tuple[Response, ...]
     for fqec in sorted(classes):
         cluster, ap = aligned.get(fqec, (None, 0))
         rows.append(PseudoQuery(query.entity_id, query.query_id, fqec, len(relevant.get(fqec, ())), rel_counted(fqec), ap, cluster,
-                                counts.get(cluster, Counts()) if cluster is not None else Counts()))
+                                counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts()))
     return rows
 
 
-def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], options: Options, query: Query,
+def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], options: ScorerFlags, query: Query,
              findings: _Findings) -> list[float]:
     """A4: 1, or the row's j_cv (weighted), divided with normalize by the highest j_cv of the last
     selected cluster (NIST normalises by each selected cluster in turn; the last one stays)."""
@@ -157,14 +157,14 @@ def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], 
 
 
 def _categorize(query: Query, rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], own: Mapping[str, Judgement],
-                judge: Mapping[str, Judgement], findings: _Findings) -> tuple[dict[str, Counts], dict[str, list[tuple[int, Judgement]]]]:
+                judge: Mapping[str, Judgement], findings: _Findings) -> tuple[dict[str, ResponseCounts], dict[str, list[tuple[int, Judgement]]]]:
     """A5: each selected cluster's counts, and the ranked lists of its judged pooled rows
     ((row index, line) by rank) of the clusters that have one (NIST's alignment clusters)."""
-    counts: dict[str, Counts] = {}
+    counts: dict[str, ResponseCounts] = {}
     walks: dict[str, list[tuple[int, Judgement]]] = {}
     for cluster in selected:
         pooled = set(cluster.pooled)
-        tally = dict.fromkeys(Counts.__dataclass_fields__, 0)
+        tally = dict.fromkeys(ResponseCounts.__dataclass_fields__, 0)
         tally["submitted"] = len(cluster.rows)
         ranked = []
         for index in cluster.rows:
@@ -199,7 +199,7 @@ def _categorize(query: Query, rows: tuple[Response, ...], selected: tuple[Select
             findings.invalid_ranked.append(f"{query.query_id} {cluster.cluster}")
         tally["assessed"] = tally["pooled"] - tally["not_assessed"]
         tally["ignored"] = tally["not_pooled"] + tally["not_assessed"]
-        counts[cluster.cluster] = Counts(**tally)
+        counts[cluster.cluster] = ResponseCounts(**tally)
         if ranked:
             ranked.sort(key=lambda item: item[0])
             walks[cluster.cluster] = [(index, j) for _, index, j in ranked]
@@ -235,7 +235,7 @@ def _some(items: list[str], what: str, shown: int = 3) -> str:
 
 
 def _warnings(findings: _Findings, relevant: Mapping[str, set[str]], scored: Mapping[str, Mapping[str, Judgement]],
-              options: Options) -> list[str]:
+              options: ScorerFlags) -> list[str]:
     """One line per quirk of research §6 that changed a number in this run."""
     found = []
     nil_queries = sorted({j.query_id for judged in scored.values() for j in judged.values() if j.nist_fqec == NIST_NIL_CLASS})

@@ -18,13 +18,13 @@ from collections.abc import Mapping
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
-from aifcheck.pipeline.ta2.responses import Response, ResponseFile
+from aifcheck.pipeline.ta2.responses import Response, LoadedResponses
 from aifcheck.score.ta2.alignment import best_pairs
 from aifcheck.score.ta2.assessments import NIL, RIGHT, Assessments, Judgement
-from aifcheck.score.ta2.scores import Counts, PseudoQuery
+from aifcheck.score.ta2.scores import ResponseCounts, PseudoQuery
 
 
-def score_plan(queries: Mapping[str, Query], files: Mapping[str, ResponseFile],
+def score_plan(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses],
                assessments: Assessments) -> tuple[list[PseudoQuery], float, int]:
     """(rows by entity, query and class; MAP; its denominator)."""
     truth: dict[str, set[str]] = {}
@@ -61,7 +61,7 @@ def _query_rows(query: Query, rows: tuple[Response, ...], own: Mapping[str, Judg
         cluster, ap = aligned.get(k, (None, 0.0))
         gt = len(truth.get(g, ()))
         found.append(PseudoQuery(query.entity_id, query.query_id, g, gt, min(query.documents, gt), ap,
-                                 cluster.cluster if cluster else None, _counts(cluster, rows, own) if cluster else Counts()))
+                                 cluster.cluster if cluster else None, _counts(cluster, rows, own) if cluster else ResponseCounts()))
     return found
 
 
@@ -75,11 +75,11 @@ def _average_precision(items: list[Judgement | None], g: str, divisor: int) -> f
     return total / divisor if divisor else 0.0
 
 
-def _counts(cluster: SelectedCluster, rows: tuple[Response, ...], own: Mapping[str, Judgement]) -> Counts:
+def _counts(cluster: SelectedCluster, rows: tuple[Response, ...], own: Mapping[str, Judgement]) -> ResponseCounts:
     """The aligned cluster's rows as the plan reads them: every row valid, its ranked items
     judged by the query's own lines."""
     labels = [j.plan_label for j in (own.get(rows[i].span) for i in cluster.pooled) if j is not None and j.plan_label]
     submitted, pooled, assessed = len(cluster.rows), len(cluster.pooled), len(labels)
     correct, inexact, incorrect = (labels.count(label) for label in ("CORRECT", "INEXACT", "INCORRECT"))
-    return Counts(submitted, submitted, 0, submitted - pooled, pooled, assessed, pooled - assessed, correct, inexact, incorrect,
+    return ResponseCounts(submitted, submitted, 0, submitted - pooled, pooled, assessed, pooled - assessed, correct, inexact, incorrect,
                   correct + inexact, incorrect, submitted - pooled + pooled - assessed)

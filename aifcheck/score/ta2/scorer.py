@@ -9,9 +9,9 @@ from pathlib import Path
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.ta2.queries import TEMPLATES, Query, read_queries
-from aifcheck.pipeline.ta2.responses import KINDS, ResponseFile, kb_of, load_run
+from aifcheck.pipeline.ta2.responses import KINDS, LoadedResponses, kb_of, load_run
 from aifcheck.score.ta2.assessments import read_assessments
-from aifcheck.score.ta2.nist import Options, score_nist
+from aifcheck.score.ta2.nist import ScorerFlags, score_nist
 from aifcheck.score.ta2.plan import score_plan
 from aifcheck.score.ta2.scores import NIST, PLAN, TA2Scores
 
@@ -53,7 +53,7 @@ def score_ta2(
     if plan:
         rows, summary, denominator = score_plan(queries, files, judged)
         return TA2Scores(name, PLAN, tuple(rows), summary, entities, (), tuple(notes), errors, denominator)
-    rows, summary, warnings, more = score_nist(queries, files, judged, Options(cutoff, normalize, weighted))
+    rows, summary, warnings, more = score_nist(queries, files, judged, ScorerFlags(cutoff, normalize, weighted))
     return TA2Scores(name, NIST, tuple(rows), summary, entities, tuple(warnings), tuple(notes + more), errors)
 
 
@@ -63,7 +63,7 @@ def _check_counts(queries: Mapping[str, Query], path: str) -> None:
             raise InputError(path, f"query {query.query_id}: negative clusters or documents (the plan's C and K are counts)", query.line)
 
 
-def _response_notes(queries: Mapping[str, Query], files: Mapping[str, ResponseFile]) -> list[str]:
+def _response_notes(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses]) -> list[str]:
     """What NIST's validator logs of the scored queries' files, one line per kind."""
     notes = []
     missing = [q for q in queries if q not in files]

@@ -9,7 +9,7 @@ PLAN = "plan"
 
 
 @dataclass(frozen=True)
-class Counts:
+class ResponseCounts:
     """The responses of the cluster a row is aligned to, by what the scorer made of them."""
 
     submitted: int = 0  # rows of the cluster in the query's file
@@ -38,7 +38,7 @@ class PseudoQuery:
     rel_counted: int  # NIST: Rel, or min(Rel, K) with --cutoff; plan: min(K, GT)
     ap: float
     cluster: str | None  # the aligned cluster, None when none
-    counts: Counts
+    counts: ResponseCounts
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from aifcheck.errors import InputError
-from aifcheck.score.ta3.package import SCORED_ROWS, PoolClaim, Row
+from aifcheck.score.ta3.package import SCORED_ROWS, AssessedClaim, OuterClaimRow
 
 _CORE = ("claimTemplate", "claimEpistemic", "xVariable")
 _DESIRABLE_CONTEXT = (*_CORE, "claimer")
@@ -113,14 +113,14 @@ _NO_VALUES: frozenset[str] = frozenset()
 NOTHING = ClaimValues(False, tuple(_NO_VALUES for _ in FIELDS))  # what Conditions 6, 7 compare a claim with first
 
 
-def _row(claim: PoolClaim, field: Field, rows: dict[str, Row], component: str, name: str) -> Row:
+def _row(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow], component: str, name: str) -> OuterClaimRow:
     row = rows.get(name)
     if row is None:
         raise InputError(claim.path, f"{field.name} {component} has no '{name}' row", claim.lines.get((field.name, component)))
     return row
 
 
-def _correct(claim: PoolClaim, field: Field, rows: dict[str, Row], component: str) -> bool:
+def _correct(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow], component: str) -> bool:
     row = _row(claim, field, rows, component, field.judged_by)
     judged = CORRECT.get(row.correctness)
     if judged is None:
@@ -129,7 +129,7 @@ def _correct(claim: PoolClaim, field: Field, rows: dict[str, Row], component: st
     return judged
 
 
-def required_correct(claim: PoolClaim, flagged: bool) -> bool:
+def required_correct(claim: AssessedClaim, flagged: bool) -> bool:
     """Whether the required fields of component 1 are all correct, read in plan order up to the
     first that is not (NIST reads no further)."""
     if flagged:
@@ -143,7 +143,7 @@ def required_correct(claim: PoolClaim, flagged: bool) -> bool:
     return True
 
 
-def claim_values(claim: PoolClaim, flagged: bool, correct: bool) -> ClaimValues:
+def claim_values(claim: AssessedClaim, flagged: bool, correct: bool) -> ClaimValues:
     """Every field's correct values (``correct``: required_correct's answer); every judgement of
     every component is read (and must be one NIST knows), as NIST reads them for each claim it
     ranks."""

@@ -41,14 +41,14 @@ IDENTICAL = "identical"
 
 
 @dataclass(frozen=True)
-class Query:
+class QueryToScore:
     query_id: str
     condition: str
     topic_id: str
     depth: dict[str, int]  # list -> pooling depth
 
 
-class Row(NamedTuple):
+class OuterClaimRow(NamedTuple):
     """One row of an outer-claim.tab: its value and correctness columns, and where it is."""
 
     value: str
@@ -57,17 +57,17 @@ class Row(NamedTuple):
 
 
 @dataclass(frozen=True)
-class PoolClaim:
+class AssessedClaim:
     """A pool claim's outer-claim.tab: component type -> component id -> field name -> the first
     row so named (component ids in file order; rows of SCORED_ROWS only)."""
 
     uid: str
     path: str
-    fields: dict[str, dict[str, dict[str, Row]]]
+    fields: dict[str, dict[str, dict[str, OuterClaimRow]]]
     lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (component type, id) -> its first row's line
 
 
-class Mapping(NamedTuple):
+class MappingRow(NamedTuple):
     """A claim-mappings.tab row: the pool claim it names, and its line."""
 
     uid: str
@@ -80,8 +80,8 @@ class Package:
 
     mappings_path: str
     relations_path: str
-    claims: dict[str, PoolClaim]  # pool uid -> its assessment
-    runs: dict[tuple[str, str, str, str], tuple[Mapping, ...]]  # (condition, query, run, run claim) -> rows
+    claims: dict[str, AssessedClaim]  # pool uid -> its assessment
+    runs: dict[tuple[str, str, str, str], tuple[MappingRow, ...]]  # (condition, query, run, run claim) -> rows
     query_claim_frames: dict[str, str]  # query ID -> its query claim frame's pool uid
     flagged: frozenset[str]  # pool uids that are a query claim frame (all their fields count as correct)
     topic_claims: dict[str, frozenset[str]]  # topic ID -> pool uids mapped to a query of that topic
@@ -91,17 +91,17 @@ class Package:
     warnings: tuple[str, ...]
 
 
-def read_queries(path: str | os.PathLike) -> dict[str, Query]:
+def read_queries(path: str | os.PathLike) -> dict[str, QueryToScore]:
     names = ("query_id", "condition", "topic_id", "depth")
     table = read_table(path, names)
     at = [table.column(c) for c in names]
-    queries: dict[str, Query] = {}
+    queries: dict[str, QueryToScore] = {}
     for line, cells in table.rows:
         query_id, condition, topic, depth = (cells[i] for i in at)
         if condition not in CONDITION_LISTS:
             raise InputError(table.path, f"query {query_id}: unknown condition '{condition}' "
                              "(expected Condition5, Condition6 or Condition7)", line)
-        queries[query_id] = Query(query_id, condition, topic, _depths(table.path, line, condition, depth))
+        queries[query_id] = QueryToScore(query_id, condition, topic, _depths(table.path, line, condition, depth))
     return queries
 
 
@@ -119,21 +119,21 @@ def _depths(path: str, line: int, condition: str, text: str) -> dict[str, int]:
 
 
 def read_package(assessments: str | os.PathLike, claim_mappings: str | os.PathLike,
-                 queries: dict[str, Query]) -> Package:
+                 queries: dict[str, QueryToScore]) -> Package:
     package = Path(assessments) / "data" / "TA3"
     if not package.is_dir():
         raise InputError(str(assessments), "not an LDC assessment package: data/TA3 is missing")
     names = ("pool_claim_uid", "condition", "query_id", "run_id", "run_claim_id")
     table = read_table(claim_mappings, names)
     at = [table.column(c) for c in names]
-    runs: dict[tuple[str, str, str, str], list[Mapping]] = defaultdict(list)
+    runs: dict[tuple[str, str, str, str], list[MappingRow]] = defaultdict(list)
     first_line: dict[str, int] = {}
     query_claim_frames: dict[str, str] = {}
     flagged = set()
     topic_claims: dict[str, set[str]] = defaultdict(set)
     for line, cells in table.rows:
         uid, condition, query, run, claim = (cells[i] for i in at)
-        runs[condition, query, run, claim].append(Mapping(uid, line))
+        runs[condition, query, run, claim].append(MappingRow(uid, line))
         first_line.setdefault(uid, line)
         if run == QCF_RUN:
             flagged.add(uid)
@@ -164,7 +164,7 @@ _OUTER_COLUMNS = ("component_type", "id", "fieldname", "value", "correctness")
 SCORED_ROWS = frozenset({"value", "polarity", "overallAssessment", "ec_similarity", "range"})
 
 
-def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, line: int) -> PoolClaim:
+def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, line: int) -> AssessedClaim:
     """Read an outer-claim.tab (a header line naming _OUTER_COLUMNS, then rows split into at most
     as many cells as the header has, stripped, as NIST reads them; a row with another number of
     cells stops NIST, and is an InputError here). A run reads thousands: str.split is the fastest."""
@@ -179,7 +179,7 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
         raise InputError(path, f"the header does not name {', '.join(_OUTER_COLUMNS)}", 1)
     width = len(header)
     a, b, c, d, e = (header.index(name) for name in _OUTER_COLUMNS)
-    fields: dict[str, dict[str, dict[str, Row]]] = {}
+    fields: dict[str, dict[str, dict[str, OuterClaimRow]]] = {}
     texts, lines = lines, {}
     for number, text in enumerate(texts[1:], 2):
         if not text.strip():
@@ -194,8 +194,8 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
             correctness = cells[e].strip()
             if from_ldc and correctness == "NIL":
                 correctness = "Correct"
-            rows[field_name] = Row(cells[d].strip(), correctness, number)
-    return PoolClaim(uid, path, fields, lines)
+            rows[field_name] = OuterClaimRow(cells[d].strip(), correctness, number)
+    return AssessedClaim(uid, path, fields, lines)
 
 
 Relations = tuple[

@@ -48,7 +48,7 @@ import numpy as np
 from aifcheck.errors import InputError
 from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.ta3.fields import FIELD_INDEX, NOTHING, ClaimValues, NoveltyMatrix, claim_values, required_correct
-from aifcheck.score.ta3.package import CONDITION_LISTS, Package, Query, read_package, read_queries
+from aifcheck.score.ta3.package import CONDITION_LISTS, Package, QueryToScore, read_package, read_queries
 from aifcheck.score.ta3.run import ONTOPIC, Ranked, Run, read_run
 
 COMPATIBLE = {
@@ -108,7 +108,7 @@ class Macro:
 
 
 @dataclass(frozen=True)
-class MetricScores:
+class TA3MetricScores:
     metric: str
     rows: tuple[ScoreRow, ...]  # NDCGRow or F1Row, sorted by condition, query, list
     macros: tuple[Macro, ...]  # sorted as NIST sorts them ("Condition:list")
@@ -118,10 +118,10 @@ class MetricScores:
 class TA3Scores:
     run_id: str
     plan: bool
-    metrics: tuple[MetricScores, ...]  # in METRICS order
+    metrics: tuple[TA3MetricScores, ...]  # in METRICS order
     warnings: tuple[str, ...]
 
-    def __getitem__(self, metric: str) -> MetricScores:
+    def __getitem__(self, metric: str) -> TA3MetricScores:
         for scores in self.metrics:
             if scores.metric == metric:
                 return scores
@@ -152,7 +152,7 @@ def score_ta3(
     metrics = []
     for metric in METRICS:
         ordered = tuple(sorted(rows[metric], key=_row_order))
-        metrics.append(MetricScores(metric, ordered, _macros(ordered)))
+        metrics.append(TA3MetricScores(metric, ordered, _macros(ordered)))
     return TA3Scores(run_id, plan, tuple(metrics), (*package.warnings, *run.warnings, *scorer.warnings))
 
 
@@ -180,7 +180,7 @@ class _Entry:
 
 
 class _Scorer:
-    def __init__(self, queries: dict[str, Query], package: Package, run: Run, run_id: str, plan: bool):
+    def __init__(self, queries: dict[str, QueryToScore], package: Package, run: Run, run_id: str, plan: bool):
         self.queries, self.package, self.run, self.run_id, self.plan = queries, package, run, run_id, plan
         self.novelty = NoveltyMatrix(plan)
         self.values: dict[tuple[str, bool], ClaimValues] = {}
@@ -258,7 +258,7 @@ class _Scorer:
             self.correct[key] = required_correct(self.package.claims[uid], flagged)
         return self.correct[key]
 
-    def _relation(self, query: Query, uid: str) -> str | None:
+    def _relation(self, query: QueryToScore, uid: str) -> str | None:
         """LDC's relation of a pool claim to a query claim frame: its first row's; without one, the
         relation file's last row's (NIST's code), or None (plan)."""
         key = (query.query_id, uid)
@@ -267,7 +267,7 @@ class _Scorer:
             return None if self.plan else self.leaked
         return self.package.relations[key]
 
-    def _truth(self, query: Query, relation: str) -> list[str]:
+    def _truth(self, query: QueryToScore, relation: str) -> list[str]:
         """The pool uids of the list's ideal candidates that have correct required fields, sorted."""
         identical = self.package.identical.get(query.query_id, frozenset())
         if relation == ONTOPIC:
@@ -283,7 +283,7 @@ class _Scorer:
 
     # --- one query -----------------------------------------------------------------------------
 
-    def score(self, query: Query, rows: dict[str, list[ScoreRow]]) -> None:
+    def score(self, query: QueryToScore, rows: dict[str, list[ScoreRow]]) -> None:
         """Add the query's rows (every metric, every list) to ``rows``."""
         key = (query.condition, query.query_id)
         ranked = self.run.rankings.get(key, ())
@@ -306,7 +306,7 @@ class _Scorer:
             truth = [(u, index[u, u in self.package.flagged]) for u in truths[relation]]
             self._score_list(query, relation, entries, truth, matrix, len(roles), combos, qcf, rows)
 
-    def _scale(self, query: Query, relation: str, uid: str, tag: str | None) -> float:
+    def _scale(self, query: QueryToScore, relation: str, uid: str, tag: str | None) -> float:
         """The relation scale of a claim in a list: tag is the run's relation (None: ideal list)."""
         if query.condition != "Condition5":
             return 1
@@ -324,7 +324,7 @@ class _Scorer:
             return 1
         return 0.5 if gold in COMPATIBLE[relation] else 0
 
-    def _score_list(self, query: Query, relation: str, entries: list[_Entry], truth: list[tuple[str, int]],
+    def _score_list(self, query: QueryToScore, relation: str, entries: list[_Entry], truth: list[tuple[str, int]],
                     matrix: np.ndarray, base: int, combos: list[dict[str, str]], qcf: dict[str, str] | None,
                     rows: dict[str, list[ScoreRow]]) -> None:
         scales = [self._scale(query, relation, e.uid, e.ranked.tag) if e.uid else 0 for e in entries]

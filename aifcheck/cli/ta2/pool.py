@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FORCE
 
 EXAMPLES = """Example:
@@ -47,7 +47,7 @@ def ta2(
     from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
     from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
     from aifcheck.render.output import check_new_folder
-    from aifcheck.render.ta2.scores import pool_summary, write_pool
+    from aifcheck.render.ta2.pool import pool_summary, write_pool
 
     check_new_folder(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
     for run in runs:

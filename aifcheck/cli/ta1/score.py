@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
 from aifcheck.cli.progress import ProgressBar
-from aifcheck.cli.score_stats import CI, CI_SEED, intervals_beside
+from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 
 
 def register(score: typer.Typer) -> None:

@@ -17,8 +17,8 @@ from typing import Annotated
 import typer
 
 from aifcheck.cli.common import FORCE, TABLE_FORMAT
-from aifcheck.cli.score_stats import CI, CI_SEED, intervals_beside
-from aifcheck.validation.report import ExitStatus
+from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
+from aifcheck.errors import ExitStatus
 
 EXAMPLES = """Examples:
 

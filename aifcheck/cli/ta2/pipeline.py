@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.validation.report import ExitStatus
+from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FORCE
 
 TA2_EXAMPLES = """Example:
