@@ -42,11 +42,20 @@ class Step:
     stderr: str
 
 
+def page_section(task: str) -> str:
+    heading = {"ta1": "TA1", "ta2": "TA2", "ta3": "TA3", "crux": "CRUX"}[task]
+    return PAGE.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
 def page_commands(task: str) -> list[str]:
     """The commands of a task's section of the page: its first bash block."""
-    heading = {"ta1": "TA1", "ta2": "TA2", "ta3": "TA3", "crux": "CRUX"}[task]
-    section = PAGE.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1]
-    return re.search(r"```bash\n(.*?)```", section, re.DOTALL).group(1).strip().splitlines()
+    return re.search(r"```bash\n(.*?)```", page_section(task), re.DOTALL).group(1).strip().splitlines()
+
+
+def page_numbers(task: str, *values: str) -> None:
+    """The section of the page says these values (its lines joined)."""
+    text = " ".join(page_section(task).split())
+    assert [v for v in values if v not in text] == [], f"docs/example-evaluation.md ({task}) is out of date"
 
 
 def run_page(task: str, folder: Path) -> list[Step]:
@@ -148,6 +157,12 @@ def test_ta1(tmp_path: Path) -> None:
         for metric in TA1_METRICS:
             assert interval_scores(out / "scores" / f"{metric}-ci.txt")[(run, "ALL", "ALL")] == headlines[run][metric]
     assert headlines["run1"] != headlines["run2"]
+    # the page's table: "| metric[, its variants' suffixes] | run 1 | run 2 |"
+    shown = {}
+    for names, one, two in re.findall(r"^\| (\w+(?:, \w+)*) \| (\d\.\d{4}) \| (\d\.\d{4}) \|$", page_section("ta1"), re.MULTILINE):
+        first, *others = names.split(", ")
+        shown |= {name: (one, two) for name in (first, *(first[: -len(o)] + o for o in others))}
+    assert shown == {m: (headlines["run1"][m], headlines["run2"][m]) for m in TA1_METRICS}
     # the query stage's tables are those the scorer's clean stage read, row for row
     ok(query)
     for name in (f"{d}.ttl/AIDA_P3_TA1_{table}_A0001.rq.tsv" for d in documents for table in ("CM", "AM", "TM")):
@@ -194,6 +209,7 @@ def test_ta2(tmp_path: Path) -> None:
         assert tsv_rows(out / "AcrossDocumentsCoreferenceMetricV2-scores.tab")[-1][-2] == summaries[run]
         assert interval_scores(out / "AcrossDocumentsCoreferenceMetricV2-ci.txt")[(run,)] == summaries[run]
     assert 0 < float(summaries["run2"]) < float(summaries["run1"]) < 1
+    page_numbers("ta2", *summaries.values(), f"{len(lines)} mentions")
     # the KB scored directly, the stages run in-process: the same printout
     assert ok(direct).stdout == score1.stdout
     check_compare(compare, {"AcrossDocumentsCoreferenceMetricV2": float(summaries["run1"])},
@@ -222,6 +238,7 @@ def test_ta3(tmp_path: Path) -> None:
     uids = {row[0] for row in mappings}
     assert f"pooled {len(mappings)} run claim(s) of 2 run(s) into {len(uids)} pool claim(s)" in ok(pool).stdout
     assert all((EXAMPLE / "ta3" / "LDC" / "data" / "TA3" / "system_claims" / f"{uid}-outer-claim.tab").is_file() for uid in uids)
+    page_numbers("ta3", f"{len(mappings)} run claims into {len(uids)} pool claims")
     values = {}
     for step, run in ((score1, "run1"), (score2, "run2")):
         if step.status == 3 and ("no row maps the query claim frame" in step.stderr or "has no component 1" in step.stderr):
@@ -258,6 +275,7 @@ def test_crux(tmp_path: Path) -> None:
         f1[run] = written["f1"]
         expected = aifcheck.score_crux_relations(EXAMPLE / "crux" / run / "relations.tab", gold / "relations.tab").macro_f1
         assert f"macro-F1 {expected:.4f} over" in ok(relations).stdout
+        page_numbers("crux", f"{api.f1:.4f}", f"{expected:.4f}")
     assert 0 < f1["run2"] < f1["run1"] < 1
     assert ok(ci) and interval_scores(tmp_path / "crux-run1-ci.txt")[("ALL",)] == f"{f1['run1']:.4f}"
     table = compared(compare)

@@ -400,15 +400,9 @@ def gold_ta1() -> dict[str, KB]:
             d1("employment", RELATION, EMPLOYER, "epidemiologist at Alder General Hospital"),
             d1("location", RELATION, COUNTRY_OF, "Port Alder, a harbour town in Norland"),
         ), (
-            Arg("outbreak", DISEASE_ROLE, "fever"),
-            Arg("outbreak", LOCATION, "port-alder"),
-            Arg("infection", INFECTANT, "virus"),
-            Arg("infection", INFECTED, "berg"),
-            Arg("death", DECEASED, "berg", at="Berg", negated=True),
+            *_story("Berg"),
             Arg("vaccination", INOCULATOR, "hospital", at="hospital"),
             Arg("vaccination", INOCULATED, "nurses"),
-            Arg("employment", "A0", "ilves"),
-            Arg("employment", "A1", "hospital"),
             Arg("location", "A0", "port-alder"),
             Arg("location", "A1", "norland"),
         )),
@@ -447,13 +441,7 @@ def gold_ta1() -> dict[str, KB]:
             d3("employment", RELATION, EMPLOYER, "doctora Mara Ilves, del Hospital General de Alder"),
             d3("location", RELATION, COUNTRY_OF, "Puerto Alder, una ciudad de Norlandia"),
         ), (
-            Arg("outbreak", DISEASE_ROLE, "fever"),
-            Arg("outbreak", LOCATION, "port-alder"),
-            Arg("infection", INFECTANT, "virus"),
-            Arg("infection", INFECTED, "berg"),
-            Arg("death", DECEASED, "berg", at="Berg", negated=True),
-            Arg("employment", "A0", "ilves"),
-            Arg("employment", "A1", "hospital"),
+            *_story("Berg"),
             Arg("location", "A0", "port-alder"),
             Arg("location", "A1", "norland"),
         )),
@@ -469,13 +457,7 @@ def gold_ta1() -> dict[str, KB]:
             d4("death", EVENT, DEATH, "!умер", time=Time()),
             d4("employment", RELATION, EMPLOYER, "Врач Мара Ильвес из больницы Алдер"),
         ), (
-            Arg("outbreak", DISEASE_ROLE, "fever"),
-            Arg("outbreak", LOCATION, "port-alder"),
-            Arg("infection", INFECTANT, "virus"),
-            Arg("infection", INFECTED, "berg", at="рыбака"),
-            Arg("death", DECEASED, "berg", at="Берг", negated=True),
-            Arg("employment", "A0", "ilves"),
-            Arg("employment", "A1", "hospital"),
+            *_story("Берг", infected_at="рыбака"),
         )),
         # not a TA1 core document: LDC did not annotate it, and NIST does not score it
         "EXD0005": KB((
@@ -493,6 +475,15 @@ def gold_ta1() -> dict[str, KB]:
             Arg("outbreak", LOCATION, "market"),
         )),
     }
+
+
+def _story(deceased_at: str, infected_at: str = "") -> tuple[Arg, ...]:
+    """The arguments EXD0001, EXD0003 and EXD0004 all annotate: the outbreak's, Berg's infection
+    and the death he did not die (justified by the object's mention ``deceased_at``, and
+    ``infected_at``), and Ilves' employer."""
+    return (Arg("outbreak", DISEASE_ROLE, "fever"), Arg("outbreak", LOCATION, "port-alder"), Arg("infection", INFECTANT, "virus"),
+            Arg("infection", INFECTED, "berg", at=infected_at), Arg("death", DECEASED, "berg", at=deceased_at, negated=True),
+            Arg("employment", "A0", "ilves"), Arg("employment", "A1", "hospital"))
 
 
 # A system's mistakes, each an edit of the gold KB
