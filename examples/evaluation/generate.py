@@ -978,14 +978,16 @@ def write_ta3_assessments(pool: Path, package: Path) -> None:
     claims to its query claim frame."""
     mappings = [line.split("\t") for line in (pool / "claim-mappings.tab").read_text(encoding="utf-8").splitlines()[1:]]
     claim_of = {uid: run_claim for uid, _, _, _, _, run_claim, *_ in mappings}
-    # a claim of a query's topic that LDC did not find supporting, refuting or identical is related
+    # each pool claim of a query's topic: the query claim frame itself is identical to it, and a
+    # claim LDC did not find supporting or refuting it is related
     relations = ["query_claim_id\tsystem_claim_id\trelation"]
     for query in (Q1, Q2):
         topic = SUBTOPICS[CLAIMS[query].subtopic][0]
         for uid in sorted(claim_of):
             claim = CLAIMS[claim_of[uid]]
-            if claim.claim_id != query and SUBTOPICS[claim.subtopic][0] == topic:
-                relations.append(f"{query}\t{uid}\t{dict(claim.relations).get(query, 'related')}")
+            if SUBTOPICS[claim.subtopic][0] == topic:
+                relation = "identical" if claim.claim_id == query else dict(claim.relations).get(query, "related")
+                relations.append(f"{query}\t{uid}\t{relation}")
     write(package / "cross_claim_relations.tab", relations)
     for uid in sorted(claim_of):
         claim = CLAIMS[claim_of[uid]]
