@@ -1,4 +1,4 @@
-"""The example evaluation (examples/evaluation, docs/example-evaluation.md): generate.py writes its
+"""The example evaluation (example-evaluation, docs/example-evaluation.md): generate.py writes its
 files again byte for byte, and each task's whole evaluation, the commands of its section of the
 page as pasted, runs through the installed command with the numbers agreeing at each seam: what a
 stage writes and the next one reads, each scorer's printout, files and Python API, the intervals,
@@ -18,7 +18,7 @@ from helpers import ROOT
 
 import aifcheck
 
-EXAMPLE = ROOT / "examples" / "evaluation"
+EXAMPLE = ROOT / "example-evaluation"
 PAGE = ROOT / "docs" / "example-evaluation.md"
 COMMAND = Path(sys.executable).parent / "aifcheck"
 TASKS = ("ta1", "ta2", "ta3", "crux")
@@ -60,10 +60,10 @@ def page_numbers(task: str, *values: str) -> None:
 
 def run_page(task: str, folder: Path) -> list[Step]:
     """Each command of a task's section, in order, from a folder standing for a clone's root (its
-    examples/ is the repository's), with the installed aifcheck first on PATH."""
+    example-evaluation/ is the repository's), with the installed aifcheck first on PATH."""
     if not COMMAND.exists():
         pytest.skip(f"the aifcheck command is not installed beside {sys.executable}")
-    (folder / "examples").symlink_to(ROOT / "examples")
+    (folder / EXAMPLE.name).symlink_to(EXAMPLE)
     env = {**os.environ, "PATH": f"{COMMAND.parent}{os.pathsep}{os.environ.get('PATH', '')}",
            "AIFCHECK_CACHE_DIR": str(folder / ".cache")}
     steps = []

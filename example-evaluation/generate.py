@@ -2,7 +2,7 @@
 and what NIST and LDC hand the scorers (docs/example-evaluation.md says which file stands in for
 which of theirs).
 
-    python examples/evaluation/generate.py [OUT]
+    python example-evaluation/generate.py [OUT]
 
 OUT defaults to this script's folder; the files there are this script's output, and
 tests/test_example_evaluation.py checks that running it again writes them byte for byte. Nothing
