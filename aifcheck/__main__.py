@@ -1,5 +1,6 @@
 """The ``aifcheck`` command and ``python -m aifcheck``. ``--version`` is answered before the
 command line's libraries are imported (scripts and editors ask it often); the rest is aifcheck.cli."""
+
 import sys
 
 

@@ -1,5 +1,6 @@
 """Names a user types (rule IDs, table names, profiles): matched without regard to case, and an
 unknown one answered with the nearest known names."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,7 +19,7 @@ def choose(name: str, known: Iterable[str], what: str) -> str:
 
 
 def did_you_mean(name: str, known: Iterable[str], most: int = 3, cutoff: float = 0.6, quoted: bool = False) -> str:
-    """" (did you mean X or Y?)" for the nearest known names (at most ``most``, quoted when asked),
+    """ " (did you mean X or Y?)" for the nearest known names (at most ``most``, quoted when asked),
     or "" when none is near."""
     import difflib  # only when a name is unknown: not imported by every run
 

@@ -1,4 +1,5 @@
 """Errors that reach the user as one located line, never as a traceback."""
+
 from __future__ import annotations
 
 import enum
@@ -61,7 +62,9 @@ def printable(text: str) -> str:
     taken from a file stays one clean line and cannot drive a terminal."""
     if text.isprintable():  # nearly always: skip the walk character by character
         return text
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text)
+    return "".join(
+        ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text
+    )
 
 
 LONGEST = 1000  # characters of a message shown: a 50 MB cell quoted in an error is cut to this

@@ -1,5 +1,6 @@
 """The evaluation's names, each kept here once: the task names and TA3 conditions a user types
 (from the registry, aifcheck.tasks), the condition folders, and the AIF namespace. Every stage and every command option takes them from here."""
+
 from __future__ import annotations
 
 import re

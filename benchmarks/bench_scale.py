@@ -24,11 +24,12 @@ local Dask cluster of --jobs single-threaded worker processes, started before th
 warmed with one file (its peak RSS column is the client's; the workers' is not counted).
 --only keeps the inputs whose label contains one of the words (e.g. --only 1M documents).
 """
+
 from __future__ import annotations
 
 import argparse
-import contextlib
 import compileall
+import contextlib
 import os
 import resource
 import shutil
@@ -101,11 +102,11 @@ def generate(work: Path, args) -> list[tuple[str, list[Path]]]:
             continue
         out = work / f"corpus-{label}.ttl"
         if not out.exists():
-            subprocess.run(gen + ["--triples", str(size), str(out)], check=True)
+            subprocess.run([*gen, "--triples", str(size), str(out)], check=True)
         inputs.append((f"corpus {label}", [out]))
     folder = work / f"documents-{args.documents}"
     if not folder.exists():
-        subprocess.run(gen + ["--documents", str(args.documents), str(folder)], check=True)
+        subprocess.run([*gen, "--documents", str(args.documents), str(folder)], check=True)
     inputs.append((f"{args.documents} documents", sorted(folder.glob("*.ttl"))))
     return inputs
 
@@ -118,9 +119,11 @@ def synthetic_gold(work: Path, folder: Path, jobs: int) -> Path:
         partial = work / f"{folder.name}-gold.partial"
         shutil.rmtree(partial, ignore_errors=True)
         query = [sys.executable, "-m", "aifcheck", "query", str(folder), "--task", "ta1", "--nist-layout"]
-        subprocess.run(query + ["-o", str(partial / "tables"), "--jobs", str(jobs)], check=True, cwd=work)
+        subprocess.run([*query, "-o", str(partial / "tables"), "--jobs", str(jobs)], check=True, cwd=work)
         script = ROOT / "benchmarks" / "generate_ta1_gold.py"
-        subprocess.run([sys.executable, str(script), *(str(partial / d) for d in ("tables", "gold", "aux"))], check=True)
+        subprocess.run(
+            [sys.executable, str(script), *(str(partial / d) for d in ("tables", "gold", "aux"))], check=True
+        )
         partial.rename(built)
     return built
 
@@ -154,7 +157,9 @@ def main() -> None:
         folder = [str(paths[0].parent)] if len(paths) > 1 else names
         validate = [py, "-m", "aifcheck", "validate", *folder, "--profile", "nist", "--format", "json"]
         jobs = ["--jobs", str(args.jobs)] if len(paths) > 1 else []
-        commands: dict[str, tuple[list[str], float | None]] = {"floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None)}
+        commands: dict[str, tuple[list[str], float | None]] = {
+            "floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None)
+        }
         stores = [args.store] if args.store else ["memory", "disk"] if label == "corpus 10M" else [None]
         for store in stores:
             what = f"aifcheck validate --store {store}" if store else "aifcheck validate (fast)"
@@ -164,19 +169,37 @@ def main() -> None:
             query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
             commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
             gold = synthetic_gold(args.work, paths[0].parent, args.jobs)
-            score = [py, "-m", "aifcheck", "score", "ta1", *folder, "--gold", str(gold / "gold"), "--aux", str(gold / "aux"),
-                     "--type-similarity", str(gold / "aux" / "type_similarity.tsv"),
-                     "--taggable-types", str(gold / "aux" / "taggable_types.txt"), "-o", str(args.work / SCORES)]
+            score = [
+                py,
+                "-m",
+                "aifcheck",
+                "score",
+                "ta1",
+                *folder,
+                "--gold",
+                str(gold / "gold"),
+                "--aux",
+                str(gold / "aux"),
+                "--type-similarity",
+                str(gold / "aux" / "type_similarity.tsv"),
+                "--taggable-types",
+                str(gold / "aux" / "taggable_types.txt"),
+                "-o",
+                str(args.work / SCORES),
+            ]
             commands["aifcheck score ta1"] = (score + jobs, None)
             if args.with_cluster:
-                address = _local_cluster(cluster, args.jobs, validate[:4] + [names[0]])
-                commands["aifcheck validate --scheduler (Dask, local)"] = (validate + ["--scheduler", address], None)
-                commands["aifcheck query --scheduler (Dask, local)"] = (query + ["--scheduler", address], None)
-                commands["aifcheck score ta1 --scheduler (Dask, local)"] = (score + ["--scheduler", address], None)
+                address = _local_cluster(cluster, args.jobs, [*validate[:4], names[0]])
+                commands["aifcheck validate --scheduler (Dask, local)"] = ([*validate, "--scheduler", address], None)
+                commands["aifcheck query --scheduler (Dask, local)"] = ([*query, "--scheduler", address], None)
+                commands["aifcheck score ta1 --scheduler (Dask, local)"] = ([*score, "--scheduler", address], None)
         if args.baseline_python:
             commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
         if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:
-            commands["pySHACL (aifcheck --engine reference)"] = (validate + ["--engine", "reference"], args.reference_timeout)
+            commands["pySHACL (aifcheck --engine reference)"] = (
+                [*validate, "--engine", "reference"],
+                args.reference_timeout,
+            )
         timings: dict[str, list[tuple[float | None, float]]] = {what: [] for what in commands}
         for _ in range(args.repeat):
             for what, (command, timeout) in commands.items():
@@ -185,7 +208,9 @@ def main() -> None:
         rows.append((label, triples, {what: _summary(runs) for what, runs in timings.items()}))
     cluster.close()
     rounds = f"median of {args.repeat} rounds" if args.repeat > 1 else "one round"
-    print(f"{'input':<20} {'triples':>10}  {'what (whole process, ' + rounds + ')':<46} {'seconds':>8} {'peak MB':>8} {'triples/s':>10} {'vs floor':>8}")
+    print(
+        f"{'input':<20} {'triples':>10}  {'what (whole process, ' + rounds + ')':<46} {'seconds':>8} {'peak MB':>8} {'triples/s':>10} {'vs floor':>8}"
+    )
     for label, triples, measured in rows:
         floor = measured["floor: pyoxigraph load"][0]
         for what, (seconds, rss) in measured.items():
@@ -201,8 +226,10 @@ def _local_cluster(stack: contextlib.ExitStack, workers: int, warm: list[str]) -
     """The address of a local cluster of single-threaded worker processes, warmed by one file."""
     from distributed import LocalCluster
 
-    local = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"))
-    subprocess.run(warm + ["--scheduler", local.scheduler_address], capture_output=True)
+    local = stack.enter_context(
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+    )
+    subprocess.run([*warm, "--scheduler", local.scheduler_address], capture_output=True)
     return local.scheduler_address
 
 
@@ -211,6 +238,7 @@ def _summary(runs: list[tuple[float | None, float]]) -> tuple[float | None, floa
     if any(seconds is None for seconds, _ in runs):
         return None, 0.0
     return statistics.median(seconds for seconds, _ in runs), max(rss for _, rss in runs)
+
 
 if __name__ == "__main__":
     main()

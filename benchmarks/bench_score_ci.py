@@ -22,6 +22,7 @@ so that the files can be compared; its per-row runs take many minutes, so --nist
 Each row says the machine's load (1-minute average) when it was measured: on a shared machine the
 CPU seconds are the steadier figure.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,22 +65,55 @@ MODES = {"rows": [], "macro": ["-m"], "rows, --seed 1": ["-s", "1"]}
 
 def ours(table: Path, mode: str, out: Path) -> list[str]:
     options = {"-m": "--macro", "-s": "--seed"}
-    return ["aifcheck", "score", "ci", str(table), "--score", "TypeSimilarity", "--key", KEY, "--summary", SUMMARY,
-            "--document", "DocID", *(options.get(word, word) for word in MODES[mode]),
-            "-o", str(out / "ci.txt"), "--tab", str(out / "ci.tab")]
+    return [
+        "aifcheck",
+        "score",
+        "ci",
+        str(table),
+        "--score",
+        "TypeSimilarity",
+        "--key",
+        KEY,
+        "--summary",
+        SUMMARY,
+        "--document",
+        "DocID",
+        *(options.get(word, word) for word in MODES[mode]),
+        "-o",
+        str(out / "ci.txt"),
+        "--tab",
+        str(out / "ci.tab"),
+    ]
 
 
 def nist(python: Path, table: Path, mode: str, work: Path) -> list[str]:
     options = MODES[mode] if "-s" in MODES[mode] else [*MODES[mode], "-s", "1"]
-    return [str(python), str(NIST_PYTHON_DIR / "generate_confidence_intervals.py"), "-l", str(work / "log.txt"), *options,
-            str(NIST_PYTHON_DIR / "input" / "aux_data" / "log_specifications.txt"), KEY, "TypeSimilarity", SUMMARY,
-            "DocID", "RunID", str(table), str(work / "nist.txt"), str(work / "nist.tab")]
+    return [
+        str(python),
+        str(NIST_PYTHON_DIR / "generate_confidence_intervals.py"),
+        "-l",
+        str(work / "log.txt"),
+        *options,
+        str(NIST_PYTHON_DIR / "input" / "aux_data" / "log_specifications.txt"),
+        KEY,
+        "TypeSimilarity",
+        SUMMARY,
+        "DocID",
+        "RunID",
+        str(table),
+        str(work / "nist.txt"),
+        str(work / "nist.tab"),
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nist-python", type=Path, help="a Python with arch 4.19 to run NIST's tool (default: not run)")
-    parser.add_argument("--nist-modes", default="macro", help="modes NIST's tool runs on the tied table (default macro)")
+    parser.add_argument(
+        "--nist-python", type=Path, help="a Python with arch 4.19 to run NIST's tool (default: not run)"
+    )
+    parser.add_argument(
+        "--nist-modes", default="macro", help="modes NIST's tool runs on the tied table (default macro)"
+    )
     parser.add_argument("--repeat", type=int, default=1, help="aifcheck runs per case; the best is reported")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
@@ -100,25 +134,44 @@ def main() -> int:
                     nist_wall, _ = command_times(nist(args.nist_python, table, mode, work))
                     row["nist"] = nist_wall
                     if "--seed" in mode:
-                        row["same"] = all((work / f"nist.{e}").read_bytes() == (work / f"ci.{e}").read_bytes() for e in ("txt", "tab"))
+                        row["same"] = all(
+                            (work / f"nist.{e}").read_bytes() == (work / f"ci.{e}").read_bytes() for e in ("txt", "tab")
+                        )
                     else:
-                        subprocess.run(ours(table, mode, work)[:-4] + ["--seed", "1", "-o", str(work / "ci.txt"),
-                                                                        "--tab", str(work / "ci.tab")], check=True, capture_output=True)
+                        subprocess.run(
+                            [
+                                *ours(table, mode, work)[:-4],
+                                "--seed",
+                                "1",
+                                "-o",
+                                str(work / "ci.txt"),
+                                "--tab",
+                                str(work / "ci.tab"),
+                            ],
+                            check=True,
+                            capture_output=True,
+                        )
                         row["same"] = (work / "nist.tab").read_bytes() == (work / "ci.tab").read_bytes()
                     for name in ("nist.txt", "nist.tab", "log.txt"):
                         (work / name).unlink(missing_ok=True)
                 results.append(row)
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
-          f"Python {platform.python_version()}  numpy {numpy.__version__}")
-    print("| table (10,000 rows) | mode | aifcheck s (CPU s) | load | NIST s (-s 1) | NIST / aifcheck | same files with -s 1 / --seed 1 |")
+    print(
+        f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
+        f"Python {platform.python_version()}  numpy {numpy.__version__}"
+    )
+    print(
+        "| table (10,000 rows) | mode | aifcheck s (CPU s) | load | NIST s (-s 1) | NIST / aifcheck | same files with -s 1 / --seed 1 |"
+    )
     print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
     for row in results:
         nist_time = row.get("nist")
         nist_cell = "not run" if nist_time is None else f"{nist_time:.0f}"
         ratio = "" if nist_time is None else f"{nist_time / row['wall']:.0f}x"
-        print(f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {row['load']:.1f} | {nist_cell} | {ratio} "
-              f"| {row.get('same', '')} |")
+        print(
+            f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {row['load']:.1f} | {nist_cell} | {ratio} "
+            f"| {row.get('same', '')} |"
+        )
     return 0
 
 

@@ -10,6 +10,7 @@ CRUX published no scorer, so the baselines are measured in the same run:
 
     python benchmarks/bench_score_crux.py [--claims 10000] [--documents 250] [--repeat 3] [--seed 7]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,6 @@ from bench_score_ta3 import command_times  # benchmarks/, this script's folder, 
 from scipy.optimize import linear_sum_assignment
 
 from aifcheck.score.crux.claims import WEIGHTS, comparison_keys, read_claim_file, score_claims
-
 from aifcheck.score.crux.relations import score_relations
 
 EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain", "unknown")
@@ -39,11 +39,18 @@ LABELS = ("identical", "support", "refute", "related", "supported_by", "refuted_
 def _claim(rng: random.Random, document: int, number: int) -> list[str]:
     topic = rng.randrange(3)
     return [
-        f"DOC{document:04d}", f"CL{document:04d}.{number:04d}", f"topic {topic}", f"template {topic}.{rng.randrange(4)}",
-        f"x {rng.randrange(12)}", f"claimer {rng.randrange(8)}", rng.choice(EPISTEMIC),
-        rng.choice(("EMPTY_NA", "WHO", "CDC;WHO", "Mayo Clinic")), rng.choice(SENTIMENT),
+        f"DOC{document:04d}",
+        f"CL{document:04d}.{number:04d}",
+        f"topic {topic}",
+        f"template {topic}.{rng.randrange(4)}",
+        f"x {rng.randrange(12)}",
+        f"claimer {rng.randrange(8)}",
+        rng.choice(EPISTEMIC),
+        rng.choice(("EMPTY_NA", "WHO", "CDC;WHO", "Mayo Clinic")),
+        rng.choice(SENTIMENT),
         rng.choice(("EMPTY_NA", "on 2020-04-04Txx:xx:xx", "before 2020-03-xxTxx:xx:xx")),
-        rng.choice(("EMPTY_NA", "Geneva", "Loudoun County")), rng.choice(("EMPTY_NA", "CNN", "Twitter")),
+        rng.choice(("EMPTY_NA", "Geneva", "Loudoun County")),
+        rng.choice(("EMPTY_NA", "CNN", "Twitter")),
     ]
 
 
@@ -63,11 +70,18 @@ def generate(root: Path, claims: int, documents: int, seed: int) -> dict[str, Pa
     rng.shuffle(system)
     ids = [frame[1] for frame in gold]
     gold_relations = [(rng.choice(ids), rng.choice(LABELS[:4]), rng.choice(ids)) for _ in range(claims)]
-    system_relations = [(a, rng.choice(LABELS) if rng.random() < 0.3 else label, b) for a, label, b in gold_relations
-                        if rng.random() < 0.9]
+    system_relations = [
+        (a, rng.choice(LABELS) if rng.random() < 0.3 else label, b)
+        for a, label, b in gold_relations
+        if rng.random() < 0.9
+    ]
     paths = {name: root / f"{name}.tab" for name in ("gold", "system", "gold_relations", "system_relations")}
-    for name, rows in (("gold", gold), ("system", system), ("gold_relations", gold_relations),
-                       ("system_relations", system_relations)):
+    for name, rows in (
+        ("gold", gold),
+        ("system", system),
+        ("gold_relations", gold_relations),
+        ("system_relations", system_relations),
+    ):
         paths[name].write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
     return paths
 
@@ -110,8 +124,9 @@ def best(repeat: int, work) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--claims", type=int, default=10_000,
-                        help="gold claim frames and gold relations (default 10,000)")
+    parser.add_argument(
+        "--claims", type=int, default=10_000, help="gold claim frames and gold relations (default 10,000)"
+    )
     parser.add_argument("--documents", type=int, default=250, help="documents (default 250, as CRUX 2023)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
@@ -121,28 +136,40 @@ def main() -> int:
         command = [sys.executable, "-m", "aifcheck", "score"]
         scores = score_claims(p["system"], p["gold"])
         claims_api = best(args.repeat, lambda: score_claims(p["system"], p["gold"]))
-        claims_cli = min(command_times([*command, "crux-claims", str(p["system"]), "--gold", str(p["gold"]),
-                                        "--format", "json"]) for _ in range(args.repeat))
+        claims_cli = min(
+            command_times([*command, "crux-claims", str(p["system"]), "--gold", str(p["gold"]), "--format", "json"])
+            for _ in range(args.repeat)
+        )
         claims_floor = best(args.repeat, lambda: floor(p["system"], p["gold"]))
         naive = best(1, lambda: per_document(p["system"], p["gold"]))
         pairs, weight = per_document(p["system"], p["gold"])
         assert pairs == scores.true_positives and weight == round(scores.accuracy * 100 * pairs)
         relations_api = best(args.repeat, lambda: score_relations(p["system_relations"], p["gold_relations"]))
-        relations_cli = min(command_times([*command, "crux-relations", str(p["system_relations"]), "--gold",
-                                           str(p["gold_relations"])]) for _ in range(args.repeat))
+        relations_cli = min(
+            command_times([*command, "crux-relations", str(p["system_relations"]), "--gold", str(p["gold_relations"])])
+            for _ in range(args.repeat)
+        )
         relations_floor = best(args.repeat, lambda: floor(p["system_relations"], p["gold_relations"]))
         lines = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in p.items()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{datetime.date.today()}  {platform.machine()}  {os.cpu_count()} cores  "
-          f"Python {platform.python_version()}  load {load:.1f}")
-    print("| task | lines (system / gold) | aifcheck API s | aifcheck command s (CPU s) | floor (csv read) s "
-          "| one matching per document s |")
+    print(
+        f"{datetime.date.today()}  {platform.machine()}  {os.cpu_count()} cores  "
+        f"Python {platform.python_version()}  load {load:.1f}"
+    )
+    print(
+        "| task | lines (system / gold) | aifcheck API s | aifcheck command s (CPU s) | floor (csv read) s "
+        "| one matching per document s |"
+    )
     print("| --- | --- | ---: | ---: | ---: | ---: |")
-    print(f"| crux-claims | {lines['system']} / {lines['gold']} | {claims_api:.2f} "
-          f"| {claims_cli[0]:.2f} ({claims_cli[1]:.2f}) "
-          f"| {claims_floor:.3f} | {naive:.2f} ({naive / claims_api:.1f}x aifcheck API) |")
-    print(f"| crux-relations | {lines['system_relations']} / {lines['gold_relations']} | {relations_api:.2f} "
-          f"| {relations_cli[0]:.2f} ({relations_cli[1]:.2f}) | {relations_floor:.3f} | |")
+    print(
+        f"| crux-claims | {lines['system']} / {lines['gold']} | {claims_api:.2f} "
+        f"| {claims_cli[0]:.2f} ({claims_cli[1]:.2f}) "
+        f"| {claims_floor:.3f} | {naive:.2f} ({naive / claims_api:.1f}x aifcheck API) |"
+    )
+    print(
+        f"| crux-relations | {lines['system_relations']} / {lines['gold_relations']} | {relations_api:.2f} "
+        f"| {relations_cli[0]:.2f} ({relations_cli[1]:.2f}) | {relations_floor:.3f} | |"
+    )
     return 0
 
 

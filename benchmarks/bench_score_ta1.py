@@ -11,6 +11,7 @@ bound. Without that Python or ../shared, the NIST column says why it is empty.
 
     python benchmarks/bench_score_ta1.py [--repeat N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,22 @@ def timed(command: list[str], cwd: Path | None = None) -> float:
 
 def aifcheck(run: Path, run_id: str) -> float:
     with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "aifcheck", "score", "ta1", str(run), "--gold", str(DATA / "ta1-gold-tsv"),
-                   "--aux", str(AUX), "--run-id", run_id, "-o", str(Path(folder) / "out")]
+        command = [
+            sys.executable,
+            "-m",
+            "aifcheck",
+            "score",
+            "ta1",
+            str(run),
+            "--gold",
+            str(DATA / "ta1-gold-tsv"),
+            "--aux",
+            str(AUX),
+            "--run-id",
+            run_id,
+            "-o",
+            str(Path(folder) / "out"),
+        ]
         start = time.perf_counter()
         status = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
         elapsed = time.perf_counter() - start
@@ -57,20 +72,64 @@ def nist_example() -> float | str:
     if not NIST.is_dir():
         return f"skipped: NIST's code not found at {NIST}"
     spec = NIST / "input" / "aux_data" / "log_specifications.txt"
-    aux = [AUX / "encoding_modality.txt", AUX / "LDC2021E11.coredocs-xx.txt", AUX / "LDC2021E11.parent_children.tsv",
-           AUX / "LDC2021E11.sentence_boundaries.txt", AUX / "LDC2021E11.image_boundaries.txt",
-           AUX / "LDC2021E11.keyframe_boundaries.txt", AUX / "LDC2021E11.video_boundaries.txt"]
+    aux = [
+        AUX / "encoding_modality.txt",
+        AUX / "LDC2021E11.coredocs-xx.txt",
+        AUX / "LDC2021E11.parent_children.tsv",
+        AUX / "LDC2021E11.sentence_boundaries.txt",
+        AUX / "LDC2021E11.image_boundaries.txt",
+        AUX / "LDC2021E11.keyframe_boundaries.txt",
+        AUX / "LDC2021E11.video_boundaries.txt",
+    ]
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         for name in ("SPARQL-FILTERED-output", "alignment", "similarities"):
             shutil.copytree(EXAMPLE / name, work / name)
         python = str(NIST_PYTHON)
-        total = timed([python, "clean_sparql_output.py", "-l", str(work / "clean.log"), str(spec), str(EXAMPLE / "SPARQL-output"), str(work / "SPARQL-CLEAN-output")], NIST)
-        total += timed([python, "validate_responses.py", "-l", str(work / "validate.log"), str(spec), *map(str, aux), "example-task1-run",
-                        str(work / "SPARQL-CLEAN-output"), str(work / "SPARQL-VALID-output")], NIST)
-        total += timed([python, "score_submission.py", "task1", "-l", str(work / "score.log"), str(spec), *map(str, aux),
-                        str(DATA / "ta1-gold-tsv"), str(work / "SPARQL-FILTERED-output"), str(work / "alignment"),
-                        str(work / "similarities"), "example-task1-run", str(work / "scores")], NIST)
+        total = timed(
+            [
+                python,
+                "clean_sparql_output.py",
+                "-l",
+                str(work / "clean.log"),
+                str(spec),
+                str(EXAMPLE / "SPARQL-output"),
+                str(work / "SPARQL-CLEAN-output"),
+            ],
+            NIST,
+        )
+        total += timed(
+            [
+                python,
+                "validate_responses.py",
+                "-l",
+                str(work / "validate.log"),
+                str(spec),
+                *map(str, aux),
+                "example-task1-run",
+                str(work / "SPARQL-CLEAN-output"),
+                str(work / "SPARQL-VALID-output"),
+            ],
+            NIST,
+        )
+        total += timed(
+            [
+                python,
+                "score_submission.py",
+                "task1",
+                "-l",
+                str(work / "score.log"),
+                str(spec),
+                *map(str, aux),
+                str(DATA / "ta1-gold-tsv"),
+                str(work / "SPARQL-FILTERED-output"),
+                str(work / "alignment"),
+                str(work / "similarities"),
+                "example-task1-run",
+                str(work / "scores"),
+            ],
+            NIST,
+        )
         return total
 
 
@@ -84,7 +143,13 @@ def main() -> None:
     rows = [
         ("example run, from SPARQL-output (2 docs)", EXAMPLE / "SPARQL-output", "example-task1-run", 2.0, nist),
         ("example run, from its 5 Turtle KBs", DATA / "task1-run", "example-task1-run", 3.0, nist),
-        ("43 gold documents as a system run", DATA / "ta1-gold-tsv", "gold", 10.0, "not run (NIST's filter stage cannot run here)"),
+        (
+            "43 gold documents as a system run",
+            DATA / "ta1-gold-tsv",
+            "gold",
+            10.0,
+            "not run (NIST's filter stage cannot run here)",
+        ),
     ]
     print(f"{'case':44} {'aifcheck s':>10} {'target s':>8}  NIST (clean+validate+score) s   ratio")
     for label, run, run_id, target, baseline in rows:

@@ -17,6 +17,7 @@ Both run with Python's bytecode caches (PYTHONDONTWRITEBYTECODE unset), after on
 
     python benchmarks/bench_score_ta2.py [--sizes 20x3x100,200x3x100] [--nist-sizes 20x3x100] [--repeat 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -75,13 +76,17 @@ def generate(root: Path, queries: int, clusters: int, documents: int, seed: int)
             for document, element in rng.sample(mentions, documents):
                 start = rng.randrange(1, 400)
                 span = f"{document}:{element}:({start},0)-({start + rng.randrange(3, 20)},0)"
-                rows.append(f"{document}\t{entrypoint}\t{entrypoint}\t{cluster}\t{span}\t\"{round(rng.uniform(0.05, 1.0), 3)}\"\t\"{link}\"")
+                rows.append(
+                    f'{document}\t{entrypoint}\t{entrypoint}\t{cluster}\t{span}\t"{round(rng.uniform(0.05, 1.0), 3)}"\t"{link}"'
+                )
                 if span not in judged and rng.random() < 0.9:  # the others are not judged
                     judged.add(span)
                     label = rng.choices(("CORRECT", "INEXACT", "INCORRECT"), (6, 1, 3))[0]
                     fqec = "NIL" if label == "INCORRECT" else rng.choices(classes, (5, 2, 1))[0]
                     mention = span.split(":", 1)[1]
-                    lines.append(f"{query_id}\t{entrypoint}\t{len(lines) + 1}\tTEXT\t{document}\t{mention}\t{label}\tNAM\t{fqec}")
+                    lines.append(
+                        f"{query_id}\t{entrypoint}\t{len(lines) + 1}\tTEXT\t{document}\t{mention}\t{label}\tNAM\t{fqec}"
+                    )
         (valid / f"{query_id}.rq.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
         (kits / f"BATCH1_{query_id}_1.tab").write_text("\n".join(lines) + "\n", encoding="utf-8")
     paths = {"run": root / RUN_ID, "queries": root / "queries_to_score.tab", "assessments": root / "LDC"}
@@ -109,8 +114,23 @@ def command_times(command: list[str], statuses: tuple[int, ...] = (0, 1)) -> tup
 
 
 def score_command(run: Path, queries: Path, assessments: Path, out: Path) -> list[str]:
-    return [sys.executable, "-m", "aifcheck", "score", "ta2", str(run), "--queries-to-score", str(queries),
-            "--assessments", str(assessments), "--aux", str(AUX), "-o", str(out), "--force"]
+    return [
+        sys.executable,
+        "-m",
+        "aifcheck",
+        "score",
+        "ta2",
+        str(run),
+        "--queries-to-score",
+        str(queries),
+        "--assessments",
+        str(assessments),
+        "--aux",
+        str(AUX),
+        "-o",
+        str(out),
+        "--force",
+    ]
 
 
 def _sorted_rows(text: str) -> list[str]:
@@ -129,15 +149,27 @@ def measure(root: Path, size: tuple[int, int, int], seed: int, repeat: int, nist
     command = score_command(paths["run"], paths["queries"], paths["assessments"], root / "ours")
     command_times(command)  # bytecode caches and the AUX tables' cache
     cli, cpu = min(command_times(command) for _ in range(repeat))
-    row: dict[str, object] = {"run": "x".join(map(str, size)), "rows": size[0] * size[1] * size[2], "api": api, "cli": cli, "cpu": cpu}
+    row: dict[str, object] = {
+        "run": "x".join(map(str, size)),
+        "rows": size[0] * size[1] * size[2],
+        "api": api,
+        "cli": cli,
+        "cpu": cpu,
+    }
     if nist is not None:
-        done, _, nist_cpu = timed(lambda: nist_scores(paths["run"], paths["queries"], paths["assessments"], AUX, RUN_ID, root / "nist",
-                                                       python=nist, env=ENV))
+        done, _, nist_cpu = timed(
+            lambda: nist_scores(
+                paths["run"], paths["queries"], paths["assessments"], AUX, RUN_ID, root / "nist", python=nist, env=ENV
+            )
+        )
         row["nist"] = (done.seconds, nist_cpu) if done.returncode == 0 else f"failed: {done.message}"
         if done.returncode == 0:
             ours = score_files(score_ta2(*inputs, run_id=RUN_ID))
-            same = all(_sorted_rows(ours[f"scores/{METRIC}-scores.{s}"]) == _sorted_rows((root / "nist" / f"{METRIC}-scores.{s}").read_text(encoding="utf-8"))
-                       for s in ("tab", "txt"))
+            same = all(
+                _sorted_rows(ours[f"scores/{METRIC}-scores.{s}"])
+                == _sorted_rows((root / "nist" / f"{METRIC}-scores.{s}").read_text(encoding="utf-8"))
+                for s in ("tab", "txt")
+            )
             row["same"] = "yes" if same else "NO"
     return row
 
@@ -151,13 +183,28 @@ def fixtures(repeat: int, nist: Path | None) -> dict[str, object]:
         for command in commands:
             command_times(command, (0, 1, 3))  # bytecode caches and the AUX tables' cache
         times = [min(command_times(command, (0, 1, 3)) for _ in range(repeat)) for command in commands]
-        row: dict[str, object] = {"run": f"{len(cases)} fixtures, one command each", "rows": "", "api": None,
-                                  "cli": sum(t[0] for t in times), "cpu": sum(t[1] for t in times)}
+        row: dict[str, object] = {
+            "run": f"{len(cases)} fixtures, one command each",
+            "rows": "",
+            "api": None,
+            "cli": sum(t[0] for t in times),
+            "cpu": sum(t[1] for t in times),
+        }
         if nist is not None:
             seconds = cpu = 0.0
             for c in cases:
-                done, _, used = timed(lambda c=c: nist_scores(c / "runW", c / "queries_to_score.tab", c / "LDC", AUX, "runW",
-                                                               Path(tmp) / f"nist-{c.name}", python=nist, env=ENV))
+                done, _, used = timed(
+                    lambda c=c: nist_scores(
+                        c / "runW",
+                        c / "queries_to_score.tab",
+                        c / "LDC",
+                        AUX,
+                        "runW",
+                        Path(tmp) / f"nist-{c.name}",
+                        python=nist,
+                        env=ENV,
+                    )
+                )
                 seconds, cpu = seconds + done.seconds, cpu + used
             row["nist"] = (seconds, cpu)
     return row
@@ -165,9 +212,15 @@ def fixtures(repeat: int, nist: Path | None) -> dict[str, object]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="20x3x100,200x3x100", help="runs to generate, queries x clusters x documents")
-    parser.add_argument("--nist-sizes", default="20x3x100", help="the sizes NIST's code scores too (its time grows with the square)")
-    parser.add_argument("--nist-python", type=Path, default=NIST_PYTHON, help="a Python with munkres 1.1.4 and tqdm for NIST's code")
+    parser.add_argument(
+        "--sizes", default="20x3x100,200x3x100", help="runs to generate, queries x clusters x documents"
+    )
+    parser.add_argument(
+        "--nist-sizes", default="20x3x100", help="the sizes NIST's code scores too (its time grows with the square)"
+    )
+    parser.add_argument(
+        "--nist-python", type=Path, default=NIST_PYTHON, help="a Python with munkres 1.1.4 and tqdm for NIST's code"
+    )
     parser.add_argument("--no-nist", action="store_true", help="time aifcheck only")
     parser.add_argument("--repeat", type=int, default=3, help="aifcheck runs per size; the best is reported")
     parser.add_argument("--seed", type=int, default=7)
@@ -179,14 +232,25 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for k, size in enumerate(args.sizes.split(",")):
-            rows.append(measure(Path(tmp) / str(k), tuple(map(int, size.split("x"))), args.seed, args.repeat,
-                                nist if size in nist_sizes else None))
+            rows.append(
+                measure(
+                    Path(tmp) / str(k),
+                    tuple(map(int, size.split("x"))),
+                    args.seed,
+                    args.repeat,
+                    nist if size in nist_sizes else None,
+                )
+            )
     rows.append(fixtures(args.repeat, nist))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
-          f"Python {platform.python_version()}  load {load:.1f}")
-    print("| run (queries x clusters x documents) | rows | aifcheck API s | aifcheck command s (CPU s) | NIST s (CPU s) "
-          "| NIST / aifcheck, wall (CPU) | same files |")
+    print(
+        f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
+        f"Python {platform.python_version()}  load {load:.1f}"
+    )
+    print(
+        "| run (queries x clusters x documents) | rows | aifcheck API s | aifcheck command s (CPU s) | NIST s (CPU s) "
+        "| NIST / aifcheck, wall (CPU) | same files |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for row in rows:
         found = row.get("nist", "not run")
@@ -196,7 +260,9 @@ def main() -> int:
         else:
             nist_cell, ratio = found, ""
         api = "" if row["api"] is None else f"{row['api']:.2f}"
-        print(f"| {row['run']} | {row['rows']} | {api} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |")
+        print(
+            f"| {row['run']} | {row['rows']} | {api} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |"
+        )
     return 0
 
 

@@ -16,6 +16,7 @@ This module also holds the NIST driver that tests/score/fixtures/ta3/build.py us
 NIST's own output for every fixture (``nist_scores``): it runs NIST's unmodified code once per
 metric, so that a metric that crashes does not hide the others.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 NIST_PYTHON_DIR = ROOT.parent / "shared" / "reference" / "nist-aida" / "python"
 NIST_PYTHON = Path("/work/nist-venv/bin/python")
 METRICS = (
-    "NDCGScorerV1", "NDCGScorerV2",
-    "F1ScorerV1A", "F1ScorerV1B", "F1ScorerV1C", "F1ScorerV2A", "F1ScorerV2B", "F1ScorerV2C",
+    "NDCGScorerV1",
+    "NDCGScorerV2",
+    "F1ScorerV1A",
+    "F1ScorerV1B",
+    "F1ScorerV1C",
+    "F1ScorerV2A",
+    "F1ScorerV2B",
+    "F1ScorerV2C",
 )
 ALL_METRICS = "all"
 
@@ -77,7 +84,8 @@ def nist_layout(run: Path, responses: Path) -> None:
         for line in ranking.read_text(encoding="utf-8").splitlines():
             claim = line.split("\t")[1]
             (arf / f"{claim}-outer-claim.tab").write_text(
-                "claim_id\tcomponent_type\tid\tfieldname\tvalue\tcorrectness\n", encoding="utf-8")
+                "claim_id\tcomponent_type\tid\tfieldname\tvalue\tcorrectness\n", encoding="utf-8"
+            )
             (arf / f"{claim}-raw-kes.tab").write_text("ClaimID\tJustificationNum\n", encoding="utf-8")
             (arf / f"{claim}-readable-kes.txt").write_text("", encoding="utf-8")
 
@@ -89,28 +97,55 @@ class NistRun:
     seconds: float
 
 
-def nist_scores(run: Path, queries_to_score: Path, claim_mappings: Path, assessments: Path,
-                run_id: str, scores: Path, metrics: str = ALL_METRICS,
-                python: Path = NIST_PYTHON) -> NistRun:
+def nist_scores(
+    run: Path,
+    queries_to_score: Path,
+    claim_mappings: Path,
+    assessments: Path,
+    run_id: str,
+    scores: Path,
+    metrics: str = ALL_METRICS,
+    python: Path = NIST_PYTHON,
+) -> NistRun:
     """Run NIST's scorer; its score files land in ``scores`` (which must not exist)."""
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         responses = work / "responses"
         nist_layout(run, responses)
         aux = []
-        for name in ("encodings", "core_documents", "parent_children", "sentence_boundaries",
-                     "image_boundaries", "keyframe_boundaries", "video_boundaries"):
+        for name in (
+            "encodings",
+            "core_documents",
+            "parent_children",
+            "sentence_boundaries",
+            "image_boundaries",
+            "keyframe_boundaries",
+            "video_boundaries",
+        ):
             (work / name).write_text("", encoding="utf-8")  # Task 3 only checks that they exist
             aux.append(str(work / name))
         for folder in ("queries", "query_claim_frames"):
             (work / folder).mkdir()
         log_specs = NIST_PYTHON_DIR / "input" / "aux_data" / "log_specifications.txt"
         args = [
-            str(python), "-c", _DRIVER.format(nist=str(NIST_PYTHON_DIR)), metrics,
-            "task3", "-l", str(work / "log.txt"), str(log_specs), *aux,
-            str(work / "queries"), str(queries_to_score), str(work / "query_claim_frames"),
-            str(claim_mappings), str(assessments), str(responses), run_id,
-            str(work / "assessments_wc"), str(scores),
+            str(python),
+            "-c",
+            _DRIVER.format(nist=str(NIST_PYTHON_DIR)),
+            metrics,
+            "task3",
+            "-l",
+            str(work / "log.txt"),
+            str(log_specs),
+            *aux,
+            str(work / "queries"),
+            str(queries_to_score),
+            str(work / "query_claim_frames"),
+            str(claim_mappings),
+            str(assessments),
+            str(responses),
+            run_id,
+            str(work / "assessments_wc"),
+            str(scores),
         ]
         start = time.perf_counter()
         done = subprocess.run(args, cwd=work, capture_output=True, text=True)
@@ -127,18 +162,26 @@ def nist_scores(run: Path, queries_to_score: Path, claim_mappings: Path, assessm
 
 RUN_ID = "BENCH1"
 HEADER = "claim_id\tcomponent_type\tid\tfieldname\tvalue\tcorrectness"
-EPISTEMIC = ("EpistemicTrueCertain", "EpistemicTrueUncertain", "EpistemicFalseCertain",
-             "EpistemicFalseUncertain", "EpistemicUnknown")
+EPISTEMIC = (
+    "EpistemicTrueCertain",
+    "EpistemicTrueUncertain",
+    "EpistemicFalseCertain",
+    "EpistemicFalseUncertain",
+    "EpistemicUnknown",
+)
 RELATIONS = ("supported_by", "refuted_by", "related", "identical")
 
 
 def _frame(rng: random.Random, uid: str, topic: int, default: str = "Correct") -> str:
     """An outer-claim.tab with random values; most claims have correct required fields."""
+
     def label(p_correct: float) -> str:
         return default if default == "NIL" or rng.random() < p_correct else rng.choice(("Incorrect", "Wrong", "N/A"))
 
-    rows = [(uid, "claimTopic", 1, "value", f"topic {topic}", "--"),
-            (uid, "claimTemplate", 1, "value", f"template {topic}.{rng.randrange(3)}", label(0.97))]
+    rows = [
+        (uid, "claimTopic", 1, "value", f"topic {topic}", "--"),
+        (uid, "claimTemplate", 1, "value", f"template {topic}.{rng.randrange(3)}", label(0.97)),
+    ]
     epistemic = rng.choice(EPISTEMIC)
     rows += [(uid, "claimEpistemic", 1, f, epistemic, label(0.97)) for f in ("polarity", "strength")]
     if rng.random() < 0.6:
@@ -147,15 +190,22 @@ def _frame(rng: random.Random, uid: str, topic: int, default: str = "Correct") -
     if rng.random() < 0.5:
         day = datetime.date(2020, 1, 1) + datetime.timedelta(days=rng.randrange(365))
         rows.append((uid, "date", 1, "range", f"({day},{day})-({day},{day})", label(0.9)))
-    components = {"xVariable": (1, 40), "claimer": (1, 15), "claimerAffiliation": (rng.randrange(4), 10),
-                  "claimLocation": (rng.randrange(2), 8), "claimMedium": (rng.randrange(2), 5)}
+    components = {
+        "xVariable": (1, 40),
+        "claimer": (1, 15),
+        "claimerAffiliation": (rng.randrange(4), 10),
+        "claimLocation": (rng.randrange(2), 8),
+        "claimMedium": (rng.randrange(2), 5),
+    }
     for kind, (count, choices) in components.items():
         for number in range(1, count + 1):
             p = 0.95 if kind in ("xVariable", "claimer") else 0.8
             ec = f"EC_{kind}_{topic}_{rng.randrange(choices)}"
-            rows += [(uid, kind, number, "name", f"name {ec}", "--"),
-                     (uid, kind, number, "overallAssessment", "value", label(p)),
-                     (uid, kind, number, "ec_similarity", "value", default if default == "NIL" else ec)]
+            rows += [
+                (uid, kind, number, "name", f"name {ec}", "--"),
+                (uid, kind, number, "overallAssessment", "value", label(p)),
+                (uid, kind, number, "ec_similarity", "value", default if default == "NIL" else ec),
+            ]
     return "\n".join([HEADER, *("\t".join(map(str, r)) for r in rows)])
 
 
@@ -168,8 +218,21 @@ def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path
     lists = ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting")
     depths = ",".join(f"{r}:30" for r in lists)
     table = ["query_id\tcondition\ttopic_id\tdepth"]
-    mappings = ["\t".join(("pool_claim_uid", "condition", "query_id", "claim_relations", "rank", "run_claim_id",
-                           "run_id", "runs_directory", "in_previous_pools"))]
+    mappings = [
+        "\t".join(
+            (
+                "pool_claim_uid",
+                "condition",
+                "query_id",
+                "claim_relations",
+                "rank",
+                "run_claim_id",
+                "run_id",
+                "runs_directory",
+                "in_previous_pools",
+            )
+        )
+    ]
     relations = ["query_claim_id\tsystem_claim_id\trelation"]
     pool_by_topic: dict[int, list[str]] = {}
     # the pool claims a run claim may share content with: run claims only, as a run that ranks a
@@ -186,9 +249,11 @@ def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path
         topic = q
         # Condition 7 queries share the topic ID of the others: with a topic of its own a
         # Condition 7 query has no truth, and NIST's ALL-Macro then divides by zero
-        for condition, query_id, topic_id in (("Condition5", f"Q{q:03d}", f"T{topic:03d}"),
-                                              ("Condition6", f"T{topic:03d}", f"T{topic:03d}"),
-                                              ("Condition7", f"C{q:03d}", f"T{topic:03d}")):
+        for condition, query_id, topic_id in (
+            ("Condition5", f"Q{q:03d}", f"T{topic:03d}"),
+            ("Condition6", f"T{topic:03d}", f"T{topic:03d}"),
+            ("Condition7", f"C{q:03d}", f"T{topic:03d}"),
+        ):
             table.append(f"{query_id}\t{condition}\t{topic_id}\t{depths}")
             if condition == "Condition5":
                 qcf = f"qcf{q:03d}"
@@ -219,8 +284,12 @@ def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path
             mappings.append(f"{uid}\tCondition5\tQ{q:03d}\tontopic\t1\t{uid}\tLDC\tldc\tFalse")
         for uid in sorted(set(pool_by_topic[topic])):
             relations.append(f"Q{q:03d}\t{uid}\t{rng.choices(RELATIONS, (3, 2, 4, 1))[0]}")
-    paths = {"run": run, "queries": root / "queries_to_score.tab", "mappings": root / "claim-mappings.tab",
-             "assessments": root / "LDC"}
+    paths = {
+        "run": run,
+        "queries": root / "queries_to_score.tab",
+        "mappings": root / "claim-mappings.tab",
+        "assessments": root / "LDC",
+    }
     paths["queries"].write_text("\n".join(table) + "\n", encoding="utf-8")
     paths["mappings"].write_text("\n".join(mappings) + "\n", encoding="utf-8")
     (package / "cross_claim_relations.tab").write_text("\n".join(relations) + "\n", encoding="utf-8")
@@ -244,16 +313,29 @@ def command_times(command: list[str]) -> tuple[float, float]:
 
 
 def measure(root: Path, queries: int, claims: int, seed: int, repeat: int, nist: Path | None) -> dict[str, object]:
-    from aifcheck.score.ta3.scorer import score_ta3
     from aifcheck.render.ta3.scores import write_score_files
+    from aifcheck.score.ta3.scorer import score_ta3
 
     paths = generate(root, queries, claims, seed)
     inputs = (paths["run"], paths["queries"], paths["mappings"], paths["assessments"])
     api = min(timeit.repeat(lambda: score_ta3(*inputs), number=1, repeat=repeat))
     ours = root / "ours"
-    command = [sys.executable, "-m", "aifcheck", "score", "ta3", str(paths["run"]), "--queries-to-score",
-               str(paths["queries"]), "--claim-mappings", str(paths["mappings"]), "--assessments",
-               str(paths["assessments"]), "-o", str(ours)]
+    command = [
+        sys.executable,
+        "-m",
+        "aifcheck",
+        "score",
+        "ta3",
+        str(paths["run"]),
+        "--queries-to-score",
+        str(paths["queries"]),
+        "--claim-mappings",
+        str(paths["mappings"]),
+        "--assessments",
+        str(paths["assessments"]),
+        "-o",
+        str(ours),
+    ]
     cli, cpu = min(command_times(command) for _ in range(repeat))
     pool = sum(1 for _ in (paths["assessments"] / "data" / "TA3").glob("*/*-outer-claim.tab"))
     row: dict[str, object] = {"run": f"3 x {queries} x {claims}", "pool": pool, "api": api, "cli": cli, "cpu": cpu}
@@ -271,9 +353,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=20, help="queries per condition (default 20)")
     parser.add_argument("--claims", type=int, default=100, help="ranked claims per query (default 100)")
-    parser.add_argument("--nist-sizes", default="2x10,2x20,3x20",
-                        help="smaller runs (queries x claims) also scored by NIST's code, whose time grows "
-                             "with the cube of the list length (default 2x10,2x20,3x20)")
+    parser.add_argument(
+        "--nist-sizes",
+        default="2x10,2x20,3x20",
+        help="smaller runs (queries x claims) also scored by NIST's code, whose time grows "
+        "with the cube of the list length (default 2x10,2x20,3x20)",
+    )
     parser.add_argument("--nist-python", type=Path, default=NIST_PYTHON, help="python of NIST's virtualenv")
     parser.add_argument("--repeat", type=int, default=3, help="aifcheck runs per size; the best is reported")
     parser.add_argument("--seed", type=int, default=7)
@@ -286,18 +371,24 @@ def main() -> int:
             big = k == len(sizes)
             rows.append(measure(Path(tmp) / str(k), queries, claims, args.seed, args.repeat, None if big else nist))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
-          f"Python {platform.python_version()}  load {load:.1f}")
-    print("| run (conditions x queries x claims) | pool claims | aifcheck API s | aifcheck command s (CPU s) "
-          "| NIST s | NIST / command | same files |")
+    print(
+        f"{datetime.date.today()}  {platform.machine()} {platform.processor() or ''}  {os.cpu_count()} cores  "
+        f"Python {platform.python_version()}  load {load:.1f}"
+    )
+    print(
+        "| run (conditions x queries x claims) | pool claims | aifcheck API s | aifcheck command s (CPU s) "
+        "| NIST s | NIST / command | same files |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for row in rows:
         nist_time = row.get("nist", "not run")
         ratio = f"{nist_time / row['cli']:.0f}x" if isinstance(nist_time, float) else ""
         nist_cell = f"{nist_time:.2f}" if isinstance(nist_time, float) else nist_time
-        print(f"| {row['run']} | {row['pool']} | {row['api']:.2f} | {row['cli']:.2f} ({row['cpu']:.2f}) "
-              f"| {nist_cell} | {ratio} "
-              f"| {row.get('same', '')} |")
+        print(
+            f"| {row['run']} | {row['pool']} | {row['api']:.2f} | {row['cli']:.2f} ({row['cpu']:.2f}) "
+            f"| {nist_cell} | {ratio} "
+            f"| {row.get('same', '')} |"
+        )
     return 0
 
 

@@ -7,6 +7,7 @@ Each row is a whole process (interpreter start, imports, parse, all rules of the
 profile, report), timed as the median of N runs, except the parse-only floors. Ratios are
 against pySHACL on the same shapes, measured in the same run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_KB = ROOT.parent / "shared" / "data" / "m54" / "task1-run" / "L0C0499MZ.ttl"
 
 FLOOR_RDFLIB = "import rdflib, sys; rdflib.Graph().parse(sys.argv[1], format='turtle')"
-FLOOR_OXIGRAPH = "import pyoxigraph, sys; s = pyoxigraph.Store(); s.bulk_load(path=sys.argv[1], format=pyoxigraph.RdfFormat.TURTLE)"
+FLOOR_OXIGRAPH = (
+    "import pyoxigraph, sys; s = pyoxigraph.Store(); s.bulk_load(path=sys.argv[1], format=pyoxigraph.RdfFormat.TURTLE)"
+)
 
 
 def timed(command: list[str], repeat: int) -> float:
@@ -51,7 +54,7 @@ def main() -> None:
         if not kb.is_file():
             raise SystemExit(f"{kb}: no such file (the default input lives in ../shared/data)")
         validate = [py, "-m", "aifcheck", "validate", str(kb), "--profile", "nist", "--severity", "info"]
-        reference = timed(validate + ["--engine", "reference"], max(1, args.repeat // 2))
+        reference = timed([*validate, "--engine", "reference"], max(1, args.repeat // 2))
         measured = {
             "pySHACL, same shapes (aifcheck --engine reference)": reference,
             "aifcheck validate (fast executor)": timed(validate, args.repeat),

@@ -16,6 +16,7 @@ Output is streamed document by document, so memory stays constant whatever N is.
 seed gives byte-identical output. The result validates with no error under
 ``aifcheck validate --profile nist``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,15 +43,58 @@ SHARED = (
 )
 SHARED_TRIPLES = 4
 
-WORDS = (
-    "virus vaccine mask clinic minister doctor city hospital ministry village school market "
-    "report study lockdown border flight patient nurse army herb remedy cure drug test outbreak "
-    "protest election journal press agency council court police storm river harbour bridge"
-).split()
-ROLES = (
-    "A0_pag_agent A1_ppt_theme A1_ppt__patient A2_ppt__illness_or_injury AM_loc__location "
-    "AM_mnr__manner AM_tmp__time A0_pag_communicator A1_ppt_topic A2_gol_recipient"
-).split()
+WORDS = [
+    "virus",
+    "vaccine",
+    "mask",
+    "clinic",
+    "minister",
+    "doctor",
+    "city",
+    "hospital",
+    "ministry",
+    "village",
+    "school",
+    "market",
+    "report",
+    "study",
+    "lockdown",
+    "border",
+    "flight",
+    "patient",
+    "nurse",
+    "army",
+    "herb",
+    "remedy",
+    "cure",
+    "drug",
+    "test",
+    "outbreak",
+    "protest",
+    "election",
+    "journal",
+    "press",
+    "agency",
+    "council",
+    "court",
+    "police",
+    "storm",
+    "river",
+    "harbour",
+    "bridge",
+]
+ROLES = [
+    "A0_pag_agent",
+    "A1_ppt_theme",
+    "A1_ppt__patient",
+    "A2_ppt__illness_or_injury",
+    "AM_loc__location",
+    "AM_mnr__manner",
+    "AM_tmp__time",
+    "A0_pag_communicator",
+    "A1_ppt_topic",
+    "A2_gol_recipient",
+]
 ATTRIBUTES = ("aida:Negated", "aida:Hedged", "aida:Irrealis", "aida:Generic")
 
 # triples per document with the default sizes below, measured; used to size --triples runs
@@ -97,71 +141,92 @@ class Document:
         if rng.random() < 0.25:
             box = self.label()
             x, y = rng.randrange(0, 900), rng.randrange(0, 900)
-            self.block(box, [
-                ("a", "aida:BoundingBox"),
-                ("aida:boundingBoxLowerRightX", f'"{x + rng.randrange(5, 200)}"^^xsd:int'),
-                ("aida:boundingBoxLowerRightY", f'"{y + rng.randrange(5, 200)}"^^xsd:int'),
-                ("aida:boundingBoxUpperLeftX", f'"{x}"^^xsd:int'),
-                ("aida:boundingBoxUpperLeftY", f'"{y}"^^xsd:int'),
-            ])
-            self.block(node, [
-                ("a", "aida:ImageJustification"),
-                ("aida:boundingBox", box),
-                ("aida:confidence", "ldc:confidence"),
-                ("aida:source", source),
-                ("aida:sourceDocument", f'"{self.doc}"'),
-                ("aida:system", "ldc:LDCModelGenerator"),
-            ])
+            self.block(
+                box,
+                [
+                    ("a", "aida:BoundingBox"),
+                    ("aida:boundingBoxLowerRightX", f'"{x + rng.randrange(5, 200)}"^^xsd:int'),
+                    ("aida:boundingBoxLowerRightY", f'"{y + rng.randrange(5, 200)}"^^xsd:int'),
+                    ("aida:boundingBoxUpperLeftX", f'"{x}"^^xsd:int'),
+                    ("aida:boundingBoxUpperLeftY", f'"{y}"^^xsd:int'),
+                ],
+            )
+            self.block(
+                node,
+                [
+                    ("a", "aida:ImageJustification"),
+                    ("aida:boundingBox", box),
+                    ("aida:confidence", "ldc:confidence"),
+                    ("aida:source", source),
+                    ("aida:sourceDocument", f'"{self.doc}"'),
+                    ("aida:system", "ldc:LDCModelGenerator"),
+                ],
+            )
         else:
             start = rng.randrange(0, 20_000)
-            self.block(node, [
-                ("a", "aida:TextJustification"),
-                ("aida:confidence", "ldc:confidence"),
-                ("aida:endOffsetInclusive", f'"{start + rng.randrange(3, 40)}"^^xsd:int'),
-                ("aida:source", source),
-                ("aida:sourceDocument", f'"{self.doc}"'),
-                ("aida:startOffset", f'"{start}"^^xsd:int'),
-                ("aida:system", "ldc:LDCModelGenerator"),
-            ])
+            self.block(
+                node,
+                [
+                    ("a", "aida:TextJustification"),
+                    ("aida:confidence", "ldc:confidence"),
+                    ("aida:endOffsetInclusive", f'"{start + rng.randrange(3, 40)}"^^xsd:int'),
+                    ("aida:source", source),
+                    ("aida:sourceDocument", f'"{self.doc}"'),
+                    ("aida:startOffset", f'"{start}"^^xsd:int'),
+                    ("aida:system", "ldc:LDCModelGenerator"),
+                ],
+            )
         return node
 
     def ldc_time(self) -> str:
         rng = self.rng
         before, after, node = self.label(), self.label(), self.label()
         year = rng.randrange(1990, 2024)
-        self.block(before, [
-            ("a", "aida:LDCTimeComponent"),
-            ("aida:day", f'"---{rng.randint(1, 28):02d}"^^xsd:gDay'),
-            ("aida:month", f'"--{rng.randint(1, 12):02d}"^^xsd:gMonth'),
-            ("aida:timeType", '"BEFORE"'),
-            ("aida:year", f'"{year + 1}"^^xsd:gYear'),
-        ])
-        self.block(after, [
-            ("a", "aida:LDCTimeComponent"),
-            ("aida:day", f'"---{rng.randint(1, 28):02d}"^^xsd:gDay'),
-            ("aida:month", f'"--{rng.randint(1, 12):02d}"^^xsd:gMonth'),
-            ("aida:timeType", '"AFTER"'),
-            ("aida:year", f'"{year}"^^xsd:gYear'),
-        ])
-        self.block(node, [
-            ("a", "aida:LDCTime"),
-            ("aida:end", f"{before},\n        {after}"),
-            ("aida:start", f"{before},\n        {after}"),
-            ("aida:system", "ldc:LDCModelGenerator"),
-        ])
+        self.block(
+            before,
+            [
+                ("a", "aida:LDCTimeComponent"),
+                ("aida:day", f'"---{rng.randint(1, 28):02d}"^^xsd:gDay'),
+                ("aida:month", f'"--{rng.randint(1, 12):02d}"^^xsd:gMonth'),
+                ("aida:timeType", '"BEFORE"'),
+                ("aida:year", f'"{year + 1}"^^xsd:gYear'),
+            ],
+        )
+        self.block(
+            after,
+            [
+                ("a", "aida:LDCTimeComponent"),
+                ("aida:day", f'"---{rng.randint(1, 28):02d}"^^xsd:gDay'),
+                ("aida:month", f'"--{rng.randint(1, 12):02d}"^^xsd:gMonth'),
+                ("aida:timeType", '"AFTER"'),
+                ("aida:year", f'"{year}"^^xsd:gYear'),
+            ],
+        )
+        self.block(
+            node,
+            [
+                ("a", "aida:LDCTime"),
+                ("aida:end", f"{before},\n        {after}"),
+                ("aida:start", f"{before},\n        {after}"),
+                ("aida:system", "ldc:LDCModelGenerator"),
+            ],
+        )
         self.triples += 2  # the second object of end and of start
         return node
 
     def type_statement(self, subject: str, qid: str, justification: str) -> None:
-        self.block("[]", [
-            ("a", "rdf:Statement"),
-            ("rdf:object", f'"{qid}"'),
-            ("rdf:predicate", "rdf:type"),
-            ("rdf:subject", subject),
-            ("aida:confidence", "ldc:confidence"),
-            ("aida:justifiedBy", justification),
-            ("aida:system", "ldc:LDCModelGenerator"),
-        ])
+        self.block(
+            "[]",
+            [
+                ("a", "rdf:Statement"),
+                ("rdf:object", f'"{qid}"'),
+                ("rdf:predicate", "rdf:type"),
+                ("rdf:subject", subject),
+                ("aida:confidence", "ldc:confidence"),
+                ("aida:justifiedBy", justification),
+                ("aida:system", "ldc:LDCModelGenerator"),
+            ],
+        )
 
     def render(self) -> str:
         rng = self.rng
@@ -176,7 +241,10 @@ class Document:
             cluster_id = f"NIL{letter}{self.doc}{c:05d}"
             cluster = f"ldc:cluster-{cluster_id}"
             prototype = f"{cluster}-prototype"
-            self.block(cluster, [("a", "aida:SameAsCluster"), ("aida:prototype", prototype), ("aida:system", "ldc:LDCModelGenerator")])
+            self.block(
+                cluster,
+                [("a", "aida:SameAsCluster"), ("aida:prototype", prototype), ("aida:system", "ldc:LDCModelGenerator")],
+            )
             informative = rng.choice(justifications)
             pairs = [("a", kind)]
             label = name(rng)
@@ -188,7 +256,12 @@ class Document:
             if letter != "E":
                 pairs.append(("aida:ldcTime", rng.choice(times)))
             if letter == "E" and rng.random() < 0.3:
-                pairs.append(("aida:link", f'[ a aida:LinkAssertion ;\n            aida:confidence ldc:confidence ;\n            aida:linkTarget "{qnode(rng)}" ]'))
+                pairs.append(
+                    (
+                        "aida:link",
+                        f'[ a aida:LinkAssertion ;\n            aida:confidence ldc:confidence ;\n            aida:linkTarget "{qnode(rng)}" ]',
+                    )
+                )
                 self.triples += 3
             pairs.append(("aida:system", "ldc:LDCModelGenerator"))
             self.block(prototype, pairs)
@@ -209,24 +282,30 @@ class Document:
                 if letter != "E":
                     pairs.append(("aida:ldcTime", rng.choice(times)))
                 self.block(member, pairs)
-                self.block("[]", [
-                    ("a", "aida:ClusterMembership"),
-                    ("aida:cluster", cluster),
-                    ("aida:clusterMember", member),
-                    ("aida:confidence", "ldc:confidence"),
-                    ("aida:system", "ldc:LDCModelGenerator"),
-                ])
+                self.block(
+                    "[]",
+                    [
+                        ("a", "aida:ClusterMembership"),
+                        ("aida:cluster", cluster),
+                        ("aida:clusterMember", member),
+                        ("aida:confidence", "ldc:confidence"),
+                        ("aida:system", "ldc:LDCModelGenerator"),
+                    ],
+                )
                 self.type_statement(member, qid, justification)
                 members[letter].append(member)
         compounds = []
         for _ in range(max(1, self.clusters // 20)):
             node = self.label()
-            self.block(node, [
-                ("a", "aida:CompoundJustification"),
-                ("aida:confidence", "ldc:confidence"),
-                ("aida:containedJustification", rng.choice(justifications)),
-                ("aida:system", "ldc:LDCModelGenerator"),
-            ])
+            self.block(
+                node,
+                [
+                    ("a", "aida:CompoundJustification"),
+                    ("aida:confidence", "ldc:confidence"),
+                    ("aida:containedJustification", rng.choice(justifications)),
+                    ("aida:system", "ldc:LDCModelGenerator"),
+                ],
+            )
             compounds.append(node)
         # arguments join prototypes, as NIST reads them (N12a ignores member-to-member edges)
         heads = prototypes["V"] + prototypes["R"]
@@ -234,15 +313,18 @@ class Document:
         if heads and arguments:
             for head in heads:
                 for _ in range(rng.choice((1, 2, 2, 3))):
-                    self.block("[]", [
-                        ("a", "aida:ArgumentStatement"),
-                        ("rdf:object", rng.choice(arguments)),
-                        ("rdf:predicate", f'"{rng.choice(ROLES)}"'),
-                        ("rdf:subject", head),
-                        ("aida:confidence", "ldc:confidence"),
-                        ("aida:justifiedBy", rng.choice(compounds)),
-                        ("aida:system", "ldc:LDCModelGenerator"),
-                    ])
+                    self.block(
+                        "[]",
+                        [
+                            ("a", "aida:ArgumentStatement"),
+                            ("rdf:object", rng.choice(arguments)),
+                            ("rdf:predicate", f'"{rng.choice(ROLES)}"'),
+                            ("rdf:subject", head),
+                            ("aida:confidence", "ldc:confidence"),
+                            ("aida:justifiedBy", rng.choice(compounds)),
+                            ("aida:system", "ldc:LDCModelGenerator"),
+                        ],
+                    )
         return "".join(self.parts)
 
 
@@ -265,7 +347,9 @@ def main(argv: list[str] | None = None) -> None:
     mode.add_argument("--triples", type=int, metavar="N", help="write one corpus KB of about N triples to OUT")
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=54)
-    parser.add_argument("--clusters", type=int, help="clusters per document (200: ~10k triples; default: the task1-run sizes)")
+    parser.add_argument(
+        "--clusters", type=int, help="clusters per document (200: ~10k triples; default: the task1-run sizes)"
+    )
     args = parser.parse_args(argv)
     if args.documents is not None:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ block of documents, so one element may carry both kinds of span: it is an image 
 text spans lie within it. An element's language is its document's: documents SYN000xxxx are English, SYN001xxxx
 Russian, SYN002xxxx Spanish, and so on in turn (elements are shared within such a block only).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,9 @@ import re
 from pathlib import Path
 
 TABLES = ("AIDA_P3_TA1_CM_A0001", "AIDA_P3_TA1_AM_A0001", "AIDA_P3_TA1_TM_A0001")
-SPAN = re.compile(r"^(?P<doc>[^:]+):(?P<element>[^:]+):\((?P<x1>-?\d+),(?P<y1>-?\d+)\)-\((?P<x2>-?\d+),(?P<y2>-?\d+)\)$")
+SPAN = re.compile(
+    r"^(?P<doc>[^:]+):(?P<element>[^:]+):\((?P<x1>-?\d+),(?P<y1>-?\d+)\)-\((?P<x2>-?\d+),(?P<y2>-?\d+)\)$"
+)
 LANGUAGES = ("eng", "rus", "spa")
 ENCODINGS = (("jpg", "image"), ("ltf", "text"), ("mp4", "video"), ("png", "image"))
 
@@ -80,7 +83,9 @@ class Gold:
         out.mkdir(parents=True, exist_ok=True)
         for table in TABLES:
             # NIST's tables are tab-joined cells, quotes kept as written ("1.0"): no CSV quoting
-            header, *rows = [line.split("\t") for line in (tables / f"{table}.rq.tsv").read_text(encoding="utf-8").splitlines()]
+            header, *rows = [
+                line.split("\t") for line in (tables / f"{table}.rq.tsv").read_text(encoding="utf-8").splitlines()
+            ]
             kept = []
             for row in rows:
                 for cell in row:
@@ -100,7 +105,9 @@ class Gold:
                 if table.endswith("TM_A0001") and rng.random() < 0.1:
                     row = shifted_years(row, rng.choice((-2, -1, 1, 2)))
                 kept.append(row)
-            (out / f"{table}.rq.tsv").write_text("".join("\t".join(row) + "\n" for row in [header, *kept]), encoding="utf-8")
+            (out / f"{table}.rq.tsv").write_text(
+                "".join("\t".join(row) + "\n" for row in [header, *kept]), encoding="utf-8"
+            )
 
     def write_aux(self, aux: Path, documents: list[str]) -> None:
         aux.mkdir(parents=True, exist_ok=True)
@@ -120,8 +127,11 @@ class Gold:
                 parent_children.append((element, "jpg" if seen["image"] else "ltf", document, language))
         write("SYN.parent_children.tsv", ("doceid", "detype", "docid", "lang_manual"), parent_children)
         texts = [(e, 0, 0, s["x"] + 100, 0, s["x"] + 100) for e, s in sorted(self.elements.items()) if not s["image"]]
-        write("SYN.sentence_boundaries.txt",
-              ("doceid", "segment_id", "start_char", "end_char", "start_segment_offset", "end_segment_offset"), texts)
+        write(
+            "SYN.sentence_boundaries.txt",
+            ("doceid", "segment_id", "start_char", "end_char", "start_segment_offset", "end_segment_offset"),
+            texts,
+        )
         images = [(f"{e}.jpg", f"{s['x'] + 50}x{s['y'] + 50}") for e, s in sorted(self.elements.items()) if s["image"]]
         write("SYN.image_boundaries.txt", ("image_filename", "wxh"), images)
         write("SYN.keyframe_boundaries.txt", ("keyframeid", "wxh"), ())

@@ -10,6 +10,7 @@ with PYTHONHASHSEED=0: its row order within a query follows the hash seed.
 Used by benchmarks/bench_score_ta2.py (timing) and tests/score/fixtures/ta2/build.py (NIST's
 output for every fixture).
 """
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,15 @@ NIST_PYTHON = Path(os.environ.get("NIST_PYTHON", "/work/nist-venv/bin/python"))
 SCRATCH = Path(tempfile.gettempdir()) / f"nist-ta2-{os.getuid()}"
 METRIC = "AcrossDocumentsCoreferenceMetricV2"
 # the AUX files NIST's scorer takes, in its argument order, by the end of their names
-AUX_FILES = ("encoding_modality.txt", ".coredocs.txt", ".parent_children.tsv", ".sentence_boundaries.txt",
-             ".image_boundaries.txt", ".keyframe_boundaries.txt", ".video_boundaries.txt")
+AUX_FILES = (
+    "encoding_modality.txt",
+    ".coredocs.txt",
+    ".parent_children.tsv",
+    ".sentence_boundaries.txt",
+    ".image_boundaries.txt",
+    ".keyframe_boundaries.txt",
+    ".video_boundaries.txt",
+)
 _ALIGNMENT_INFO = "INFO      ALIGNMENT_INFO                  QUERY_ID:{} CLUSTER_ID:{} FQEC:{}\n"
 
 
@@ -44,8 +52,10 @@ def nist_code(scratch: Path = SCRATCH) -> Path:
             path.chmod(0o755 if path.is_dir() else 0o644)
         spec = target / "input" / "aux_data" / "log_specifications.txt"
         lines = spec.read_text(encoding="utf-8").splitlines(keepends=True)
-        spec.write_text("".join(_ALIGNMENT_INFO if line.split()[1:2] == ["ALIGNMENT_INFO"] else line for line in lines),
-                        encoding="utf-8")
+        spec.write_text(
+            "".join(_ALIGNMENT_INFO if line.split()[1:2] == ["ALIGNMENT_INFO"] else line for line in lines),
+            encoding="utf-8",
+        )
     return target
 
 
@@ -68,17 +78,40 @@ class NistRun:
     seconds: float
 
 
-def nist_scores(run: Path, queries_to_score: Path, assessments: Path, aux: Path, run_id: str, scores: Path,
-                flags: tuple[str, ...] = (), python: Path = NIST_PYTHON, env: dict[str, str] | None = None) -> NistRun:
+def nist_scores(
+    run: Path,
+    queries_to_score: Path,
+    assessments: Path,
+    aux: Path,
+    run_id: str,
+    scores: Path,
+    flags: tuple[str, ...] = (),
+    python: Path = NIST_PYTHON,
+    env: dict[str, str] | None = None,
+) -> NistRun:
     """Run NIST's scorer on ``run`` (a folder holding SPARQL-VALID-output); its two score files
     land in ``scores`` (which must not exist)."""
     code = nist_code()
     with tempfile.TemporaryDirectory() as tmp:
-        args = [str(python), "score_submission.py", "task2", "-l", str(Path(tmp) / "log.txt"), *flags,
-                str(code / "input" / "aux_data" / "log_specifications.txt"), *aux_arguments(aux),
-                str(queries_to_score), str(assessments), str(run), run_id, str(scores)]
+        args = [
+            str(python),
+            "score_submission.py",
+            "task2",
+            "-l",
+            str(Path(tmp) / "log.txt"),
+            *flags,
+            str(code / "input" / "aux_data" / "log_specifications.txt"),
+            *aux_arguments(aux),
+            str(queries_to_score),
+            str(assessments),
+            str(run),
+            run_id,
+            str(scores),
+        ]
         start = time.perf_counter()
-        done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**(env or os.environ), "PYTHONHASHSEED": "0"})
+        done = subprocess.run(
+            args, cwd=code, capture_output=True, text=True, env={**(env or os.environ), "PYTHONHASHSEED": "0"}
+        )
         seconds = time.perf_counter() - start
     return NistRun(done.returncode, _failure(done), seconds)
 
@@ -93,8 +126,16 @@ def _failure(done: subprocess.CompletedProcess) -> str:
     return exception or (lines[0] if lines else "")
 
 
-def nist_pool(runs: Path, run_ids: list[str], queries: Path, aux: Path, output: Path, previous: list[Path] = (),
-              kit_size: int | None = None, python: Path = NIST_PYTHON) -> NistRun:
+def nist_pool(
+    runs: Path,
+    run_ids: list[str],
+    queries: Path,
+    aux: Path,
+    output: Path,
+    previous: list[Path] = (),
+    kit_size: int | None = None,
+    python: Path = NIST_PYTHON,
+) -> NistRun:
     """Run NIST's pooler (generate_pool.py task2) on ``runs/<run_id>`` for each run ID, writing into
     ``output``-BATCH1 (and, as NIST does, each run's SPARQL-POOLED-BATCH1-output beside its VALID
     folder: give it a copy of the runs). NIST's last step (an md5 by macOS's ``md5``) fails on Linux,
@@ -103,10 +144,24 @@ def nist_pool(runs: Path, run_ids: list[str], queries: Path, aux: Path, output: 
     with tempfile.TemporaryDirectory() as tmp:
         table = Path(tmp) / "runs_to_pool.txt"
         table.write_text("run_id\n" + "".join(f"{r}\n" for r in run_ids), encoding="utf-8")
-        options = [*(["-k", str(kit_size)] if kit_size else []), *(["-p", ",".join(map(str, previous))] if previous else [])]
-        args = [str(python), "generate_pool.py", "task2", "-l", str(Path(tmp) / "log.txt"), *options,
-                str(code / "input" / "aux_data" / "log_specifications.txt"), *aux_arguments(aux),
-                str(table), str(queries), str(runs), str(output)]
+        options = [
+            *(["-k", str(kit_size)] if kit_size else []),
+            *(["-p", ",".join(map(str, previous))] if previous else []),
+        ]
+        args = [
+            str(python),
+            "generate_pool.py",
+            "task2",
+            "-l",
+            str(Path(tmp) / "log.txt"),
+            *options,
+            str(code / "input" / "aux_data" / "log_specifications.txt"),
+            *aux_arguments(aux),
+            str(table),
+            str(queries),
+            str(runs),
+            str(output),
+        ]
         start = time.perf_counter()
         done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
         seconds = time.perf_counter() - start

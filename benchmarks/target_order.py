@@ -13,6 +13,7 @@ file, at most 25% slower on every other one, and its body binds $this in every s
 tests/test_differential.py that both executors agree); totals at the end. A constraint whose body
 implies its targets runs as written, with no targets joined: its row shows that one time, "implied".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,11 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from aifcheck.validation.shapes import load_catalog  # noqa: E402
-from aifcheck.validation.shapes import binds_this  # noqa: E402
-from aifcheck.validation.engine.fast import compile_constraint  # noqa: E402
 from aifcheck.errors import InputError  # noqa: E402
 from aifcheck.loading.kb import load_kb  # noqa: E402
+from aifcheck.validation.engine.fast import compile_constraint  # noqa: E402
+from aifcheck.validation.shapes import (
+    binds_this,  # noqa: E402
+    load_catalog,  # noqa: E402
+)
 
 
 def best_time(store, query: str, repeat: int) -> float:

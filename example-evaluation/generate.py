@@ -18,6 +18,7 @@ mentions of each query's top clusters; TA3: claims, named by the MD5 of their AR
 the script runs aifcheck's pipeline and pool commands, as a user would, and judges their pools
 by the corpus' truth written here. Run it with the Python aifcheck is installed in.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -80,32 +81,63 @@ class Document:
 
 
 DOCUMENTS = (
-    Document("EXD0001", "eng", True, "EXE0011", (
-        "An outbreak of Kestrel fever began in Port Alder, a harbour town in Norland, on 2 March 2021, health officials said.",
-        "Dr. Mara Ilves, an epidemiologist at Alder General Hospital, said the Kestrel virus infected Tomas Berg, a local fisherman.",
-        "Berg did not die; he is recovering at the hospital.",
-        "The hospital will vaccinate its nurses next week.",
-    ), Image("EXE0012", 640, 480)),
-    Document("EXD0002", "eng", True, "EXE0021", (
-        "Alder General Hospital vaccinated 300 nurses against Kestrel fever on 10 March 2021.",
-        "Director Paul Quint said the vaccine came from the Norland Health Agency.",
-        "No new infections were reported in Port Alder this week.",
-        "Quint said the outbreak did not begin in Port Alder but aboard a cargo ship.",
-    )),
-    Document("EXD0003", "spa", True, "EXE0031", (
-        "Un brote de fiebre Kestrel comenzó el 2 de marzo de 2021 en Puerto Alder, una ciudad de Norlandia.",
-        "La doctora Mara Ilves, del Hospital General de Alder, confirmó que el virus Kestrel infectó a Tomás Berg.",
-        "Berg no murió y se recupera en el hospital.",
-    )),
-    Document("EXD0004", "rus", True, "EXE0041", (
-        "Вспышка лихорадки Кестрел началась в Порт-Алдере 2 марта 2021 года.",
-        "Врач Мара Ильвес из больницы Алдер сообщила, что вирус Кестрел заразил рыбака Томаса Берга.",
-        "Берг не умер, он поправляется.",
-    )),
-    Document("EXD0005", "eng", False, "EXE0051", (
-        "Residents of Port Alder lined up at Alder General Hospital on 12 March 2021 to receive the Kestrel fever vaccine.",
-        "Dr. Mara Ilves said the outbreak started at the fish market in Port Alder.",
-    )),
+    Document(
+        "EXD0001",
+        "eng",
+        True,
+        "EXE0011",
+        (
+            "An outbreak of Kestrel fever began in Port Alder, a harbour town in Norland, on 2 March 2021, health officials said.",
+            "Dr. Mara Ilves, an epidemiologist at Alder General Hospital, said the Kestrel virus infected Tomas Berg, a local fisherman.",
+            "Berg did not die; he is recovering at the hospital.",
+            "The hospital will vaccinate its nurses next week.",
+        ),
+        Image("EXE0012", 640, 480),
+    ),
+    Document(
+        "EXD0002",
+        "eng",
+        True,
+        "EXE0021",
+        (
+            "Alder General Hospital vaccinated 300 nurses against Kestrel fever on 10 March 2021.",
+            "Director Paul Quint said the vaccine came from the Norland Health Agency.",
+            "No new infections were reported in Port Alder this week.",
+            "Quint said the outbreak did not begin in Port Alder but aboard a cargo ship.",
+        ),
+    ),
+    Document(
+        "EXD0003",
+        "spa",
+        True,
+        "EXE0031",
+        (
+            "Un brote de fiebre Kestrel comenzó el 2 de marzo de 2021 en Puerto Alder, una ciudad de Norlandia.",
+            "La doctora Mara Ilves, del Hospital General de Alder, confirmó que el virus Kestrel infectó a Tomás Berg.",
+            "Berg no murió y se recupera en el hospital.",
+        ),
+    ),
+    Document(
+        "EXD0004",
+        "rus",
+        True,
+        "EXE0041",
+        (
+            "Вспышка лихорадки Кестрел началась в Порт-Алдере 2 марта 2021 года.",
+            "Врач Мара Ильвес из больницы Алдер сообщила, что вирус Кестрел заразил рыбака Томаса Берга.",
+            "Берг не умер, он поправляется.",
+        ),
+    ),
+    Document(
+        "EXD0005",
+        "eng",
+        False,
+        "EXE0051",
+        (
+            "Residents of Port Alder lined up at Alder General Hospital on 12 March 2021 to receive the Kestrel fever vaccine.",
+            "Dr. Mara Ilves said the outbreak started at the fish market in Port Alder.",
+        ),
+    ),
 )
 DOCUMENT = {d.doc_id: d for d in DOCUMENTS}
 
@@ -124,7 +156,10 @@ def write_aux(folder: Path) -> None:
             size = len(d.sentences[number].encode("utf-8"))
             sentences.append(f"{d.element}\t{number}\t{start}\t{end}\t{offset}\t{offset + size + 40}")
             offset += size + 41
-    images = ["image_filename\twxh", *(f"{d.image.element}.jpg\t{d.image.width}x{d.image.height}" for d in DOCUMENTS if d.image)]
+    images = [
+        "image_filename\twxh",
+        *(f"{d.image.element}.jpg\t{d.image.width}x{d.image.height}" for d in DOCUMENTS if d.image),
+    ]
     encodings = ["encoding\tmodality", "jpg\timage", "ltf\ttext", "mp4\tvideo", "png\timage"]
     tables = {
         f"{PACKAGE}.coredocs-xx.txt": ["root_id", *(d.doc_id for d in DOCUMENTS if d.ta1_core)],
@@ -201,7 +236,12 @@ class Time:
 
     def components(self) -> tuple[str, str, str, str]:
         after, before = SENTINELS
-        return (self.start_after or after, self.start_before or before, self.end_after or after, self.end_before or before)
+        return (
+            self.start_after or after,
+            self.start_before or before,
+            self.end_after or after,
+            self.end_before or before,
+        )
 
 
 def began(day: str) -> Time:
@@ -258,12 +298,18 @@ def turtle(kb: KB, namespace: str) -> str:
     prototypes, and an LDC time on the prototype of a node that has one."""
     confidences = sorted({1.0} | {n.confidence for n in kb.nodes} | {n.link_confidence for n in kb.nodes if n.link})
     out = [PREFIXES + f"@prefix ex: <{namespace}> .\n", "ex:system a aida:System ."]
-    out += [f'ex:{_conf(c)} a aida:Confidence ; aida:confidenceValue "{c!r}"^^xsd:double ; aida:system ex:system .'
-            for c in confidences]
+    out += [
+        f'ex:{_conf(c)} a aida:Confidence ; aida:confidenceValue "{c!r}"^^xsd:double ; aida:system ex:system .'
+        for c in confidences
+    ]
     for node in kb.nodes:
-        out.append(f"\n# {node.metatype.lower()} {node.key} ({node.type}): "
-                   + "; ".join(f'"{m.phrase}"' + (" (negated)" if m.negated else "") for m in node.mentions))
-        out.append(f"ex:cluster-{node.key} a aida:SameAsCluster ; aida:prototype ex:{node.key} ; aida:system ex:system .")
+        out.append(
+            f"\n# {node.metatype.lower()} {node.key} ({node.type}): "
+            + "; ".join(f'"{m.phrase}"' + (" (negated)" if m.negated else "") for m in node.mentions)
+        )
+        out.append(
+            f"ex:cluster-{node.key} a aida:SameAsCluster ; aida:prototype ex:{node.key} ; aida:system ex:system ."
+        )
         informative = {}  # one informative justification per document: the first mention there
         for i, m in enumerate(node.mentions, 1):
             informative.setdefault(m.doc_id, f"ex:{node.key}-span{i}")
@@ -272,19 +318,27 @@ def turtle(kb: KB, namespace: str) -> str:
             prototype.append(f'aida:handle "{node.mentions[0].phrase}"')
         prototype.append("aida:informativeJustification " + ", ".join(informative.values()))
         if node.link:
-            prototype.append(f'aida:link [ a aida:LinkAssertion ; aida:linkTarget "{node.link}" ; '
-                             f"aida:confidence ex:{_conf(node.link_confidence)} ; aida:system ex:system ]")
+            prototype.append(
+                f'aida:link [ a aida:LinkAssertion ; aida:linkTarget "{node.link}" ; '
+                f"aida:confidence ex:{_conf(node.link_confidence)} ; aida:system ex:system ]"
+            )
         if node.time:
             prototype.append(f"aida:ldcTime ex:{node.key}-time")
         out.append(" ;\n    ".join([*prototype, "aida:system ex:system ."]))
         for i, m in enumerate(node.mentions, 1):
             member = f"ex:{node.key}-{i}"
-            attributes = (" ; aida:attributes aida:Negated" if m.negated else "") + (f' ; aida:hasName "{m.phrase}"' if m.named else "")
+            attributes = (" ; aida:attributes aida:Negated" if m.negated else "") + (
+                f' ; aida:hasName "{m.phrase}"' if m.named else ""
+            )
             out.append(f"{member} a aida:{node.metatype}{attributes} ; aida:system ex:system .")
-            out.append(f"ex:{node.key}-{i}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{node.key} ; "
-                       f"aida:clusterMember {member} ;\n    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")
-            out.append(f'ex:{node.key}-{i}-type a rdf:Statement ; rdf:subject {member} ; rdf:predicate rdf:type ; rdf:object "{node.type}" ;\n'
-                       f"    aida:justifiedBy ex:{node.key}-span{i} ; aida:confidence ex:{_conf(node.confidence)} ; aida:system ex:system .")
+            out.append(
+                f"ex:{node.key}-{i}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{node.key} ; "
+                f"aida:clusterMember {member} ;\n    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+            )
+            out.append(
+                f'ex:{node.key}-{i}-type a rdf:Statement ; rdf:subject {member} ; rdf:predicate rdf:type ; rdf:object "{node.type}" ;\n'
+                f"    aida:justifiedBy ex:{node.key}-span{i} ; aida:confidence ex:{_conf(node.confidence)} ; aida:system ex:system ."
+            )
             out.append(_justification(f"ex:{node.key}-span{i}", m))
         if node.time:
             out.append(_time(node.key, node.time))
@@ -292,11 +346,13 @@ def turtle(kb: KB, namespace: str) -> str:
         name = f"ex:{arg.subject}-{arg.role.split('_')[0]}-{arg.object}"
         spans = ", ".join(f"ex:{key}-span{i + 1}" for key, i in kb.justification(arg))
         negated = " ; aida:attributes aida:Negated" if arg.negated else ""
-        out.append(f'\n{name} a aida:ArgumentStatement ; rdf:subject ex:{arg.subject} ; rdf:predicate "{arg.role}" ; '
-                   f"rdf:object ex:{arg.object}{negated} ;\n"
-                   f"    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification {spans} ; "
-                   f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ] ;\n"
-                   f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")
+        out.append(
+            f'\n{name} a aida:ArgumentStatement ; rdf:subject ex:{arg.subject} ; rdf:predicate "{arg.role}" ; '
+            f"rdf:object ex:{arg.object}{negated} ;\n"
+            f"    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification {spans} ; "
+            f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ] ;\n"
+            f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+        )
     return "\n".join(out) + "\n"
 
 
@@ -308,24 +364,34 @@ def _justification(name: str, m: Mention) -> str:
     d = DOCUMENT[m.doc_id]
     if m.box:
         ulx, uly, lrx, lry = m.box
-        return (f'{name} a aida:ImageJustification ; aida:source "{d.image.element}" ; aida:sourceDocument "{d.doc_id}" ;\n'
-                f'    aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX "{ulx}"^^xsd:int ; aida:boundingBoxUpperLeftY "{uly}"^^xsd:int ; '
-                f'aida:boundingBoxLowerRightX "{lrx}"^^xsd:int ; aida:boundingBoxLowerRightY "{lry}"^^xsd:int ] ;\n'
-                f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")
+        return (
+            f'{name} a aida:ImageJustification ; aida:source "{d.image.element}" ; aida:sourceDocument "{d.doc_id}" ;\n'
+            f'    aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX "{ulx}"^^xsd:int ; aida:boundingBoxUpperLeftY "{uly}"^^xsd:int ; '
+            f'aida:boundingBoxLowerRightX "{lrx}"^^xsd:int ; aida:boundingBoxLowerRightY "{lry}"^^xsd:int ] ;\n'
+            f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+        )
     start, end = m.offsets()
-    return (f'{name} a aida:TextJustification ; aida:source "{d.element}" ; aida:sourceDocument "{d.doc_id}" ;\n'
-            f'    aida:startOffset "{start}"^^xsd:int ; aida:endOffsetInclusive "{end}"^^xsd:int ; '
-            f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")
+    return (
+        f'{name} a aida:TextJustification ; aida:source "{d.element}" ; aida:sourceDocument "{d.doc_id}" ;\n'
+        f'    aida:startOffset "{start}"^^xsd:int ; aida:endOffsetInclusive "{end}"^^xsd:int ; '
+        f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+    )
 
 
 def _time(key: str, time: Time) -> str:
     names = ("start-after", "start-before", "end-after", "end-before")
-    lines = [(f"ex:{key}-time a aida:LDCTime ; aida:start ex:{key}-start-after, ex:{key}-start-before ; "
-             f"aida:end ex:{key}-end-after, ex:{key}-end-before ; aida:system ex:system .")]
+    lines = [
+        (
+            f"ex:{key}-time a aida:LDCTime ; aida:start ex:{key}-start-after, ex:{key}-start-before ; "
+            f"aida:end ex:{key}-end-after, ex:{key}-end-before ; aida:system ex:system ."
+        )
+    ]
     for name, day in zip(names, time.components()):
         year, month, date = day.split("-")
-        lines.append(f'ex:{key}-{name} a aida:LDCTimeComponent ; aida:timeType "{name.split("-")[1].upper()}" ; '
-                     f'aida:year "{year}"^^xsd:gYear ; aida:month "--{month}"^^xsd:gMonth ; aida:day "---{date}"^^xsd:gDay .')
+        lines.append(
+            f'ex:{key}-{name} a aida:LDCTimeComponent ; aida:timeType "{name.split("-")[1].upper()}" ; '
+            f'aida:year "{year}"^^xsd:gYear ; aida:month "--{month}"^^xsd:gMonth ; aida:day "---{date}"^^xsd:gDay .'
+        )
     return "\n".join(lines)
 
 
@@ -337,18 +403,33 @@ def gold_tables(kb: KB, folder: Path) -> None:
     def negation(negated: bool) -> str:
         return "Negated" if negated else "NotNegated"
 
-    cm = [("?cluster\t?metatype\t?type\t?mention_span\t?is_negated\t?type_statement_confidence\t"
-          "?cluster_membership_confidence\t?mention_type_justification_confidence")]
-    cm += [f"gold-{n.key}\t{n.metatype}\t{n.type}\t{m.nist_span()}\t{negation(m.negated)}\t{one}\t{one}\t{one}"
-           for n in kb.nodes for m in n.mentions]
-    am = [("?is_assertion_negated\t?subject_metatype\t?subject\t?is_subject_negated\t?predicate\t?object_metatype\t?object\t"
-          "?is_object_negated\t?predicate_justification\t?argument_assertion_confidence\t?predicate_justification_confidence")]
+    cm = [
+        (
+            "?cluster\t?metatype\t?type\t?mention_span\t?is_negated\t?type_statement_confidence\t"
+            "?cluster_membership_confidence\t?mention_type_justification_confidence"
+        )
+    ]
+    cm += [
+        f"gold-{n.key}\t{n.metatype}\t{n.type}\t{m.nist_span()}\t{negation(m.negated)}\t{one}\t{one}\t{one}"
+        for n in kb.nodes
+        for m in n.mentions
+    ]
+    am = [
+        (
+            "?is_assertion_negated\t?subject_metatype\t?subject\t?is_subject_negated\t?predicate\t?object_metatype\t?object\t"
+            "?is_object_negated\t?predicate_justification\t?argument_assertion_confidence\t?predicate_justification_confidence"
+        )
+    ]
     for arg in kb.args:
         subject, obj = kb.node(arg.subject), kb.node(arg.object)
         for key, i in kb.justification(arg):
-            am.append(f"{negation(arg.negated)}\t{subject.metatype}\tgold-{subject.key}\tNotNegated\t{arg.role}\t{obj.metatype}\t"
-                      f"gold-{obj.key}\tNotNegated\t{kb.node(key).mentions[i].nist_span()}\t{one}\t{one}")
-    tm = ["?cluster\t?sa_month\t?sa_day\t?sa_year\t?sb_month\t?sb_day\t?sb_year\t?ea_month\t?ea_day\t?ea_year\t?eb_month\t?eb_day\t?eb_year"]
+            am.append(
+                f"{negation(arg.negated)}\t{subject.metatype}\tgold-{subject.key}\tNotNegated\t{arg.role}\t{obj.metatype}\t"
+                f"gold-{obj.key}\tNotNegated\t{kb.node(key).mentions[i].nist_span()}\t{one}\t{one}"
+            )
+    tm = [
+        "?cluster\t?sa_month\t?sa_day\t?sa_year\t?sb_month\t?sb_day\t?sb_year\t?ea_month\t?ea_day\t?ea_year\t?eb_month\t?eb_day\t?eb_year"
+    ]
     for n in kb.nodes:
         if n.time:
             days = [day.split("-") for day in n.time.components()]
@@ -363,17 +444,30 @@ def gold_tables(kb: KB, folder: Path) -> None:
 # ------------------------------------------------------------------------------------------------
 
 PERSON, SCIENTIST, POLITICIAN, CITY, COUNTRY = "Q215627", "Q901", "Q82955", "Q515", "Q6256"
-ORGANIZATION, AGENCY, DISEASE, INFECTIOUS_DISEASE, VIRUS, VACCINE = "Q43229", "Q327333", "Q12136", "Q2057971", "Q808", "Q134808"
+ORGANIZATION, AGENCY, DISEASE, INFECTIOUS_DISEASE, VIRUS, VACCINE = (
+    "Q43229",
+    "Q327333",
+    "Q12136",
+    "Q2057971",
+    "Q808",
+    "Q134808",
+)
 OUTBREAK, INFECTION, DEATH, VACCINATION, TREATMENT = "Q3241045", "Q166231", "Q3739104", "Q192995", "Q179661"
 EMPLOYER, COUNTRY_OF = "P108", "P17"
 DISEASE_ROLE, LOCATION, INFECTANT, INFECTED, DECEASED = (
-    "A1_ppt_theme_disease", "AM_loc__location", "A2_ppt_theme_infectant", "A1_gol_destination_thing_becoming_infected",
-    "A1_ppt_the_deceased")
+    "A1_ppt_theme_disease",
+    "AM_loc__location",
+    "A2_ppt_theme_infectant",
+    "A1_gol_destination_thing_becoming_infected",
+    "A1_ppt_the_deceased",
+)
 INOCULATOR, INOCULATED, AGAINST = "A0_pag__inoculator", "A1_ppt__patient_inoculated", "A2_ppt__inoculated_against"
 
 
 def node(doc_id: str, key: str, metatype: str, qnode: str, *mentions: str | Mention, time: Time | None = None) -> Node:
-    return Node(key, metatype, qnode, tuple(m if isinstance(m, Mention) else mention(doc_id, m) for m in mentions), time)
+    return Node(
+        key, metatype, qnode, tuple(m if isinstance(m, Mention) else mention(doc_id, m) for m in mentions), time
+    )
 
 
 def gold_ta1() -> dict[str, KB]:
@@ -382,98 +476,118 @@ def gold_ta1() -> dict[str, KB]:
     d1, d2, d3, d4, d5 = (partial(node, d.doc_id) for d in DOCUMENTS)
     hospital_photo = Mention("EXD0001", "the hospital's front door (photo)", box=(40, 60, 420, 330))
     return {
-        "EXD0001": KB((
-            d1("fever", ENTITY, DISEASE, "Kestrel fever*"),
-            d1("port-alder", ENTITY, CITY, "Port Alder*", "harbour town"),
-            d1("norland", ENTITY, COUNTRY, "Norland*"),
-            d1("officials", ENTITY, PERSON, "health officials"),
-            d1("ilves", ENTITY, SCIENTIST, "Mara Ilves*", "epidemiologist"),
-            d1("hospital", ENTITY, ORGANIZATION, "Alder General Hospital*", "hospital@the hospital.", "hospital@The hospital will",
-               hospital_photo),
-            d1("virus", ENTITY, VIRUS, "Kestrel virus*"),
-            d1("berg", ENTITY, PERSON, "Tomas Berg*", "fisherman", "Berg#2", "he@he is recovering"),
-            d1("nurses", ENTITY, PERSON, "nurses"),
-            d1("outbreak", EVENT, OUTBREAK, "outbreak", time=began("2021-03-02")),
-            d1("infection", EVENT, INFECTION, "infected", time=Time(end_before="2021-03-04")),
-            d1("death", EVENT, DEATH, "!die", time=Time()),
-            d1("vaccination", EVENT, VACCINATION, "vaccinate", time=Time("2021-03-08", "2021-03-14")),
-            d1("employment", RELATION, EMPLOYER, "epidemiologist at Alder General Hospital"),
-            d1("location", RELATION, COUNTRY_OF, "Port Alder, a harbour town in Norland"),
-        ), (
-            *_story("Berg"),
-            Arg("vaccination", INOCULATOR, "hospital", at="hospital"),
-            Arg("vaccination", INOCULATED, "nurses"),
-            Arg("location", "A0", "port-alder"),
-            Arg("location", "A1", "norland"),
-        )),
-        "EXD0002": KB((
-            d2("hospital", ENTITY, ORGANIZATION, "Alder General Hospital*"),
-            d2("nurses", ENTITY, PERSON, "300 nurses"),
-            d2("fever", ENTITY, DISEASE, "Kestrel fever*"),
-            d2("quint", ENTITY, PERSON, "Paul Quint*", "Director", "Quint#2"),
-            d2("vaccine", ENTITY, VACCINE, "vaccine"),
-            d2("agency", ENTITY, AGENCY, "Norland Health Agency*"),
-            d2("port-alder", ENTITY, CITY, "Port Alder*", "Port Alder#2"),
-            d2("vaccination", EVENT, VACCINATION, "vaccinated", time=began("2021-03-10")),
-            d2("infections", EVENT, INFECTION, "!infections", time=Time("2021-03-01", "", "", "2021-03-07")),
-            d2("outbreak", EVENT, OUTBREAK, "outbreak", time=Time()),
-            d2("employment", RELATION, EMPLOYER, "Director Paul Quint"),
-        ), (
-            Arg("vaccination", INOCULATOR, "hospital"),
-            Arg("vaccination", INOCULATED, "nurses"),
-            Arg("vaccination", AGAINST, "fever"),
-            Arg("infections", LOCATION, "port-alder", negated=True),
-            Arg("outbreak", LOCATION, "port-alder", at="Port Alder", negated=True),
-            Arg("employment", "A0", "quint"),
-            Arg("employment", "A1", "hospital"),
-        )),
-        "EXD0003": KB((
-            d3("fever", ENTITY, DISEASE, "fiebre Kestrel*"),
-            d3("port-alder", ENTITY, CITY, "Puerto Alder*", "ciudad"),
-            d3("norland", ENTITY, COUNTRY, "Norlandia*"),
-            d3("ilves", ENTITY, SCIENTIST, "Mara Ilves*", "doctora"),
-            d3("hospital", ENTITY, ORGANIZATION, "Hospital General de Alder*", "hospital"),
-            d3("virus", ENTITY, VIRUS, "virus Kestrel*"),
-            d3("berg", ENTITY, PERSON, "Tomás Berg*", "Berg#2"),
-            d3("outbreak", EVENT, OUTBREAK, "brote", time=began("2021-03-02")),
-            d3("infection", EVENT, INFECTION, "infectó", time=Time()),
-            d3("death", EVENT, DEATH, "!murió", time=Time()),
-            d3("employment", RELATION, EMPLOYER, "doctora Mara Ilves, del Hospital General de Alder"),
-            d3("location", RELATION, COUNTRY_OF, "Puerto Alder, una ciudad de Norlandia"),
-        ), (
-            *_story("Berg"),
-            Arg("location", "A0", "port-alder"),
-            Arg("location", "A1", "norland"),
-        )),
-        "EXD0004": KB((
-            d4("fever", ENTITY, DISEASE, "лихорадки Кестрел*"),
-            d4("port-alder", ENTITY, CITY, "Порт-Алдере*"),
-            d4("ilves", ENTITY, SCIENTIST, "Мара Ильвес*", "Врач"),
-            d4("hospital", ENTITY, ORGANIZATION, "больницы Алдер*"),
-            d4("virus", ENTITY, VIRUS, "вирус Кестрел*"),
-            d4("berg", ENTITY, PERSON, "Томаса Берга*", "рыбака", "Берг#2", "он@он поправляется"),
-            d4("outbreak", EVENT, OUTBREAK, "Вспышка", time=began("2021-03-02")),
-            d4("infection", EVENT, INFECTION, "заразил", time=Time()),
-            d4("death", EVENT, DEATH, "!умер", time=Time()),
-            d4("employment", RELATION, EMPLOYER, "Врач Мара Ильвес из больницы Алдер"),
-        ), (
-            *_story("Берг", infected_at="рыбака"),
-        )),
+        "EXD0001": KB(
+            (
+                d1("fever", ENTITY, DISEASE, "Kestrel fever*"),
+                d1("port-alder", ENTITY, CITY, "Port Alder*", "harbour town"),
+                d1("norland", ENTITY, COUNTRY, "Norland*"),
+                d1("officials", ENTITY, PERSON, "health officials"),
+                d1("ilves", ENTITY, SCIENTIST, "Mara Ilves*", "epidemiologist"),
+                d1(
+                    "hospital",
+                    ENTITY,
+                    ORGANIZATION,
+                    "Alder General Hospital*",
+                    "hospital@the hospital.",
+                    "hospital@The hospital will",
+                    hospital_photo,
+                ),
+                d1("virus", ENTITY, VIRUS, "Kestrel virus*"),
+                d1("berg", ENTITY, PERSON, "Tomas Berg*", "fisherman", "Berg#2", "he@he is recovering"),
+                d1("nurses", ENTITY, PERSON, "nurses"),
+                d1("outbreak", EVENT, OUTBREAK, "outbreak", time=began("2021-03-02")),
+                d1("infection", EVENT, INFECTION, "infected", time=Time(end_before="2021-03-04")),
+                d1("death", EVENT, DEATH, "!die", time=Time()),
+                d1("vaccination", EVENT, VACCINATION, "vaccinate", time=Time("2021-03-08", "2021-03-14")),
+                d1("employment", RELATION, EMPLOYER, "epidemiologist at Alder General Hospital"),
+                d1("location", RELATION, COUNTRY_OF, "Port Alder, a harbour town in Norland"),
+            ),
+            (
+                *_story("Berg"),
+                Arg("vaccination", INOCULATOR, "hospital", at="hospital"),
+                Arg("vaccination", INOCULATED, "nurses"),
+                Arg("location", "A0", "port-alder"),
+                Arg("location", "A1", "norland"),
+            ),
+        ),
+        "EXD0002": KB(
+            (
+                d2("hospital", ENTITY, ORGANIZATION, "Alder General Hospital*"),
+                d2("nurses", ENTITY, PERSON, "300 nurses"),
+                d2("fever", ENTITY, DISEASE, "Kestrel fever*"),
+                d2("quint", ENTITY, PERSON, "Paul Quint*", "Director", "Quint#2"),
+                d2("vaccine", ENTITY, VACCINE, "vaccine"),
+                d2("agency", ENTITY, AGENCY, "Norland Health Agency*"),
+                d2("port-alder", ENTITY, CITY, "Port Alder*", "Port Alder#2"),
+                d2("vaccination", EVENT, VACCINATION, "vaccinated", time=began("2021-03-10")),
+                d2("infections", EVENT, INFECTION, "!infections", time=Time("2021-03-01", "", "", "2021-03-07")),
+                d2("outbreak", EVENT, OUTBREAK, "outbreak", time=Time()),
+                d2("employment", RELATION, EMPLOYER, "Director Paul Quint"),
+            ),
+            (
+                Arg("vaccination", INOCULATOR, "hospital"),
+                Arg("vaccination", INOCULATED, "nurses"),
+                Arg("vaccination", AGAINST, "fever"),
+                Arg("infections", LOCATION, "port-alder", negated=True),
+                Arg("outbreak", LOCATION, "port-alder", at="Port Alder", negated=True),
+                Arg("employment", "A0", "quint"),
+                Arg("employment", "A1", "hospital"),
+            ),
+        ),
+        "EXD0003": KB(
+            (
+                d3("fever", ENTITY, DISEASE, "fiebre Kestrel*"),
+                d3("port-alder", ENTITY, CITY, "Puerto Alder*", "ciudad"),
+                d3("norland", ENTITY, COUNTRY, "Norlandia*"),
+                d3("ilves", ENTITY, SCIENTIST, "Mara Ilves*", "doctora"),
+                d3("hospital", ENTITY, ORGANIZATION, "Hospital General de Alder*", "hospital"),
+                d3("virus", ENTITY, VIRUS, "virus Kestrel*"),
+                d3("berg", ENTITY, PERSON, "Tomás Berg*", "Berg#2"),
+                d3("outbreak", EVENT, OUTBREAK, "brote", time=began("2021-03-02")),
+                d3("infection", EVENT, INFECTION, "infectó", time=Time()),
+                d3("death", EVENT, DEATH, "!murió", time=Time()),
+                d3("employment", RELATION, EMPLOYER, "doctora Mara Ilves, del Hospital General de Alder"),
+                d3("location", RELATION, COUNTRY_OF, "Puerto Alder, una ciudad de Norlandia"),
+            ),
+            (
+                *_story("Berg"),
+                Arg("location", "A0", "port-alder"),
+                Arg("location", "A1", "norland"),
+            ),
+        ),
+        "EXD0004": KB(
+            (
+                d4("fever", ENTITY, DISEASE, "лихорадки Кестрел*"),
+                d4("port-alder", ENTITY, CITY, "Порт-Алдере*"),
+                d4("ilves", ENTITY, SCIENTIST, "Мара Ильвес*", "Врач"),
+                d4("hospital", ENTITY, ORGANIZATION, "больницы Алдер*"),
+                d4("virus", ENTITY, VIRUS, "вирус Кестрел*"),
+                d4("berg", ENTITY, PERSON, "Томаса Берга*", "рыбака", "Берг#2", "он@он поправляется"),
+                d4("outbreak", EVENT, OUTBREAK, "Вспышка", time=began("2021-03-02")),
+                d4("infection", EVENT, INFECTION, "заразил", time=Time()),
+                d4("death", EVENT, DEATH, "!умер", time=Time()),
+                d4("employment", RELATION, EMPLOYER, "Врач Мара Ильвес из больницы Алдер"),
+            ),
+            (*_story("Берг", infected_at="рыбака"),),
+        ),
         # not a TA1 core document: LDC did not annotate it, and NIST does not score it
-        "EXD0005": KB((
-            d5("residents", ENTITY, PERSON, "Residents"),
-            d5("port-alder", ENTITY, CITY, "Port Alder*", "Port Alder#2"),
-            d5("hospital", ENTITY, ORGANIZATION, "Alder General Hospital*"),
-            d5("ilves", ENTITY, SCIENTIST, "Mara Ilves*"),
-            d5("vaccine", ENTITY, VACCINE, "Kestrel fever vaccine"),
-            d5("market", ENTITY, ORGANIZATION, "fish market"),
-            d5("vaccination", EVENT, VACCINATION, "receive", time=began("2021-03-12")),
-            d5("outbreak", EVENT, OUTBREAK, "outbreak", time=Time()),
-        ), (
-            Arg("vaccination", INOCULATED, "residents"),
-            Arg("vaccination", INOCULATOR, "hospital"),
-            Arg("outbreak", LOCATION, "market"),
-        )),
+        "EXD0005": KB(
+            (
+                d5("residents", ENTITY, PERSON, "Residents"),
+                d5("port-alder", ENTITY, CITY, "Port Alder*", "Port Alder#2"),
+                d5("hospital", ENTITY, ORGANIZATION, "Alder General Hospital*"),
+                d5("ilves", ENTITY, SCIENTIST, "Mara Ilves*"),
+                d5("vaccine", ENTITY, VACCINE, "Kestrel fever vaccine"),
+                d5("market", ENTITY, ORGANIZATION, "fish market"),
+                d5("vaccination", EVENT, VACCINATION, "receive", time=began("2021-03-12")),
+                d5("outbreak", EVENT, OUTBREAK, "outbreak", time=Time()),
+            ),
+            (
+                Arg("vaccination", INOCULATED, "residents"),
+                Arg("vaccination", INOCULATOR, "hospital"),
+                Arg("outbreak", LOCATION, "market"),
+            ),
+        ),
     }
 
 
@@ -481,9 +595,15 @@ def _story(deceased_at: str, infected_at: str = "") -> tuple[Arg, ...]:
     """The arguments EXD0001, EXD0003 and EXD0004 all annotate: the outbreak's, Berg's infection
     and the death he did not die (justified by the object's mention ``deceased_at``, and
     ``infected_at``), and Ilves' employer."""
-    return (Arg("outbreak", DISEASE_ROLE, "fever"), Arg("outbreak", LOCATION, "port-alder"), Arg("infection", INFECTANT, "virus"),
-            Arg("infection", INFECTED, "berg", at=infected_at), Arg("death", DECEASED, "berg", at=deceased_at, negated=True),
-            Arg("employment", "A0", "ilves"), Arg("employment", "A1", "hospital"))
+    return (
+        Arg("outbreak", DISEASE_ROLE, "fever"),
+        Arg("outbreak", LOCATION, "port-alder"),
+        Arg("infection", INFECTANT, "virus"),
+        Arg("infection", INFECTED, "berg", at=infected_at),
+        Arg("death", DECEASED, "berg", at=deceased_at, negated=True),
+        Arg("employment", "A0", "ilves"),
+        Arg("employment", "A1", "hospital"),
+    )
 
 
 # A system's mistakes, each an edit of the gold KB
@@ -502,8 +622,14 @@ def _matches(m: Mention, phrase: str) -> bool:
 
 def _mentions(key: str, phrase: str, change: Callable[[Mention], Mention | None]) -> Edit:
     def edit(kb: KB) -> KB:
-        return _nodes(kb, key, lambda n: replace(n, mentions=tuple(
-            m2 for m in n.mentions if (m2 := change(m) if _matches(m, phrase) else m) is not None)))
+        return _nodes(
+            kb,
+            key,
+            lambda n: replace(
+                n, mentions=tuple(m2 for m in n.mentions if (m2 := change(m) if _matches(m, phrase) else m) is not None)
+            ),
+        )
+
     return edit
 
 
@@ -511,8 +637,9 @@ def miss(key: str, phrase: str | None = None) -> Edit:
     """The system misses a mention, or (without a phrase) the whole cluster and its arguments."""
     if phrase is not None:
         return _mentions(key, phrase, lambda m: None)
-    return lambda kb: replace(_nodes(kb, key, lambda n: None),
-                              args=tuple(a for a in kb.args if key not in (a.subject, a.object)))
+    return lambda kb: replace(
+        _nodes(kb, key, lambda n: None), args=tuple(a for a in kb.args if key not in (a.subject, a.object))
+    )
 
 
 def shift(key: str, phrase: str, characters: int) -> Edit:
@@ -533,21 +660,25 @@ def retime(key: str, time: Time | None) -> Edit:
 
 def split(key: str, new_key: str, *phrases: str) -> Edit:
     """The system makes a cluster of its own of some mentions."""
+
     def edit(kb: KB) -> KB:
         old = kb.node(key)
         moved = tuple(m for m in old.mentions if any(_matches(m, p) for p in phrases))
         for phrase in phrases:
             kb = _mentions(key, phrase, lambda m: None)(kb)
         return replace(kb, nodes=(*kb.nodes, replace(old, key=new_key, mentions=moved, time=None)))
+
     return edit
 
 
 def move(key: str, phrase: str, into: str) -> Edit:
     """The system puts a mention of one cluster first in another (its informative mention there)."""
+
     def edit(kb: KB) -> KB:
         moved = tuple(m for m in kb.node(key).mentions if _matches(m, phrase))
         kb = _mentions(key, phrase, lambda m: None)(kb)
         return _nodes(kb, into, lambda n: replace(n, mentions=moved + n.mentions))
+
     return edit
 
 
@@ -557,12 +688,16 @@ def relink(key: str, link: str | None, confidence: float = 1.0) -> Edit:
 
 def merge(key: str, into: str) -> Edit:
     """The system puts the mentions of one cluster into another."""
+
     def edit(kb: KB) -> KB:
         moved = kb.node(key).mentions
         kb = _nodes(_nodes(kb, key, lambda n: None), into, lambda n: replace(n, mentions=n.mentions + moved))
-        args = tuple(replace(a, subject=into if a.subject == key else a.subject, object=into if a.object == key else a.object)
-                     for a in kb.args)
+        args = tuple(
+            replace(a, subject=into if a.subject == key else a.subject, object=into if a.object == key else a.object)
+            for a in kb.args
+        )
         return replace(kb, args=args)
+
     return edit
 
 
@@ -571,13 +706,17 @@ def drop_arg(subject: str, role: str) -> Edit:
 
 
 def change_arg(subject: str, role: str, **changes: object) -> Edit:
-    return lambda kb: replace(kb, args=tuple(replace(a, **changes) if (a.subject, a.role) == (subject, role) else a
-                                             for a in kb.args))
+    return lambda kb: replace(
+        kb, args=tuple(replace(a, **changes) if (a.subject, a.role) == (subject, role) else a for a in kb.args)
+    )
 
 
 def add(*items: Node | Arg) -> Edit:
-    return lambda kb: replace(kb, nodes=kb.nodes + tuple(i for i in items if isinstance(i, Node)),
-                              args=kb.args + tuple(i for i in items if isinstance(i, Arg)))
+    return lambda kb: replace(
+        kb,
+        nodes=kb.nodes + tuple(i for i in items if isinstance(i, Node)),
+        args=kb.args + tuple(i for i in items if isinstance(i, Arg)),
+    )
 
 
 def apply(kb: KB, edits: Iterable[Edit]) -> KB:
@@ -596,7 +735,8 @@ TA1_RUNS: dict[str, dict[str, tuple[Edit, ...]]] = {
         "EXD0001": (
             miss("berg", "he"),
             retype("ilves", PERSON),
-            negate("death", "die", False), change_arg("death", DECEASED, negated=False),
+            negate("death", "die", False),
+            change_arg("death", DECEASED, negated=False),
             drop_arg("vaccination", INOCULATOR),
             retime("infection", Time(end_before="2021-03-02")),
         ),
@@ -624,7 +764,9 @@ TA1_RUNS: dict[str, dict[str, tuple[Edit, ...]]] = {
             retype("outbreak", TREATMENT),
             change_arg("outbreak", LOCATION, object="norland"),
             *(retime(key, None) for key in ("outbreak", "infection", "death", "vaccination")),
-            miss("officials"), miss("port-alder", "harbour town"), miss("berg", "fisherman"),
+            miss("officials"),
+            miss("port-alder", "harbour town"),
+            miss("berg", "fisherman"),
             shift("hospital", "Alder General Hospital", -4),
         ),
         "EXD0002": (
@@ -640,8 +782,10 @@ TA1_RUNS: dict[str, dict[str, tuple[Edit, ...]]] = {
         ),
         "EXD0004": (
             *(miss(key) for key in ("infection", "death", "employment")),
-            change_arg("outbreak", LOCATION, object="hospital"), drop_arg("outbreak", DISEASE_ROLE),
-            miss("berg", "он"), miss("berg", "рыбака"),
+            change_arg("outbreak", LOCATION, object="hospital"),
+            drop_arg("outbreak", DISEASE_ROLE),
+            miss("berg", "он"),
+            miss("berg", "рыбака"),
         ),
         "EXD0005": (miss("outbreak"),),
     },
@@ -667,9 +811,15 @@ def write_ta1(out: Path) -> None:
 
 # entity -> (LDC's entity ID, the reference-KB node LDC links it to); the KB IDs are invented
 TA2_ENTITIES = {
-    "port-alder": ("ENT01", "NILEX0001"), "ilves": ("ENT02", "NILEX0002"), "berg": ("ENT03", "NILEX0003"),
-    "hospital": ("ENT04", "NILEX0004"), "fever": ("ENT05", "NILEX0005"), "virus": ("ENT06", "NILEX0006"),
-    "norland": ("ENT07", "NILEX0007"), "quint": ("ENT08", "NILEX0008"), "agency": ("ENT09", "NILEX0009"),
+    "port-alder": ("ENT01", "NILEX0001"),
+    "ilves": ("ENT02", "NILEX0002"),
+    "berg": ("ENT03", "NILEX0003"),
+    "hospital": ("ENT04", "NILEX0004"),
+    "fever": ("ENT05", "NILEX0005"),
+    "virus": ("ENT06", "NILEX0006"),
+    "norland": ("ENT07", "NILEX0007"),
+    "quint": ("ENT08", "NILEX0008"),
+    "agency": ("ENT09", "NILEX0009"),
 }
 # NIST's queries: (query ID, entity, entry point type, entry point or "" for the entity's KB ID, clusters, documents)
 TA2_QUERIES = (
@@ -698,17 +848,20 @@ def gold_ta2() -> KB:
 TA2_RUNS: dict[str, tuple[Edit, ...]] = {
     "run1": (
         move("market", "fish market", "hospital"),
-        split("berg", "berg-rus", "EXD0004:"), relink("berg-rus", "NILEX0003", 0.5),
+        split("berg", "berg-rus", "EXD0004:"),
+        relink("berg-rus", "NILEX0003", 0.5),
         relink("port-alder", "NILEX0001", 0.9),
         miss("ilves", "EXD0004:"),
     ),
     "run2": (
         split("port-alder", "puerto-alder", "EXD0003:", "EXD0004:"),
-        relink("port-alder", "NILEX0001", 0.6), relink("puerto-alder", "NILEX0001", 0.9),
+        relink("port-alder", "NILEX0001", 0.6),
+        relink("puerto-alder", "NILEX0001", 0.9),
         move("officials", "health officials", "ilves"),
         shift("berg", "EXD0003:Tomás Berg", 2),
         relink("hospital", None),
-        miss("virus"), miss("agency"),
+        miss("virus"),
+        miss("agency"),
     ),
 }
 
@@ -729,9 +882,13 @@ def write_ta2(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         stages = [Path(tmp) / run for run in TA2_RUNS]
         for run, stage in zip(TA2_RUNS, stages):
-            run_aifcheck("pipeline", "ta2", out / run, "--queries", out / "queries.tsv", "--aux", out / "AUX-data", "-o", stage)
+            run_aifcheck(
+                "pipeline", "ta2", out / run, "--queries", out / "queries.tsv", "--aux", out / "AUX-data", "-o", stage
+            )
         pool = Path(tmp) / "pool"
-        run_aifcheck("pool", "ta2", *stages, "--queries-to-score", out / "queries.tsv", "--aux", out / "AUX-data", "-o", pool)
+        run_aifcheck(
+            "pool", "ta2", *stages, "--queries-to-score", out / "queries.tsv", "--aux", out / "AUX-data", "-o", pool
+        )
         for kit in sorted(pool.glob("task2_pool_*/kits/*.tab")):
             lines = kit.read_text(encoding="utf-8").splitlines()
             write(out / "LDC" / "data" / "TA2" / kit.name, (judge_ta2(line, gold) for line in lines))
@@ -768,9 +925,13 @@ def _text_span(span: str) -> tuple[str, int, int]:
 def run_aifcheck(*args: str | Path) -> str:
     """An aifcheck command, as a user runs it; its standard output. A failure stops the script
     with aifcheck's message (exit status 1 only says NIST's stages logged dropped rows)."""
-    done = subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, check=False
+    )
     if done.returncode not in (0, 1):
-        sys.exit(f"generate.py: aifcheck {' '.join(map(str, args))}: exit status {done.returncode}: {done.stderr.strip()}")
+        sys.exit(
+            f"generate.py: aifcheck {' '.join(map(str, args))}: exit status {done.returncode}: {done.stderr.strip()}"
+        )
     return done.stdout
 
 
@@ -780,10 +941,19 @@ def run_aifcheck(*args: str | Path) -> str:
 
 # (topic ID, topic, subtopic, claim template): NIST's topics.tsv rows
 SUBTOPICS = (
-    ("T901", "The Kestrel fever outbreak", "Where the Kestrel fever outbreak began", "The Kestrel fever outbreak began in location-X"),
+    (
+        "T901",
+        "The Kestrel fever outbreak",
+        "Where the Kestrel fever outbreak began",
+        "The Kestrel fever outbreak began in location-X",
+    ),
     ("T901", "The Kestrel fever outbreak", "Who caught Kestrel fever", "X caught Kestrel fever"),
-    ("T902", "Vaccination against Kestrel fever", "Who vaccinates people against Kestrel fever",
-     "X vaccinates people against Kestrel fever"),
+    (
+        "T902",
+        "Vaccination against Kestrel fever",
+        "Who vaccinates people against Kestrel fever",
+        "X vaccinates people against Kestrel fever",
+    ),
 )
 CONDITION7_TOPICS = (("C901", SUBTOPICS[0][2]),)
 TRUE, FALSE = "EpistemicTrueCertain", "EpistemicFalseCertain"
@@ -820,62 +990,192 @@ PORT_ALDER, BERG_X = Component("Port Alder", "NILEX0001", CITY), Component("Toma
 ILVES, QUINT = Component("Mara Ilves", "NILEX0002", SCIENTIST), Component("Paul Quint", "NILEX0008", PERSON)
 OFFICIALS = Component("health officials", "NILEX0010", PERSON)
 Q1, Q2 = "CLEXD0001.000001", "CLEXD0001.000002"  # the Condition 5 query claim frames
-CLAIMS = {c.claim_id: c for c in (
-    Claim(Q1, "EXD0001", 0, "The Kestrel fever outbreak began in Port Alder", PORT_ALDER, OFFICIALS,
-          (OUTBREAK, "outbreak", LOCATION, CITY, "Port Alder"), time=began("2021-03-02")),
-    Claim(Q2, "EXD0001", 1, "The Kestrel virus infected Tomas Berg", BERG_X, ILVES,
-          (INFECTION, "infected", INFECTED, PERSON, "Tomas Berg")),
-    Claim("CLEXD0003.000001", "EXD0003", 0, "El brote de fiebre Kestrel comenzó en Puerto Alder",
-          replace(PORT_ALDER, name="Puerto Alder"), _author("EXD0003"), (OUTBREAK, "brote", LOCATION, CITY, "Puerto Alder"),
-          time=began("2021-03-02"), relations=((Q1, "supported_by"),)),
-    Claim("CLEXD0004.000001", "EXD0004", 0, "Вспышка лихорадки Кестрел началась в Порт-Алдере",
-          replace(PORT_ALDER, name="Порт-Алдере"), _author("EXD0004"), (OUTBREAK, "Вспышка", LOCATION, CITY, "Порт-Алдере"),
-          time=began("2021-03-02"), relations=((Q1, "supported_by"),)),
-    Claim("CLEXD0002.000001", "EXD0002", 0, "Quint said the outbreak did not begin in Port Alder", PORT_ALDER, QUINT,
-          (OUTBREAK, "outbreak", LOCATION, CITY, "Port Alder#2"), FALSE, relations=((Q1, "refuted_by"),)),
-    Claim("CLEXD0002.000002", "EXD0002", 0, "Quint said the outbreak began aboard a cargo ship",
-          Component("cargo ship", "NILEX0011", "Q11446"), QUINT, (OUTBREAK, "outbreak", LOCATION, "Q11446", "cargo ship"),
-          relations=((Q1, "related"),)),
-    Claim("CLEXD0005.000001", "EXD0005", 0, "Mara Ilves said the outbreak started at the fish market",
-          Component("fish market", "NILEX0012", ORGANIZATION), ILVES, (OUTBREAK, "outbreak", LOCATION, ORGANIZATION, "fish market"),
-          relations=((Q1, "related"),)),
-    Claim("CLEXD0001.000003", "EXD0001", 0, "The Kestrel fever outbreak began in Norland",
-          Component("Norland", "NILEX0007", COUNTRY), OFFICIALS, (OUTBREAK, "outbreak", LOCATION, COUNTRY, "Norland"),
-          time=began("2021-03-02"), judgements=(("xVariable", "Inexact"),), relations=((Q1, "related"),)),
-    Claim("CLEXD0003.000002", "EXD0003", 1, "Mara Ilves confirmó que el virus Kestrel infectó a Tomás Berg",
-          replace(BERG_X, name="Tomás Berg"), ILVES, (INFECTION, "infectó", INFECTED, PERSON, "Tomás Berg"),
-          relations=((Q2, "supported_by"),)),
-    Claim("CLEXD0004.000002", "EXD0004", 1, "Мара Ильвес сообщила, что вирус Кестрел заразил Томаса Берга",
-          replace(BERG_X, name="Томаса Берга"), replace(ILVES, name="Мара Ильвес"),
-          (INFECTION, "заразил", INFECTED, PERSON, "рыбака"), relations=((Q2, "supported_by"),)),
-    Claim("CLEXD0003.000003", "EXD0003", 1, "El virus Kestrel infectó a Mara Ilves", ILVES, _author("EXD0003"),
-          (INFECTION, "infectó", INFECTED, SCIENTIST, "Mara Ilves"), judgements=(("xVariable", "Incorrect"),),
-          relations=((Q2, "related"),)),
-    Claim("CLEXD0002.000003", "EXD0002", 2, "Alder General Hospital vaccinated 300 nurses against Kestrel fever",
-          Component("Alder General Hospital", "NILEX0004", ORGANIZATION), _author("EXD0002"),
-          (VACCINATION, "vaccinated", INOCULATOR, ORGANIZATION, "Alder General Hospital"), time=began("2021-03-10")),
-    Claim("CLEXD0005.000002", "EXD0005", 2, "Residents received the Kestrel fever vaccine at Alder General Hospital",
-          Component("Alder General Hospital", "NILEX0004", ORGANIZATION), _author("EXD0005"),
-          (VACCINATION, "receive", INOCULATOR, ORGANIZATION, "Alder General Hospital"), time=began("2021-03-12")),
-)}
+CLAIMS = {
+    c.claim_id: c
+    for c in (
+        Claim(
+            Q1,
+            "EXD0001",
+            0,
+            "The Kestrel fever outbreak began in Port Alder",
+            PORT_ALDER,
+            OFFICIALS,
+            (OUTBREAK, "outbreak", LOCATION, CITY, "Port Alder"),
+            time=began("2021-03-02"),
+        ),
+        Claim(
+            Q2,
+            "EXD0001",
+            1,
+            "The Kestrel virus infected Tomas Berg",
+            BERG_X,
+            ILVES,
+            (INFECTION, "infected", INFECTED, PERSON, "Tomas Berg"),
+        ),
+        Claim(
+            "CLEXD0003.000001",
+            "EXD0003",
+            0,
+            "El brote de fiebre Kestrel comenzó en Puerto Alder",
+            replace(PORT_ALDER, name="Puerto Alder"),
+            _author("EXD0003"),
+            (OUTBREAK, "brote", LOCATION, CITY, "Puerto Alder"),
+            time=began("2021-03-02"),
+            relations=((Q1, "supported_by"),),
+        ),
+        Claim(
+            "CLEXD0004.000001",
+            "EXD0004",
+            0,
+            "Вспышка лихорадки Кестрел началась в Порт-Алдере",
+            replace(PORT_ALDER, name="Порт-Алдере"),
+            _author("EXD0004"),
+            (OUTBREAK, "Вспышка", LOCATION, CITY, "Порт-Алдере"),
+            time=began("2021-03-02"),
+            relations=((Q1, "supported_by"),),
+        ),
+        Claim(
+            "CLEXD0002.000001",
+            "EXD0002",
+            0,
+            "Quint said the outbreak did not begin in Port Alder",
+            PORT_ALDER,
+            QUINT,
+            (OUTBREAK, "outbreak", LOCATION, CITY, "Port Alder#2"),
+            FALSE,
+            relations=((Q1, "refuted_by"),),
+        ),
+        Claim(
+            "CLEXD0002.000002",
+            "EXD0002",
+            0,
+            "Quint said the outbreak began aboard a cargo ship",
+            Component("cargo ship", "NILEX0011", "Q11446"),
+            QUINT,
+            (OUTBREAK, "outbreak", LOCATION, "Q11446", "cargo ship"),
+            relations=((Q1, "related"),),
+        ),
+        Claim(
+            "CLEXD0005.000001",
+            "EXD0005",
+            0,
+            "Mara Ilves said the outbreak started at the fish market",
+            Component("fish market", "NILEX0012", ORGANIZATION),
+            ILVES,
+            (OUTBREAK, "outbreak", LOCATION, ORGANIZATION, "fish market"),
+            relations=((Q1, "related"),),
+        ),
+        Claim(
+            "CLEXD0001.000003",
+            "EXD0001",
+            0,
+            "The Kestrel fever outbreak began in Norland",
+            Component("Norland", "NILEX0007", COUNTRY),
+            OFFICIALS,
+            (OUTBREAK, "outbreak", LOCATION, COUNTRY, "Norland"),
+            time=began("2021-03-02"),
+            judgements=(("xVariable", "Inexact"),),
+            relations=((Q1, "related"),),
+        ),
+        Claim(
+            "CLEXD0003.000002",
+            "EXD0003",
+            1,
+            "Mara Ilves confirmó que el virus Kestrel infectó a Tomás Berg",
+            replace(BERG_X, name="Tomás Berg"),
+            ILVES,
+            (INFECTION, "infectó", INFECTED, PERSON, "Tomás Berg"),
+            relations=((Q2, "supported_by"),),
+        ),
+        Claim(
+            "CLEXD0004.000002",
+            "EXD0004",
+            1,
+            "Мара Ильвес сообщила, что вирус Кестрел заразил Томаса Берга",
+            replace(BERG_X, name="Томаса Берга"),
+            replace(ILVES, name="Мара Ильвес"),
+            (INFECTION, "заразил", INFECTED, PERSON, "рыбака"),
+            relations=((Q2, "supported_by"),),
+        ),
+        Claim(
+            "CLEXD0003.000003",
+            "EXD0003",
+            1,
+            "El virus Kestrel infectó a Mara Ilves",
+            ILVES,
+            _author("EXD0003"),
+            (INFECTION, "infectó", INFECTED, SCIENTIST, "Mara Ilves"),
+            judgements=(("xVariable", "Incorrect"),),
+            relations=((Q2, "related"),),
+        ),
+        Claim(
+            "CLEXD0002.000003",
+            "EXD0002",
+            2,
+            "Alder General Hospital vaccinated 300 nurses against Kestrel fever",
+            Component("Alder General Hospital", "NILEX0004", ORGANIZATION),
+            _author("EXD0002"),
+            (VACCINATION, "vaccinated", INOCULATOR, ORGANIZATION, "Alder General Hospital"),
+            time=began("2021-03-10"),
+        ),
+        Claim(
+            "CLEXD0005.000002",
+            "EXD0005",
+            2,
+            "Residents received the Kestrel fever vaccine at Alder General Hospital",
+            Component("Alder General Hospital", "NILEX0004", ORGANIZATION),
+            _author("EXD0005"),
+            (VACCINATION, "receive", INOCULATOR, ORGANIZATION, "Alder General Hospital"),
+            time=began("2021-03-12"),
+        ),
+    )
+}
 
 # each run's rankings: folder (ConditionN/<query or topic>) -> its claims in rank order (Condition 5: with the run's relation)
 TA3_RUNS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
     "run1": {
-        f"Condition5/{Q1}": (("CLEXD0003.000001", "supporting"), ("CLEXD0004.000001", "supporting"),
-                             ("CLEXD0002.000001", "refuting"), ("CLEXD0005.000001", "related"), ("CLEXD0002.000002", "related")),
+        f"Condition5/{Q1}": (
+            ("CLEXD0003.000001", "supporting"),
+            ("CLEXD0004.000001", "supporting"),
+            ("CLEXD0002.000001", "refuting"),
+            ("CLEXD0005.000001", "related"),
+            ("CLEXD0002.000002", "related"),
+        ),
         f"Condition5/{Q2}": (("CLEXD0003.000002", "supporting"), ("CLEXD0004.000002", "supporting")),
-        "Condition6/T901": tuple((c, "") for c in ("CLEXD0003.000001", "CLEXD0003.000002", "CLEXD0002.000001",
-                                                   "CLEXD0004.000001", "CLEXD0005.000001", "CLEXD0004.000002", "CLEXD0002.000002")),
+        "Condition6/T901": tuple(
+            (c, "")
+            for c in (
+                "CLEXD0003.000001",
+                "CLEXD0003.000002",
+                "CLEXD0002.000001",
+                "CLEXD0004.000001",
+                "CLEXD0005.000001",
+                "CLEXD0004.000002",
+                "CLEXD0002.000002",
+            )
+        ),
         "Condition6/T902": (("CLEXD0002.000003", ""), ("CLEXD0005.000002", "")),
         "Condition7/C901": (("CLEXD0003.000001", ""), ("CLEXD0002.000001", ""), ("CLEXD0005.000001", "")),
     },
     "run2": {
-        f"Condition5/{Q1}": (("CLEXD0004.000001", "supporting"), ("CLEXD0002.000002", "supporting"),
-                             ("CLEXD0003.000001", "supporting"), ("CLEXD0001.000003", "related"), ("CLEXD0002.000001", "related")),
+        f"Condition5/{Q1}": (
+            ("CLEXD0004.000001", "supporting"),
+            ("CLEXD0002.000002", "supporting"),
+            ("CLEXD0003.000001", "supporting"),
+            ("CLEXD0001.000003", "related"),
+            ("CLEXD0002.000001", "related"),
+        ),
         f"Condition5/{Q2}": (("CLEXD0003.000003", "supporting"), ("CLEXD0004.000002", "supporting")),
-        "Condition6/T901": tuple((c, "") for c in ("CLEXD0001.000003", "CLEXD0003.000003", "CLEXD0004.000001",
-                                                   "CLEXD0003.000001", "CLEXD0002.000002")),
+        "Condition6/T901": tuple(
+            (c, "")
+            for c in (
+                "CLEXD0001.000003",
+                "CLEXD0003.000003",
+                "CLEXD0004.000001",
+                "CLEXD0003.000001",
+                "CLEXD0002.000002",
+            )
+        ),
         "Condition6/T902": (("CLEXD0005.000002", ""),),
         "Condition7/C901": (("CLEXD0002.000002", ""), ("CLEXD0003.000001", "")),
     },
@@ -892,40 +1192,67 @@ def claim_frame(claim: Claim, condition7: str = "") -> str:
     topic = dict(CONDITION7_TOPICS).get(condition7, topic)
     event_type, trigger, role, entity_type, words = claim.event
     event, entity = mention(claim.doc_id, trigger), mention(claim.doc_id, words)
-    fields = [f'ex:claim a aida:Claim ;\n    aida:claimId "{claim.claim_id}" ;\n    aida:sourceDocument "{claim.doc_id}"',
-              f'aida:topic "{topic}"']
+    fields = [
+        f'ex:claim a aida:Claim ;\n    aida:claimId "{claim.claim_id}" ;\n    aida:sourceDocument "{claim.doc_id}"',
+        f'aida:topic "{topic}"',
+    ]
     if not condition7:
         fields += [f'aida:subtopic "{subtopic}"', f'aida:claimTemplate "{template}"', "aida:xVariable ex:x-variable"]
-    fields += [f'aida:naturalLanguageDescription "{claim.description}"', "aida:claimer ex:claimer",
-               f"aida:epistemic aida:{claim.epistemic}", "aida:sentiment aida:SentimentNeutralUnknown"]
+    fields += [
+        f'aida:naturalLanguageDescription "{claim.description}"',
+        "aida:claimer ex:claimer",
+        f"aida:epistemic aida:{claim.epistemic}",
+        "aida:sentiment aida:SentimentNeutralUnknown",
+    ]
     if claim.time:
         fields.append("aida:claimDateTime ex:claim-time")
     fields += ["aida:claimSemantics ex:cluster-event", "aida:associatedKEs ex:cluster-event", "aida:system ex:system ."]
-    out = [PREFIXES + f"@prefix ex: <https://example.org/aifcheck/ta3/{claim.claim_id}#> .\n",
-           "ex:system a aida:System .", f'ex:{_conf(1.0)} a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double ; aida:system ex:system .',
-           "", " ;\n    ".join(fields), ""]
+    out = [
+        PREFIXES + f"@prefix ex: <https://example.org/aifcheck/ta3/{claim.claim_id}#> .\n",
+        "ex:system a aida:System .",
+        f'ex:{_conf(1.0)} a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double ; aida:system ex:system .',
+        "",
+        " ;\n    ".join(fields),
+        "",
+    ]
     components = [("x-variable", claim.x)] if not condition7 else []
     for name, c in (*components, ("claimer", claim.claimer)):
-        out.append(f'ex:{name} a aida:ClaimComponent ; aida:componentName "{c.name}" ; aida:componentIdentity "{c.identity}" ; '
-                   f'aida:componentType "{c.type}" .')
+        out.append(
+            f'ex:{name} a aida:ClaimComponent ; aida:componentName "{c.name}" ; aida:componentIdentity "{c.identity}" ; '
+            f'aida:componentType "{c.type}" .'
+        )
     if claim.time:
         out.append(_time("claim", claim.time))
     for key, metatype, qnode, m in (("event", EVENT, event_type, event), ("entity", ENTITY, entity_type, entity)):
         handle = f' ; aida:handle "{m.phrase}"' if metatype == ENTITY else ""
-        out += ["", f"ex:cluster-{key} a aida:SameAsCluster ; aida:prototype ex:{key}-prototype ; aida:system ex:system .",
-                f"ex:{key}-prototype a aida:{metatype}{handle} ; aida:informativeJustification ex:{key}-span ; aida:system ex:system .",
-                f"ex:{key} a aida:{metatype} ; aida:system ex:system .",
-                (f"ex:{key}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{key} ; aida:clusterMember ex:{key} ; "
-                f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")]
+        out += [
+            "",
+            f"ex:cluster-{key} a aida:SameAsCluster ; aida:prototype ex:{key}-prototype ; aida:system ex:system .",
+            f"ex:{key}-prototype a aida:{metatype}{handle} ; aida:informativeJustification ex:{key}-span ; aida:system ex:system .",
+            f"ex:{key} a aida:{metatype} ; aida:system ex:system .",
+            (
+                f"ex:{key}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{key} ; aida:clusterMember ex:{key} ; "
+                f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+            ),
+        ]
         for subject in (f"{key}-prototype", key):
-            out.append(f'ex:{subject}-type a rdf:Statement ; rdf:subject ex:{subject} ; rdf:predicate rdf:type ; rdf:object "{qnode}" ;\n'
-                       f"    aida:justifiedBy ex:{key}-span ; aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .")
+            out.append(
+                f'ex:{subject}-type a rdf:Statement ; rdf:subject ex:{subject} ; rdf:predicate rdf:type ; rdf:object "{qnode}" ;\n'
+                f"    aida:justifiedBy ex:{key}-span ; aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
+            )
         out.append(_justification(f"ex:{key}-span", m))
-    out += ["", (f'ex:argument a aida:ArgumentStatement ; rdf:subject ex:event-prototype ; rdf:predicate "{role}" ; '
-            "rdf:object ex:entity-prototype ;"),
-            (f"    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:event-span, ex:entity-span ; "
-            f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ] ;"),
-            f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."]
+    out += [
+        "",
+        (
+            f'ex:argument a aida:ArgumentStatement ; rdf:subject ex:event-prototype ; rdf:predicate "{role}" ; '
+            "rdf:object ex:entity-prototype ;"
+        ),
+        (
+            f"    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:event-span, ex:entity-span ; "
+            f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ] ;"
+        ),
+        f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -956,7 +1283,17 @@ def write_ta3(out: Path) -> None:
         for run in (*TA3_RUNS, "query_claim_frames"):
             source = out / run if run in TA3_RUNS else Path(tmp) / run
             stages.append(Path(tmp) / "stages" / run)
-            run_aifcheck("pipeline", "ta3", source, "--user-queries", out / "user-queries", "--aux", out / "AUX-data", "-o", stages[-1])
+            run_aifcheck(
+                "pipeline",
+                "ta3",
+                source,
+                "--user-queries",
+                out / "user-queries",
+                "--aux",
+                out / "AUX-data",
+                "-o",
+                stages[-1],
+            )
         pool = Path(tmp) / "pool"
         run_aifcheck("pool", "ta3", *stages, "--queries-to-score", out / "queries.tab", "-o", pool)
         write_ta3_assessments(pool, out / "LDC" / "data" / "TA3")
@@ -965,7 +1302,10 @@ def write_ta3(out: Path) -> None:
 def _ranking(folder: Path, ranked: tuple[tuple[str, str], ...]) -> None:
     """A query's (or topic's) folder of a submission: its ranking and a claim frame per ranked claim."""
     query = folder.name
-    lines = ["\t".join([query, claim, str(rank), *([relation] if relation else [])]) for rank, (claim, relation) in enumerate(ranked, 1)]
+    lines = [
+        "\t".join([query, claim, str(rank), *([relation] if relation else [])])
+        for rank, (claim, relation) in enumerate(ranked, 1)
+    ]
     write(folder / f"{query}.ranking.tsv", lines)
     for claim, _ in ranked:
         condition7 = query if folder.parent.name == "Condition7" else ""
@@ -999,8 +1339,13 @@ def write_ta3_assessments(pool: Path, package: Path) -> None:
             if cells[-1] == "NIL":
                 component = cells[1]
                 identity = {"xVariable": claim.x.identity, "claimer": claim.claimer.identity}.get(component, "")
-                cells[-1] = identity if cells[3] in ("ec_id", "ec_similarity") else \
-                    "Informative" if cells[3] == "informativenessAssessment" else labels.get(component, "Correct")
+                cells[-1] = (
+                    identity
+                    if cells[3] in ("ec_id", "ec_similarity")
+                    else "Informative"
+                    if cells[3] == "informativenessAssessment"
+                    else labels.get(component, "Correct")
+                )
             judged.append("\t".join(cells))
         (package / "system_claims").mkdir(parents=True, exist_ok=True)
         (package / "system_claims" / f"{uid}-outer-claim.tab").write_text("\n".join(judged), encoding="utf-8")
@@ -1015,23 +1360,52 @@ def write_ta3_assessments(pool: Path, package: Path) -> None:
 EPISTEMIC = {TRUE: "true-certain", FALSE: "false-certain"}
 # LDC's gold claims: the claims the documents make, where LDC's reading differs from the frames'
 CRUX_GOLD = tuple(c for c in CLAIMS if c not in ("CLEXD0001.000003", "CLEXD0003.000003"))
-CRUX_GOLD_FIELDS = {"CLEXD0002.000002": {"epistemic_status": "true-uncertain"},
-                    "CLEXD0005.000001": {"claimer": "Dr. Mara Ilves"}}
+CRUX_GOLD_FIELDS = {
+    "CLEXD0002.000002": {"epistemic_status": "true-uncertain"},
+    "CLEXD0005.000001": {"claimer": "Dr. Mara Ilves"},
+}
 CRUX_RUNS = {
     "run1": tuple(c for c in CLAIMS if c not in ("CLEXD0003.000003", "CLEXD0005.000002")),
-    "run2": ("CLEXD0001.000001", "CLEXD0001.000003", "CLEXD0002.000001", "CLEXD0002.000002", "CLEXD0003.000001",
-             "CLEXD0003.000003", "CLEXD0004.000002", "CLEXD0005.000002"),
+    "run2": (
+        "CLEXD0001.000001",
+        "CLEXD0001.000003",
+        "CLEXD0002.000001",
+        "CLEXD0002.000002",
+        "CLEXD0003.000001",
+        "CLEXD0003.000003",
+        "CLEXD0004.000002",
+        "CLEXD0005.000002",
+    ),
 }
 # Task 2: (claim, label, claim); "x support y": x supports y
 CRUX_RELATIONS = {
-    "gold": (("CLEXD0003.000001", "identical", Q1), ("CLEXD0004.000001", "identical", Q1), ("CLEXD0002.000001", "refute", Q1),
-             ("CLEXD0002.000002", "related", Q1), ("CLEXD0005.000001", "support", Q1), ("CLEXD0003.000002", "identical", Q2),
-             ("CLEXD0004.000002", "identical", Q2), ("CLEXD0002.000003", "related", "CLEXD0005.000002")),
-    "run1": ((Q1, "identical", "CLEXD0003.000001"), ("CLEXD0004.000001", "identical", Q1), ("CLEXD0002.000001", "refute", Q1),
-             ("CLEXD0002.000002", "refute", Q1), ("CLEXD0005.000001", "support", Q1), ("CLEXD0003.000002", "identical", Q2),
-             ("CLEXD0002.000003", "related", "CLEXD0005.000002")),
-    "run2": (("CLEXD0003.000001", "support", Q1), ("CLEXD0004.000001", "identical", Q1), ("CLEXD0002.000001", "related", Q1),
-             (Q1, "support", "CLEXD0005.000001"), ("CLEXD0003.000002", "identical", Q2), ("CLEXD0004.000002", "related", Q2)),
+    "gold": (
+        ("CLEXD0003.000001", "identical", Q1),
+        ("CLEXD0004.000001", "identical", Q1),
+        ("CLEXD0002.000001", "refute", Q1),
+        ("CLEXD0002.000002", "related", Q1),
+        ("CLEXD0005.000001", "support", Q1),
+        ("CLEXD0003.000002", "identical", Q2),
+        ("CLEXD0004.000002", "identical", Q2),
+        ("CLEXD0002.000003", "related", "CLEXD0005.000002"),
+    ),
+    "run1": (
+        (Q1, "identical", "CLEXD0003.000001"),
+        ("CLEXD0004.000001", "identical", Q1),
+        ("CLEXD0002.000001", "refute", Q1),
+        ("CLEXD0002.000002", "refute", Q1),
+        ("CLEXD0005.000001", "support", Q1),
+        ("CLEXD0003.000002", "identical", Q2),
+        ("CLEXD0002.000003", "related", "CLEXD0005.000002"),
+    ),
+    "run2": (
+        ("CLEXD0003.000001", "support", Q1),
+        ("CLEXD0004.000001", "identical", Q1),
+        ("CLEXD0002.000001", "related", Q1),
+        (Q1, "support", "CLEXD0005.000001"),
+        ("CLEXD0003.000002", "identical", Q2),
+        ("CLEXD0004.000002", "related", Q2),
+    ),
 }
 
 
@@ -1039,10 +1413,20 @@ def crux_row(claim: Claim, changes: dict[str, str] | None = None) -> str:
     """A claim as a CRUX Task 1 line (the 12 columns, as ``aifcheck claims --format crux`` writes them)."""
     _, topic, _, template = SUBTOPICS[claim.subtopic]
     date = f"on {claim.time.start_after}Txx:xx:xx" if claim.time else "EMPTY_NA"
-    row = {"root_uid": claim.doc_id, "claim_id": claim.claim_id, "topic": topic, "claim_template": template,
-           "x_variable": claim.x.name, "claimer": claim.claimer.name, "epistemic_status": EPISTEMIC[claim.epistemic],
-           "claimer_affiliation": "EMPTY_NA", "sentiment_status": "neutral-unknown", "claim_datetime": date,
-           "claim_location": "EMPTY_NA", "claim_medium": "EMPTY_NA"}
+    row = {
+        "root_uid": claim.doc_id,
+        "claim_id": claim.claim_id,
+        "topic": topic,
+        "claim_template": template,
+        "x_variable": claim.x.name,
+        "claimer": claim.claimer.name,
+        "epistemic_status": EPISTEMIC[claim.epistemic],
+        "claimer_affiliation": "EMPTY_NA",
+        "sentiment_status": "neutral-unknown",
+        "claim_datetime": date,
+        "claim_location": "EMPTY_NA",
+        "claim_medium": "EMPTY_NA",
+    }
     return "\t".join({**row, **(changes or {})}.values())
 
 

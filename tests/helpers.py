@@ -1,4 +1,5 @@
 """Paths shared by the tests."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -13,6 +13,7 @@ that reject the same files, or says why the constraint cannot reject a file. Thi
 runs the official shapes with pySHACL, and makes the README tables: ``python tests/official_map.py``
 prints them.
 """
+
 from __future__ import annotations
 
 import csv
@@ -37,9 +38,29 @@ SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
 # The parameters of SHACL constraint components, and two that the files misspell (sh:value for
 # sh:datatype, sh:dataType): a row each, as the files write them.
 PARAMETERS = (
-    "class", "datatype", "nodeKind", "minCount", "maxCount", "minExclusive", "maxExclusive", "minInclusive",
-    "maxInclusive", "minLength", "maxLength", "pattern", "in", "hasValue", "xone", "or", "and", "not", "node",
-    "closed", "sparql", "value", "dataType",
+    "class",
+    "datatype",
+    "nodeKind",
+    "minCount",
+    "maxCount",
+    "minExclusive",
+    "maxExclusive",
+    "minInclusive",
+    "maxInclusive",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "in",
+    "hasValue",
+    "xone",
+    "or",
+    "and",
+    "not",
+    "node",
+    "closed",
+    "sparql",
+    "value",
+    "dataType",
 )
 _COMPONENT_PARAMETER = {f"{p[0].upper()}{p[1:]}ConstraintComponent": p for p in PARAMETERS}
 _COMPONENT_PARAMETER["SPARQLConstraintComponent"] = "sparql"
@@ -85,7 +106,9 @@ def official_constraints() -> list[Constraint]:
     for name in FILES:
         graph = shape_graph(name)
         inline = _inline_shapes(graph)
-        for node in sorted({s for p in PARAMETERS for s in graph.subjects(SH[p], None)} - inline, key=lambda n: label(graph, n)):
+        for node in sorted(
+            {s for p in PARAMETERS for s in graph.subjects(SH[p], None)} - inline, key=lambda n: label(graph, n)
+        ):
             for parameter in PARAMETERS:
                 for value in sorted(graph.objects(node, SH[parameter]), key=lambda v: render(graph, v)):
                     found.append(Constraint(name, label(graph, node), f"sh:{parameter} {render(graph, value)}"))
@@ -191,15 +214,25 @@ def nist_rejections(path: Path) -> list[Rejection]:
         shape = report.value(result, SH.sourceShape)
         component = str(report.value(result, SH.sourceConstraintComponent)).rsplit("#", 1)[-1]
         parameter = _COMPONENT_PARAMETER[component]
-        written = [report.value(result, SH.sourceConstraint)] if parameter == "sparql" else list(shapes.objects(shape, SH[parameter]))
+        written = (
+            [report.value(result, SH.sourceConstraint)]
+            if parameter == "sparql"
+            else list(shapes.objects(shape, SH[parameter]))
+        )
         keys = tuple(
             (name, label(shape_graph(name), shape), f"sh:{parameter} {render(shape_graph(name), value)}")
             for name in NIST_CHECK
             for value in written
             if (shape, SH[parameter], value) in shape_graph(name)
         )
-        found.append(Rejection(str(report.value(result, SH.focusNode)), report.value(result, SH.value), keys,
-                               str(report.value(result, SH.resultMessage))))
+        found.append(
+            Rejection(
+                str(report.value(result, SH.focusNode)),
+                report.value(result, SH.value),
+                keys,
+                str(report.value(result, SH.resultMessage)),
+            )
+        )
     return found
 
 
@@ -227,7 +260,11 @@ def readme_tables(rows: list[Row]) -> str:
             files = "aida_ontology, dwd_aif"
         rules, notes = _summary(group)
         lines.append(f"| {shape} | {files} | {len(group)} | {', '.join(rules) or '-'} | {'; '.join(notes) or '-'} |")
-    lines += ["", "| rule | source | official shapes of NIST's check that reject the same files |", "| --- | --- | --- |"]
+    lines += [
+        "",
+        "| rule | source | official shapes of NIST's check that reject the same files |",
+        "| --- | --- | --- |",
+    ]
     shapes_of: dict[str, set[str]] = defaultdict(set)
     for row in rows:
         if row.file != "aida_ontology.shacl":
@@ -241,7 +278,9 @@ def readme_tables(rows: list[Row]) -> str:
 
 
 def _same(group: list[Row], other: list[Row]) -> bool:
-    return {(r.shape, r.constraint, r.rules, r.note) for r in group} == {(r.shape, r.constraint, r.rules, r.note) for r in other}
+    return {(r.shape, r.constraint, r.rules, r.note) for r in group} == {
+        (r.shape, r.constraint, r.rules, r.note) for r in other
+    }
 
 
 def _summary(group: list[Row]) -> tuple[list[str], list[str]]:

@@ -1,4 +1,5 @@
 """The names the README promises at the top of the package."""
+
 from __future__ import annotations
 
 import logging
@@ -9,7 +10,6 @@ import warnings
 import pyoxigraph
 import pytest
 import rdflib
-
 from helpers import FIXTURES, ROOT, TEST_DATA
 
 import aifcheck

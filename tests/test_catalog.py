@@ -1,22 +1,22 @@
 """Tests on the catalogue itself: IDs, coverage of RULES.md, fixtures, metadata."""
+
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import re
+import shutil
 
 import pytest
+from helpers import SHARED
 
 from aifcheck.validation.build import build_catalog
 from aifcheck.validation.catalog import RULE_ID, Severity, Target, fingerprint, shapes_folder
 from aifcheck.validation.engine.analysis import anti_join_problem, binds_this, implies_targets
 from aifcheck.validation.engine.compile import compile_queries, load_queries
 from aifcheck.validation.engine.sparql_text import anti_joins
-from aifcheck.validation.shapes import load_catalog, shape_texts
 from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
-
-from helpers import SHARED
+from aifcheck.validation.shapes import load_catalog, shape_texts
 
 CATALOG = load_catalog()
 QUERIES = load_queries(CATALOG)
@@ -152,7 +152,9 @@ def test_a_body_implies_its_targets_only_through_every_branch() -> None:
     assert not implies_targets("SELECT $this WHERE { ?s <urn:x:p> $this }", entity, {})
     assert not implies_targets("SELECT $this WHERE { { $this a <urn:x:Entity> } UNION { $this ?p ?o } }", entity, {})
     assert not implies_targets("SELECT $this WHERE { $this ?p ?o OPTIONAL { $this a <urn:x:Entity> } }", entity, {})
-    assert not implies_targets("SELECT $this WHERE { $this ?p ?o FILTER EXISTS { $this a <urn:x:Entity> } }", entity, {})
+    assert not implies_targets(
+        "SELECT $this WHERE { $this ?p ?o FILTER EXISTS { $this a <urn:x:Entity> } }", entity, {}
+    )
 
 
 def test_a_body_that_implies_its_targets_runs_as_written() -> None:
@@ -160,7 +162,10 @@ def test_a_body_that_implies_its_targets_runs_as_written() -> None:
     implied = [i for i, c in enumerate(a12.constraints) if implies_targets(c.select, a12.targets, CATALOG.prefixes)]
     assert implied and all("SELECT DISTINCT ?this" not in QUERIES["A12", i] for i in implied)
     o10 = CATALOG.get("O10")  # a branch that types $this by rdf:predicate rdf:type, not by rdf:type
-    assert not implies_targets(o10.constraints[0].select, o10.targets, CATALOG.prefixes) and "SELECT DISTINCT ?this" in QUERIES["O10", 0]
+    assert (
+        not implies_targets(o10.constraints[0].select, o10.targets, CATALOG.prefixes)
+        and "SELECT DISTINCT ?this" in QUERIES["O10", 0]
+    )
 
 
 def test_targets_last_is_refused_where_the_body_implies_the_targets() -> None:
@@ -206,15 +211,21 @@ def test_anti_join_hints_compile_to_minus_and_are_refused_where_minus_could_diff
     assert ("A3", 6) in hinted and all("MINUS" in QUERIES[key] for key in hinted)
     assert not any("MINUS" in q for key, q in QUERIES.items() if key not in hinted)
     # N14's NOT EXISTS sits in UNION branches that bind none of its variables: MINUS would remove nothing
-    with pytest.raises(ValueError, match="N14: aifc:antiJoin on a constraint whose FILTER NOT EXISTS shares no variable"):
+    with pytest.raises(
+        ValueError, match="N14: aifc:antiJoin on a constraint whose FILTER NOT EXISTS shares no variable"
+    ):
         build_catalog(_hinted("N14", "boundingBoxUpperLeftX", "aifc:antiJoin true"))
     # N22's tests the focus node in an EXISTS of its own, which a MINUS would not see
     with pytest.raises(ValueError, match="N22: aifc:antiJoin on a constraint whose FILTER NOT EXISTS holds an EXISTS"):
         build_catalog(_hinted("N22", "?ts aida:justifiedBy ?value", "aifc:antiJoin true"))
     outer = "SELECT ?s WHERE {{ ?s <urn:p> ?o . {} }}"
     assert anti_join_problem(outer.format("FILTER NOT EXISTS { ?s <urn:q> ?x }")) is None
-    assert "tests a variable" in anti_join_problem(outer.format("FILTER NOT EXISTS { ?s <urn:q> ?x . FILTER (?x != ?o) }"))
-    assert "not a FILTER of a group" in anti_join_problem(outer.format("OPTIONAL { ?o <urn:r> ?y . FILTER NOT EXISTS { ?y <urn:q> ?s } }"))
+    assert "tests a variable" in anti_join_problem(
+        outer.format("FILTER NOT EXISTS { ?s <urn:q> ?x . FILTER (?x != ?o) }")
+    )
+    assert "not a FILTER of a group" in anti_join_problem(
+        outer.format("OPTIONAL { ?o <urn:r> ?y . FILTER NOT EXISTS { ?y <urn:q> ?s } }")
+    )
 
 
 def test_binds_this_sees_through_unions_and_optionals() -> None:
@@ -251,8 +262,8 @@ def test_the_shipped_catalogue_and_queries_are_those_built_from_the_shapes() -> 
     assert shipped["catalog.json"]["fingerprint"] == shipped["queries.json"]["fingerprint"] == fingerprint(), (
         "shapes/*.json are stale: run python -m aifcheck.validation.shapes"
     )
-    assert CATALOG == built and len(CATALOG.rules) > 100
-    assert QUERIES == compile_queries(built)
+    assert built == CATALOG and len(CATALOG.rules) > 100
+    assert compile_queries(built) == QUERIES
 
 
 def test_shapes_that_differ_from_the_shipped_ones_are_built_once_into_the_cache(tmp_path, monkeypatch, capsys) -> None:

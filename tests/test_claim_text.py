@@ -1,5 +1,6 @@
 """A claim's text is the file's text: quotes and backslashes as written, in the objects and in
 every output format (the model is built from typed rows, not from NIST's printed cells)."""
+
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, TEST_DATA
+from helpers import TEST_DATA
 
 import aifcheck
 
@@ -42,7 +43,11 @@ def test_json_holds_the_text_exactly(frame: Path) -> None:
     result = _run("claims", "--format", "json", frame)
     assert result.returncode == 0, result.stderr
     (claim,) = json.loads(result.stdout)
-    assert (claim["description"], claim["topic"], claim["x_variable"]["name"]) == (DESCRIPTION, TOPIC, 'pets\tand "cats"')
+    assert (claim["description"], claim["topic"], claim["x_variable"]["name"]) == (
+        DESCRIPTION,
+        TOPIC,
+        'pets\tand "cats"',
+    )
 
 
 def test_tsv_holds_the_text_with_only_its_line_breakers_escaped(frame: Path) -> None:

@@ -1,4 +1,5 @@
 """The validate and rules commands, through typer's CliRunner and the installed entry point."""
+
 from __future__ import annotations
 
 import gzip
@@ -90,7 +91,10 @@ def test_select_family_and_ignore() -> None:
         (["--ignore", "S1"], "--ignore S1: rule S1 checks a TA3 submission folder"),
         (["--select", "N16b"], "--select N16b: rule N16b runs only with --task ta2"),
         (["--select", "N12a", "--severity", "error"], "--select N12a: rule N12a is a warning, below --severity error"),
-        (["--profile", "ta3", "--condition", "7", "--select", "T2d"], "--select T2d: rule T2d does not apply to condition 7"),
+        (
+            ["--profile", "ta3", "--condition", "7", "--select", "T2d"],
+            "--select T2d: rule T2d does not apply to condition 7",
+        ),
         (["--select", "N13", "--ignore", "N13"], "these options leave no rule to run"),
         (["-j", "0"], "--jobs must be at least 1"),
         (["-j", "-1"], "--jobs must be at least 1"),
@@ -128,7 +132,11 @@ def test_an_output_folder_that_is_a_file_or_cannot_be_written(tmp_path: Path) ->
     a_file = tmp_path / "report.txt"
     a_file.write_text("kept")
     result = run("validate", GOOD, "-o", a_file)
-    assert result.exit_code == 2 and result.output == f"aifcheck: error: -o {a_file}: not a folder (reports are written one per input under a folder)\n"
+    assert (
+        result.exit_code == 2
+        and result.output
+        == f"aifcheck: error: -o {a_file}: not a folder (reports are written one per input under a folder)\n"
+    )
     assert a_file.read_text() == "kept"
     proc = run_installed("validate", GOOD, "-o", a_file / "reports")  # a folder inside a file cannot be made
     assert proc.returncode == 3 and proc.stdout == "" and "Traceback" not in proc.stderr
@@ -154,8 +162,10 @@ def test_machine_formats_parse(fmt: str) -> None:
         assert found[0]["severity"] == "error" and found[0]["line"] == CLUSTER_LINE
     else:
         run_ = document["runs"][0]
-        assert any(r["ruleId"] == "N4" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == CLUSTER_LINE
-                   for r in run_["results"])
+        assert any(
+            r["ruleId"] == "N4" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == CLUSTER_LINE
+            for r in run_["results"]
+        )
         assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= {"N4"}
 
 

@@ -1,4 +1,5 @@
 """The ``claims`` and ``lint-submission`` commands, driven through typer's CliRunner on aifcheck's app."""
+
 from __future__ import annotations
 
 import json
@@ -7,11 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT, TEST_DATA
+from helpers import ROOT, TEST_DATA
 from typer.testing import CliRunner, Result
 
-from aifcheck.render.claims import TSV_COLUMNS
 from aifcheck.cli import application
+from aifcheck.render.claims import TSV_COLUMNS
 
 app = application()
 
@@ -132,7 +133,9 @@ def test_lint_submission_usage_errors_exit_2(args: list) -> None:
 
 
 def test_lint_submission_format_is_a_choice() -> None:
-    result = CliRunner().invoke(app, ["lint-submission", str(RUN), "--condition", "5", "--format", "xml"], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(
+        app, ["lint-submission", str(RUN), "--condition", "5", "--format", "xml"], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 2 and "'xml' is not one of 'text', 'json', 'sarif', 'github'" in result.output
 
 
@@ -176,4 +179,7 @@ def test_claims_of_several_folders_are_one_row_per_claim_and_can_name_their_file
 def test_claims_says_when_a_path_holds_no_claim() -> None:
     result = _run("claims", RUN, ROOT / "examples" / "valid")
     assert result.exit_code == 0 and result.stdout.count("\n") > 1
-    assert result.stderr == f"aifcheck: warning: {ROOT / 'examples' / 'valid'}: holds no claim (no aida:Claim with the fields NIST's tables read)\n"
+    assert (
+        result.stderr
+        == f"aifcheck: warning: {ROOT / 'examples' / 'valid'}: holds no claim (no aida:Claim with the fields NIST's tables read)\n"
+    )

@@ -1,6 +1,7 @@
 """What a user of ruff or check-jsonschema expects of a linter's command line: version and help,
 choices, configuration from pyproject.toml, quiet and statistics, standard input, findings as each
 file is done, colour on a terminal only, reports under -o, every RDF format by its name."""
+
 from __future__ import annotations
 
 import gzip
@@ -32,7 +33,12 @@ runner = CliRunner()
 
 def installed(*args, cwd: Path | None = None, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd, **kwargs
+        [sys.executable, "-m", "aifcheck", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        **kwargs,
     )
 
 
@@ -124,7 +130,10 @@ def test_an_aifcheck_key_that_is_not_a_table_is_refused(tmp_path: Path) -> None:
     ("content", "message"),
     [
         (b"[tool.aifcheck]\nstrict = tru\n", "pyproject.toml: not valid TOML: Invalid value (at line 2, column 10)"),
-        (b"# aifcheck \xff\n[tool.aifcheck]\n", "pyproject.toml: not valid TOML: not UTF-8 (invalid start byte at byte 11)"),
+        (
+            b"# aifcheck \xff\n[tool.aifcheck]\n",
+            "pyproject.toml: not valid TOML: not UTF-8 (invalid start byte at byte 11)",
+        ),
     ],
 )
 def test_a_configuration_that_is_not_toml_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
@@ -152,7 +161,9 @@ def test_quiet_prints_the_summary_only_and_statistics_count_per_rule() -> None:
     stats = installed("validate", BAD, BAD.with_name("bad-2.ttl"), "--statistics", "--severity", "info")
     counts = {line.split()[1]: int(line.split()[0]) for line in stats.stdout.splitlines()[:-1]}
     shown = installed("validate", BAD, BAD.with_name("bad-2.ttl"), "--severity", "info").stdout.splitlines()[:-1]
-    assert counts == {rule: sum(f" {rule} " in line for line in shown) for rule in counts} and sum(counts.values()) == len(shown)
+    assert counts == {rule: sum(f" {rule} " in line for line in shown) for rule in counts} and sum(
+        counts.values()
+    ) == len(shown)
 
 
 def test_standard_input_is_a_file_named_dash() -> None:
@@ -165,7 +176,10 @@ def test_findings_are_printed_as_each_file_is_done() -> None:
     # the second input, standard input, is not there yet: the first file's findings must be
     child = subprocess.Popen(
         [sys.executable, "-m", "aifcheck", "validate", str(BAD), "-"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         ready, _, _ = select.select([child.stdout], [], [], 60)
@@ -180,7 +194,10 @@ def test_findings_are_printed_as_each_file_is_done() -> None:
 def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
     main, side = pty.openpty()
     proc = subprocess.run(
-        [sys.executable, "-m", "aifcheck", *args], stdout=side, stderr=subprocess.DEVNULL, timeout=300,
+        [sys.executable, "-m", "aifcheck", *args],
+        stdout=side,
+        stderr=subprocess.DEVNULL,
+        timeout=300,
         env={**os.environ, **env},
     )
     os.close(side)
@@ -224,11 +241,18 @@ def test_reports_go_under_the_folder_relative_to_the_inputs(tmp_path: Path) -> N
     for folder in ("a", "b"):
         (tmp_path / folder / "kb.ttl").write_text(BAD.read_text(encoding="utf-8"), encoding="utf-8")
     out = tmp_path / "out"
-    proc = installed("validate", (tmp_path / "a" / "kb.ttl").resolve(), tmp_path / "b" / "kb.ttl", "-o", out, "--format", "json")
+    proc = installed(
+        "validate", (tmp_path / "a" / "kb.ttl").resolve(), tmp_path / "b" / "kb.ttl", "-o", out, "--format", "json"
+    )
     assert proc.returncode == 1 and not proc.stderr
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["a/kb.ttl.json", "b/kb.ttl.json"]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "a/kb.ttl.json",
+        "b/kb.ttl.json",
+    ]
     single = installed("validate", (tmp_path / "a" / "kb.ttl").resolve(), "-o", tmp_path / "one")
-    assert single.returncode == 1 and [p.name for p in (tmp_path / "one").iterdir()] == ["kb.ttl.txt"]  # not the whole absolute path again
+    assert single.returncode == 1 and [p.name for p in (tmp_path / "one").iterdir()] == [
+        "kb.ttl.txt"
+    ]  # not the whole absolute path again
 
 
 def test_a_report_never_replaces_an_input(tmp_path: Path) -> None:
@@ -253,10 +277,22 @@ def test_an_input_given_with_dot_dot_is_reported_inside_the_folder(tmp_path: Pat
 @pytest.mark.parametrize(
     ("name", "content"),
     [
-        ("kb.jsonld", '{"@id": "http://example.org/c", "@type": "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#SameAsCluster"}'),
-        ("kb.rdf", '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:aida="https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>'),
-        ("kb.trig", "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n{ <http://example.org/c> a aida:SameAsCluster . }\n"),
-        ("kb.n3", "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n<http://example.org/c> a aida:SameAsCluster .\n"),
+        (
+            "kb.jsonld",
+            '{"@id": "http://example.org/c", "@type": "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#SameAsCluster"}',
+        ),
+        (
+            "kb.rdf",
+            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:aida="https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>',
+        ),
+        (
+            "kb.trig",
+            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n{ <http://example.org/c> a aida:SameAsCluster . }\n",
+        ),
+        (
+            "kb.n3",
+            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n<http://example.org/c> a aida:SameAsCluster .\n",
+        ),
     ],
 )
 def test_every_rdf_format_is_read_by_its_name(tmp_path: Path, name: str, content: str) -> None:
@@ -312,24 +348,35 @@ def test_on_a_terminal_with_a_progress_bar_a_finding_is_one_line_however_narrow(
     import termios
 
     fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))  # 40 columns
-    proc = subprocess.run([sys.executable, "-m", "aifcheck", "validate", *map(str, files)], stdout=side, stderr=side,
-                          timeout=300, env={**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "40"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "aifcheck", "validate", *map(str, files)],
+        stdout=side,
+        stderr=side,
+        timeout=300,
+        env={**os.environ, "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "40"},
+    )
     os.close(side)
     data = _drain(main)
     assert proc.returncode == 1
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", data.decode(errors="replace"))  # the bar's own codes
     findings = [line for line in text.replace("\r", "\n").splitlines() if " N4 error " in line]
-    assert findings and all(line.startswith(str(tmp_path)) and line.rstrip().endswith(")") for line in findings), findings
+    assert findings and all(line.startswith(str(tmp_path)) and line.rstrip().endswith(")") for line in findings), (
+        findings
+    )
 
 
-@pytest.mark.parametrize("command", [
-    ("pipeline", "ta2", "{out}/run", "--queries", "{out}/q.tsv", "--aux", "{out}"),
-    ("pipeline", "ta3", "{out}/run", "--user-queries", "{out}", "--aux", "{out}"),
-    ("pool", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--aux", "{out}"),
-    ("pool", "ta3", "{out}/run", "--queries-to-score", "{out}/q.tsv"),
-    ("score", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--assessments", "{out}", "--aux", "{out}"),
-    ("score", "ta1", "{out}/run", "--gold", "{out}", "--aux", "{out}"),
-], ids=lambda command: " ".join(command[:2]))
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("pipeline", "ta2", "{out}/run", "--queries", "{out}/q.tsv", "--aux", "{out}"),
+        ("pipeline", "ta3", "{out}/run", "--user-queries", "{out}", "--aux", "{out}"),
+        ("pool", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--aux", "{out}"),
+        ("pool", "ta3", "{out}/run", "--queries-to-score", "{out}/q.tsv"),
+        ("score", "ta2", "{out}/run", "--queries-to-score", "{out}/q.tsv", "--assessments", "{out}", "--aux", "{out}"),
+        ("score", "ta1", "{out}/run", "--gold", "{out}", "--aux", "{out}"),
+    ],
+    ids=lambda command: " ".join(command[:2]),
+)
 def test_force_never_replaces_a_folder_that_holds_an_input(tmp_path: Path, command: tuple[str, ...]) -> None:
     out = tmp_path / "out"
     (out / "run").mkdir(parents=True)

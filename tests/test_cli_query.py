@@ -1,4 +1,5 @@
 """The ``aifcheck query`` command, driven through typer's CliRunner on aifcheck's app."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,7 +28,7 @@ ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue 1.0e0 .
 """
-P0001_ROW = "D1\tQ42\tQ42\t<http://example.org/c1>\tD1:E1:(3,0)-(9,0)\t\"1.0\"\t\"1.0\""
+P0001_ROW = 'D1\tQ42\tQ42\t<http://example.org/c1>\tD1:E1:(3,0)-(9,0)\t"1.0"\t"1.0"'
 
 
 def _run(*args: str | Path) -> Result:

@@ -6,6 +6,7 @@ A LocalCluster of 2 worker processes on localhost stands for a real one (`dask s
 `dask worker ADDRESS`); its workers start in this process's folder, so the inputs are given
 relative to another one, which the workers can reach only through the absolute paths sent them.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -21,9 +22,9 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, ROOT, TEST_DATA
 
+from aifcheck.render.tables import write_nist_layout
 from aifcheck.spread import cluster
 from aifcheck.spread.parallel import Spread
-from aifcheck.render.tables import write_nist_layout
 from aifcheck.validation.report import FileError, FileReport
 from aifcheck.validation.run import Options, validate_file, validate_paths
 
@@ -83,14 +84,19 @@ def without_times(reports: list[FileReport]) -> list[FileReport]:
 
 def installed(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd, **kwargs
+        [sys.executable, "-m", "aifcheck", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        **kwargs,
     )
 
 
 def findings(proc: subprocess.CompletedProcess) -> tuple[int, list[str]]:
     """The exit status and the lines of a validate run, but the summary's time."""
     lines = proc.stdout.splitlines()
-    return proc.returncode, lines[:-1] + [lines[-1].rsplit(" (", 1)[0]]
+    return proc.returncode, [*lines[:-1], lines[-1].rsplit(" (", 1)[0]]
 
 
 @pytest.mark.parametrize("ship_files", [False, True], ids=["shared paths", "shipped bytes"])
@@ -110,7 +116,9 @@ def test_the_report_is_the_one_of_jobs_1(scheduler, inputs: Path, monkeypatch, s
 @pytest.mark.parametrize("ship_files", [[], ["--ship-files"]], ids=["shared paths", "shipped bytes"])
 def test_the_installed_command_prints_what_jobs_1_prints(scheduler, inputs: Path, ship_files: list[str]) -> None:
     alone = installed("validate", "inputs", "--severity", "info", cwd=inputs.parent)
-    spread = installed("validate", "inputs", "--severity", "info", "--scheduler", scheduler, *ship_files, cwd=inputs.parent)
+    spread = installed(
+        "validate", "inputs", "--severity", "info", "--scheduler", scheduler, *ship_files, cwd=inputs.parent
+    )
     assert findings(spread) == findings(alone) and alone.returncode == 1
     assert "inputs/broken.ttl:2:16: syntax error" in spread.stdout
 
@@ -127,10 +135,24 @@ def test_the_query_tables_are_the_ones_of_jobs_1(scheduler, inputs: Path, tmp_pa
     alone = installed("query", *files, "--task", "ta1", "--nist-layout", "-o", tmp_path / "alone", cwd=inputs.parent)
     for name, extra in (("shared", []), ("shipped", ["--ship-files"])):
         out = tmp_path / name
-        spread = installed("query", *files, "--task", "ta1", "--nist-layout", "-o", out, "--scheduler", scheduler, *extra, cwd=inputs.parent)
+        spread = installed(
+            "query",
+            *files,
+            "--task",
+            "ta1",
+            "--nist-layout",
+            "-o",
+            out,
+            "--scheduler",
+            scheduler,
+            *extra,
+            cwd=inputs.parent,
+        )
         assert (spread.returncode, spread.stderr) == (alone.returncode, alone.stderr) == (3, spread.stderr)
         tables = sorted(p.relative_to(out) for p in out.rglob("*.tsv"))
-        assert tables == sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.tsv")) and tables
+        assert (
+            tables == sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.tsv")) and tables
+        )
         assert all((out / t).read_bytes() == (tmp_path / "alone" / t).read_bytes() for t in tables)
 
 
@@ -139,19 +161,32 @@ def test_a_submission_is_linted_as_with_jobs_1(scheduler, spread: list[str]) -> 
     submission = TEST_DATA / "submission"
     args = ["lint-submission", submission / "run", "--condition", "5", "--queries", submission / "queries"]
     alone = installed(*args, cwd=ROOT)
-    spread_args = spread + [scheduler] if spread == ["--scheduler"] else spread
+    spread_args = [*spread, scheduler] if spread == ["--scheduler"] else spread
     spread_run = installed(*args, *spread_args, cwd=ROOT)
     assert findings(spread_run) == findings(alone) and alone.returncode == 0 and "5 files" in alone.stdout
 
 
-@pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"], ["--ship-files", "--scheduler"]], ids=["jobs 2", "cluster", "shipped"])
+@pytest.mark.parametrize(
+    "spread", [["--jobs", "2"], ["--scheduler"], ["--ship-files", "--scheduler"]], ids=["jobs 2", "cluster", "shipped"]
+)
 def test_a_ta1_run_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path: Path, spread: list[str]) -> None:
     # shared: the workers run every stage of each document; shipped: they query the KBs, the rest runs here
-    args = ["score", "ta1", shared_data / "task1-run", "--gold", shared_data / "ta1-gold-tsv", "--aux", shared_data / "ta1-scoring" / "AUX-data"]
+    args = [
+        "score",
+        "ta1",
+        shared_data / "task1-run",
+        "--gold",
+        shared_data / "ta1-gold-tsv",
+        "--aux",
+        shared_data / "ta1-scoring" / "AUX-data",
+    ]
     alone = installed(*args, "-o", tmp_path / "alone", cwd=ROOT)
-    spread_args = spread + [scheduler] if "--scheduler" in spread else spread
+    spread_args = [*spread, scheduler] if "--scheduler" in spread else spread
     spread_run = installed(*args, "-o", tmp_path / "spread", *spread_args, cwd=ROOT)
-    assert (spread_run.returncode, spread_run.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout
+    assert (spread_run.returncode, spread_run.stdout) == (
+        alone.returncode,
+        alone.stdout,
+    ) and "FrameMetric" in alone.stdout
     files = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "spread") for p in (tmp_path / "spread").rglob("*") if p.is_file())
     assert len([f for f in files if f.parts[0] == "scores"]) == 24 and any(f.parts[0] == "similarities" for f in files)
@@ -162,17 +197,29 @@ def test_a_ta1_run_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path:
         assert spread_file == alone.replace(str(tmp_path / "alone"), str(tmp_path / "spread")), name
 
 
-def test_a_core_document_with_neither_kb_nor_gold_scores_as_with_jobs_1(scheduler, shared_data: Path, tmp_path: Path) -> None:
+def test_a_core_document_with_neither_kb_nor_gold_scores_as_with_jobs_1(
+    scheduler, shared_data: Path, tmp_path: Path
+) -> None:
     # its task gets the gold folder as its path: a folder every worker can read, as its own is missing
     gold = tmp_path / "gold"
     shutil.copytree(shared_data / "ta1-gold-tsv", gold)
     submitted = {p.stem for p in (shared_data / "task1-run").glob("*.ttl")}
     gone = next(p for p in sorted(gold.iterdir()) if p.stem not in submitted)
     shutil.rmtree(gone)
-    args = ["score", "ta1", shared_data / "task1-run", "--gold", gold, "--aux", shared_data / "ta1-scoring" / "AUX-data"]
+    args = [
+        "score",
+        "ta1",
+        shared_data / "task1-run",
+        "--gold",
+        gold,
+        "--aux",
+        shared_data / "ta1-scoring" / "AUX-data",
+    ]
     alone = installed(*args, "-o", tmp_path / "alone", cwd=ROOT)
     spread = installed(*args, "-o", tmp_path / "spread", "--scheduler", scheduler, cwd=ROOT)
-    assert (spread.returncode, spread.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout, spread.stderr
+    assert (spread.returncode, spread.stdout) == (alone.returncode, alone.stdout) and "FrameMetric" in alone.stdout, (
+        spread.stderr
+    )
     coreference = Path("scores") / "CoreferenceMetric-scores.tab"
     assert gone.stem in (tmp_path / "alone" / coreference).read_text()  # scored, at 0
     assert (tmp_path / "spread" / coreference).read_text() == (tmp_path / "alone" / coreference).read_text()
@@ -181,12 +228,19 @@ def test_a_core_document_with_neither_kb_nor_gold_scores_as_with_jobs_1(schedule
 def test_a_worker_killed_mid_run_changes_nothing(scheduler, watcher, inputs: Path, tmp_path: Path) -> None:
     slow = tmp_path / "slow" / "a-slow.ttl"  # the first file: it starts at once, and runs for seconds
     slow.parent.mkdir()
-    subprocess.run([sys.executable, ROOT / "benchmarks" / "generate_aif.py", "--triples", str(SLOW_TRIPLES), slow], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, ROOT / "benchmarks" / "generate_aif.py", "--triples", str(SLOW_TRIPLES), slow],
+        check=True,
+        capture_output=True,
+    )
     args = [slow, *relative(inputs)]
     alone = installed("validate", *args, cwd=inputs.parent)
     run = subprocess.Popen(
         [sys.executable, "-m", "aifcheck", "validate", *map(str, args), "--scheduler", scheduler],
-        cwd=inputs.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=inputs.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     worker = _worker_running(watcher, "-0-0")  # file 0, first try
     time.sleep(0.5)
@@ -229,7 +283,9 @@ def lost(path: str, reason: str) -> FileReport:
     return FileReport(path, error=FileError(path, f"{path}: {reason}"))
 
 
-def _run(scheduler: str, files: list[str], dooms: dict[str, str], mark: str = "", timeout: float | None = None) -> list[FileReport]:
+def _run(
+    scheduler: str, files: list[str], dooms: dict[str, str], mark: str = "", timeout: float | None = None
+) -> list[FileReport]:
     args = [(Options(), dooms.get(f, ""), mark) for f in files]
     return without_times(list(cluster.map_files(check_or_fail, files, args, lost, scheduler, file_timeout=timeout)))
 
@@ -246,7 +302,9 @@ def test_a_file_that_kills_its_worker_twice_is_unreadable_and_the_run_goes_on(sc
     alone = without_times([validate_file(f, Options()) for f in files])
     spread = _run(scheduler, files, {files[1]: "die"})
     assert spread[:1] + spread[2:] == alone[:1] + alone[2:]
-    assert spread[1].error.message.startswith(f"{files[1]}: the Dask worker checking it died, twice (the last was tcp://")
+    assert spread[1].error.message.startswith(
+        f"{files[1]}: the Dask worker checking it died, twice (the last was tcp://"
+    )
 
 
 def test_a_file_that_hangs_is_tried_again_then_unreadable(scheduler, watcher, inputs: Path) -> None:
@@ -271,10 +329,14 @@ def test_a_file_the_workers_cannot_see_is_unreadable(scheduler, watcher, tmp_pat
 def test_a_scheduler_lost_mid_run_is_one_error(distributed, inputs: Path) -> None:
     files = [str(p) for p in sorted((inputs / "N4").glob("*.ttl"))]
     doomed = distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0")
-    run = cluster.map_files(check_or_fail, files, [(Options(), "slow", "")] * len(files), lost, doomed.scheduler_address)
+    run = cluster.map_files(
+        check_or_fail, files, [(Options(), "slow", "")] * len(files), lost, doomed.scheduler_address
+    )
     next(run)  # the run is under way
     doomed.close()
-    with pytest.raises(cluster.ClusterError, match=f"lost the Dask scheduler at {doomed.scheduler_address} in the middle of the run"):
+    with pytest.raises(
+        cluster.ClusterError, match=f"lost the Dask scheduler at {doomed.scheduler_address} in the middle of the run"
+    ):
         list(run)
 
 
@@ -302,11 +364,16 @@ def test_without_dask_the_scheduler_option_is_one_line_and_exit_2(tmp_path: Path
     (fake / "__init__.py").write_text("raise ImportError(\"No module named 'distributed'\")\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     proc = installed("validate", FIXTURES / "N4" / "good.ttl", "--scheduler", "tcp://127.0.0.1:8786", cwd=ROOT, env=env)
-    assert proc.returncode == 2 and proc.stderr == "aifcheck: error: --scheduler needs Dask: pip install 'aifcheck[cluster]'\n"
+    assert (
+        proc.returncode == 2
+        and proc.stderr == "aifcheck: error: --scheduler needs Dask: pip install 'aifcheck[cluster]'\n"
+    )
 
 
 def test_the_query_takes_the_cluster_options_with_the_nist_layout_only() -> None:
-    proc = installed("query", FIXTURES / "N4" / "good.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "--scheduler", "tcp://x:1", cwd=ROOT)
+    proc = installed(
+        "query", FIXTURES / "N4" / "good.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "--scheduler", "tcp://x:1", cwd=ROOT
+    )
     assert proc.returncode == 2 and "--scheduler, --ship-files and --file-timeout go with --nist-layout" in proc.stderr
     with pytest.raises(Exception, match="--ship-files goes with --scheduler"):
         write_nist_layout([FIXTURES / "N4" / "good.ttl"], "ta1", ROOT / "never-written", spread=Spread(ship_files=True))

@@ -6,6 +6,7 @@ the findings (file, line, rule, severity, focus) that the reference executor (py
 that severity. The reference runs once per file, at info: a lower bound of severity only drops
 the rules below it, so its findings at warning and error are those at info of the rules shown.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,8 @@ from helpers import FIXTURES, SHARED_DATA
 
 import aifcheck
 from aifcheck.validation.catalog import Severity
-from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import fixtures_for
+from aifcheck.validation.shapes import load_catalog
 
 CATALOG = load_catalog()
 
@@ -27,19 +28,19 @@ def _fixture_cases() -> list:
         if rule.kind != "shape":
             continue
         for fixture in fixtures_for(rule.id):
-            options = dict(profile=rule.profile, task=fixture.task, condition=fixture.condition)
+            options = {"profile": rule.profile, "task": fixture.task, "condition": fixture.condition}
             cases.append(pytest.param(FIXTURES / rule.id / fixture.name, options, id=f"{rule.id}/{fixture.name}"))
     return cases
 
 
 def _data_cases() -> list:
     kbs = sorted(SHARED_DATA.glob("task1-run/*.ttl")) + sorted(SHARED_DATA.glob("task2-run/*.ttl"))
-    cases = [(kb, dict(profile="nist")) for kb in kbs]
+    cases = [(kb, {"profile": "nist"}) for kb in kbs]
     for condition in (5, 6, 7):
         for frame in sorted(SHARED_DATA.glob(f"task3-run/Condition{condition}/*/*.ttl")):
-            cases.append((frame, dict(profile="ta3", condition=condition)))
+            cases.append((frame, {"profile": "ta3", "condition": condition}))
     for frame in sorted(SHARED_DATA.glob("user-queries/Condition5/Query_Claim_Frames/*.ttl")):
-        cases.append((frame, dict(profile="ta3", condition=5)))
+        cases.append((frame, {"profile": "ta3", "condition": 5}))
     return [pytest.param(path, options, id=str(path.relative_to(SHARED_DATA))) for path, options in cases]
 
 

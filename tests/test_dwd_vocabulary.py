@@ -1,6 +1,7 @@
 """The DWD vocabulary rules (D1-D3): the bundled role list is the official one, the shapes hold the
 same list, findings suggest the nearest role on both executors, and NIST's own files get warnings,
 never errors."""
+
 from __future__ import annotations
 
 import re
@@ -12,9 +13,9 @@ from helpers import FIXTURES, ROOT, SHARED
 from typer.testing import CliRunner
 
 import aifcheck
+from aifcheck.cli import application
 from aifcheck.validation.catalog import Severity
 from aifcheck.validation.shapes import load_catalog
-from aifcheck.cli import application
 
 app = application()
 
@@ -36,8 +37,10 @@ def test_the_bundled_roles_are_the_official_lists() -> None:
     text = "@prefix : <https://example.org/dwd#> .\n" + SOURCE.read_text(encoding="utf-8")
     graph = rdflib.Graph().parse(data=text, format="turtle")
     dwd = rdflib.Namespace("https://example.org/dwd#")
-    lists = {kind: {str(x) for x in rdflib.collection.Collection(graph, graph.value(dwd[name], rdflib.OWL.oneOf))}
-             for kind, name in (("event", "DWDEventPredicates"), ("relation", "DWDRelationPredicates"))}
+    lists = {
+        kind: {str(x) for x in rdflib.collection.Collection(graph, graph.value(dwd[name], rdflib.OWL.oneOf))}
+        for kind, name in (("event", "DWDEventPredicates"), ("relation", "DWDRelationPredicates"))
+    }
     expected = {role: kind for kind, roles in lists.items() for role in roles}
     assert len(expected) == len(lists["event"]) + len(lists["relation"])  # no role in both lists
     assert bundled() == expected
@@ -76,7 +79,10 @@ def test_nists_own_files_get_dwd_warnings_never_errors(shared_data: Path) -> Non
     # role "EMPTY_REF": neither is in DWD, and neither makes the file invalid.
     kbs = sorted(shared_data.glob("task1-run/*.ttl")) + sorted(shared_data.glob("task2-run/*.ttl"))
     frames = sorted(shared_data.glob("task3-run/Condition5/*/*.ttl"))
-    found = aifcheck.validate(kbs, profile="nist").violations + aifcheck.validate(frames, profile="ta3", condition=5).violations
+    found = (
+        aifcheck.validate(kbs, profile="nist").violations
+        + aifcheck.validate(frames, profile="ta3", condition=5).violations
+    )
     dwd = [v for v in found if v.rule_id.startswith("D")]
     assert {v.rule_id for v in dwd} == {"D1", "D2"}
     assert all(v.severity == Severity.WARNING for v in dwd)

@@ -3,6 +3,7 @@ files again byte for byte, and each task's whole evaluation, the commands of its
 page as pasted, runs through the installed command with the numbers agreeing at each seam: what a
 stage writes and the next one reads, each scorer's printout, files and Python API, the intervals,
 the pool and the runs, compare's values and differences, the report."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,15 @@ EXAMPLE = ROOT / "example-evaluation"
 PAGE = ROOT / "docs" / "example-evaluation.md"
 COMMAND = Path(sys.executable).parent / "aifcheck"
 TASKS = ("ta1", "ta2", "ta3", "crux")
-TA1_METRICS = ("FrameMetric", "CoreferenceMetric", "TypeMetricV4", "TemporalMetric", "NegationMetricV1", "NegationMetricV2",
-               *(f"ArgumentMetricV3{v}" for v in ("A1", "A2", "B1", "B2", "C1", "C2")))
+TA1_METRICS = (
+    "FrameMetric",
+    "CoreferenceMetric",
+    "TypeMetricV4",
+    "TemporalMetric",
+    "NegationMetricV1",
+    "NegationMetricV2",
+    *(f"ArgumentMetricV3{v}" for v in ("A1", "A2", "B1", "B2", "C1", "C2")),
+)
 # compare and report average the per-unit values the score files print to 4 decimals, the scorers
 # the unrounded ones, and each prints its own mean rounded: they may differ by one in the fourth
 # decimal, and a printed difference from a printed A and B by as much
@@ -64,8 +72,11 @@ def run_page(task: str, folder: Path) -> list[Step]:
     if not COMMAND.exists():
         pytest.skip(f"the aifcheck command is not installed beside {sys.executable}")
     (folder / EXAMPLE.name).symlink_to(EXAMPLE)
-    env = {**os.environ, "PATH": f"{COMMAND.parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "AIFCHECK_CACHE_DIR": str(folder / ".cache")}
+    env = {
+        **os.environ,
+        "PATH": f"{COMMAND.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "AIFCHECK_CACHE_DIR": str(folder / ".cache"),
+    }
     steps = []
     for command in page_commands(task):
         done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True, check=False)
@@ -90,7 +101,12 @@ def check_compare(step: Step, a: dict[str, float], b: dict[str, float]) -> None:
     table = compared(step)
     assert set(table) == set(a), step.stdout
     for name, (value_a, value_b, difference) in table.items():
-        assert abs(value_a - a[name]) <= ROUNDING and abs(value_b - b[name]) <= ROUNDING, (name, table[name], a[name], b[name])
+        assert abs(value_a - a[name]) <= ROUNDING and abs(value_b - b[name]) <= ROUNDING, (
+            name,
+            table[name],
+            a[name],
+            b[name],
+        )
         assert abs(difference - (value_b - value_a)) <= ROUNDING, (name, table[name])
 
 
@@ -123,8 +139,12 @@ def test_generate_writes_the_committed_files_again(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(EXAMPLE / "generate.py"), str(tmp_path)], check=True, capture_output=True)
 
     def tree(root: Path) -> dict[str, bytes]:
-        return {p.relative_to(root).as_posix(): p.read_bytes() for task in TASKS for p in sorted((root / task).rglob("*"))
-                if p.is_file()}
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for task in TASKS
+            for p in sorted((root / task).rglob("*"))
+            if p.is_file()
+        }
 
     written, committed = tree(tmp_path), tree(EXAMPLE)
     assert sorted(written) == sorted(committed)
@@ -141,7 +161,11 @@ def test_the_example_is_small_and_invented() -> None:
 
 def test_ta1(tmp_path: Path) -> None:
     validate, query, score1, score2, ci, compare, report, summary, graph = run_page("ta1", tmp_path)
-    assert ok(validate).stdout.splitlines()[-1].startswith("10 files: 10 valid, 0 invalid, 0 unreadable; 0 errors, 0 warnings")
+    assert (
+        ok(validate)
+        .stdout.splitlines()[-1]
+        .startswith("10 files: 10 valid, 0 invalid, 0 unreadable; 0 errors, 0 warnings")
+    )
     headlines, documents = {}, ()
     for step, run in ((score1, "run1"), (score2, "run2")):
         out = tmp_path / f"ta1-{run}-scores"
@@ -159,22 +183,30 @@ def test_ta1(tmp_path: Path) -> None:
     assert headlines["run1"] != headlines["run2"]
     # the page's table: "| metric[, its variants' suffixes] | run 1 | run 2 |"
     shown = {}
-    for names, one, two in re.findall(r"^\| (\w+(?:, \w+)*) \| (\d\.\d{4}) \| (\d\.\d{4}) \|$", page_section("ta1"), re.MULTILINE):
+    for names, one, two in re.findall(
+        r"^\| (\w+(?:, \w+)*) \| (\d\.\d{4}) \| (\d\.\d{4}) \|$", page_section("ta1"), re.MULTILINE
+    ):
         first, *others = names.split(", ")
-        shown |= {name: (one, two) for name in (first, *(first[: -len(o)] + o for o in others))}
+        shown |= dict.fromkeys((first, *(first[: -len(o)] + o for o in others)), (one, two))
     assert shown == {m: (headlines["run1"][m], headlines["run2"][m]) for m in TA1_METRICS}
     # the query stage's tables are those the scorer's clean stage read, row for row
     ok(query)
     for name in (f"{d}.ttl/AIDA_P3_TA1_{table}_A0001.rq.tsv" for d in documents for table in ("CM", "AM", "TM")):
-        assert len(tsv_rows(tmp_path / "ta1-run1-tables" / name)) == len(tsv_rows(tmp_path / "ta1-run1-scores" / "SPARQL-CLEAN-output" / name))
+        assert len(tsv_rows(tmp_path / "ta1-run1-tables" / name)) == len(
+            tsv_rows(tmp_path / "ta1-run1-scores" / "SPARQL-CLEAN-output" / name)
+        )
     ok(ci)
-    assert interval_scores(tmp_path / "ta1-run1-frame-ci.txt")[("run1", "ALL", "ALL")] == headlines["run1"]["FrameMetric"]
+    assert (
+        interval_scores(tmp_path / "ta1-run1-frame-ci.txt")[("run1", "ALL", "ALL")] == headlines["run1"]["FrameMetric"]
+    )
     check_compare(compare, *({m: float(v) for m, v in headlines[run].items()} for run in ("run1", "run2")))
     check_report(report, tmp_path / "ta1-report.html", *headlines["run1"].values(), *headlines["run2"].values())
     # summary and graph: the clusters and mentions of the query stage's CM table
     cm = tsv_rows(tmp_path / "ta1-run1-tables" / "EXD0001.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv")
     clusters = {row[0].rsplit("#", 1)[1].rstrip(">") for row in cm}
-    assert re.search(rf"clusters\s+{len(clusters)}:", ok(summary).stdout) and re.search(rf"mentions\s+{len(cm)} ", summary.stdout)
+    assert re.search(rf"clusters\s+{len(clusters)}:", ok(summary).stdout) and re.search(
+        rf"mentions\s+{len(cm)} ", summary.stdout
+    )
     dot = (tmp_path / "ta1-EXD0001.dot").read_text(encoding="utf-8")
     assert ok(graph) and [c for c in clusters if not re.search(rf"{c}\b", dot)] == []
 
@@ -190,20 +222,34 @@ def test_ta2(tmp_path: Path) -> None:
         assert printed == {q[0]: len(tsv_rows(valid / f"{q[0]}.rq.tsv")) for q in queries}
     # the pool: each run's pooled rows, together; and what LDC judged is this pool
     ok(pool)
-    pooled = {(run, q[0], row[0], row[4]) for run in ("run1", "run2") for q in queries
-              for row in tsv_rows(tmp_path / "ta2-pool" / "runs" / run / "SPARQL-POOLED-BATCH1-output" / f"{q[0]}.rq.tsv")}
-    lines = [row.split("\t") for row in (tmp_path / "ta2-pool" / "pool.txt").read_text(encoding="utf-8").splitlines()[1:]]
+    pooled = {
+        (run, q[0], row[0], row[4])
+        for run in ("run1", "run2")
+        for q in queries
+        for row in tsv_rows(tmp_path / "ta2-pool" / "runs" / run / "SPARQL-POOLED-BATCH1-output" / f"{q[0]}.rq.tsv")
+    }
+    lines = [
+        row.split("\t") for row in (tmp_path / "ta2-pool" / "pool.txt").read_text(encoding="utf-8").splitlines()[1:]
+    ]
     assert {(q, f"{doc}:{span}") for q, _, _, _, doc, span, *_ in lines} == {(q, span) for _, q, _, span in pooled}
     assert {run for run, *_ in pooled} == {"run1", "run2"}
     assert f"{len(lines)} mentions in" in pool.stdout
-    judged = [line.split("\t") for kit in sorted((EXAMPLE / "ta2" / "LDC" / "data" / "TA2").glob("*.tab"))
-              for line in kit.read_text(encoding="utf-8").splitlines()]
+    judged = [
+        line.split("\t")
+        for kit in sorted((EXAMPLE / "ta2" / "LDC" / "data" / "TA2").glob("*.tab"))
+        for line in kit.read_text(encoding="utf-8").splitlines()
+    ]
     assert sorted(row[:6] for row in judged) == sorted(row[:6] for row in lines)
     summaries = {}
     for step, run in ((score1, "run1"), (score2, "run2")):
         out = tmp_path / f"ta2-{run}-scores" / "scores"
-        api = aifcheck.score_ta2(tmp_path / "ta2-stages" / run, EXAMPLE / "ta2" / "queries.tsv", EXAMPLE / "ta2" / "LDC",
-                                 EXAMPLE / "ta2" / "AUX-data", run_id=run)
+        api = aifcheck.score_ta2(
+            tmp_path / "ta2-stages" / run,
+            EXAMPLE / "ta2" / "queries.tsv",
+            EXAMPLE / "ta2" / "LDC",
+            EXAMPLE / "ta2" / "AUX-data",
+            run_id=run,
+        )
         summaries[run] = f"{api.summary:.4f}"
         assert ok(step).stdout.splitlines()[-1].endswith(f": {summaries[run]}")
         assert tsv_rows(out / "AcrossDocumentsCoreferenceMetricV2-scores.tab")[-1][-2] == summaries[run]
@@ -212,22 +258,32 @@ def test_ta2(tmp_path: Path) -> None:
     page_numbers("ta2", *summaries.values(), f"{len(lines)} mentions")
     # the KB scored directly, the stages run in-process: the same printout
     assert ok(direct).stdout == score1.stdout
-    check_compare(compare, {"AcrossDocumentsCoreferenceMetricV2": float(summaries["run1"])},
-                  {"AcrossDocumentsCoreferenceMetricV2": float(summaries["run2"])})
+    check_compare(
+        compare,
+        {"AcrossDocumentsCoreferenceMetricV2": float(summaries["run1"])},
+        {"AcrossDocumentsCoreferenceMetricV2": float(summaries["run2"])},
+    )
     check_report(report, tmp_path / "ta2-report.html", summaries["run1"], summaries["run2"])
 
 
-@pytest.mark.xfail(strict=True, raises=KnownBug, reason=(
-    "pool ta3 leaves out the Condition 5 query claim frames (NIST pools them as a run of their own), so score ta3 stops "
-    "with 'no row maps the query claim frame of ...'; behind it, score ta3 stops on a judged Condition 7 claim, which has "
-    "no X variable ('required field xVariable has no component 1')"))
+@pytest.mark.xfail(
+    strict=True,
+    raises=KnownBug,
+    reason=(
+        "pool ta3 leaves out the Condition 5 query claim frames (NIST pools them as a run of their own), so score ta3 stops "
+        "with 'no row maps the query claim frame of ...'; behind it, score ta3 stops on a judged Condition 7 claim, which has "
+        "no X variable ('required field xVariable has no component 1')"
+    ),
+)
 def test_ta3(tmp_path: Path) -> None:
     lint1, lint2, stages1, stages2, pool, score1, score2, compare, report = run_page("ta3", tmp_path)
     rankings = {}  # run -> (condition, query, claim) of each ranking line
     for lint, stages, run in ((lint1, stages1, "run1"), (lint2, stages2, "run2")):
-        rankings[run] = [(path.parent.parent.name, path.parent.name, line.split("\t")[1])
-                         for path in (EXAMPLE / "ta3" / run).rglob("*.ranking.tsv")
-                         for line in path.read_text(encoding="utf-8").splitlines()]
+        rankings[run] = [
+            (path.parent.parent.name, path.parent.name, line.split("\t")[1])
+            for path in (EXAMPLE / "ta3" / run).rglob("*.ranking.tsv")
+            for line in path.read_text(encoding="utf-8").splitlines()
+        ]
         files = len([p for p in (EXAMPLE / "ta3" / run).rglob("*") if p.is_file()])
         assert ok(lint).stdout.splitlines()[-1].startswith(f"{files} files: {files} valid, 0 invalid")
         assert f"ARF-output: {len(rankings[run])} claims" in ok(stages).stdout
@@ -237,16 +293,23 @@ def test_ta3(tmp_path: Path) -> None:
     assert all((condition, query, claim) in rankings[run] for _, condition, query, _, _, claim, run, *_ in mappings)
     uids = {row[0] for row in mappings}
     assert f"pooled {len(mappings)} run claim(s) of 2 run(s) into {len(uids)} pool claim(s)" in ok(pool).stdout
-    assert all((EXAMPLE / "ta3" / "LDC" / "data" / "TA3" / "system_claims" / f"{uid}-outer-claim.tab").is_file() for uid in uids)
+    assert all(
+        (EXAMPLE / "ta3" / "LDC" / "data" / "TA3" / "system_claims" / f"{uid}-outer-claim.tab").is_file()
+        for uid in uids
+    )
     page_numbers("ta3", f"{len(mappings)} run claims into {len(uids)} pool claims")
     values = {}
     for step, run in ((score1, "run1"), (score2, "run2")):
-        if step.status == 3 and ("no row maps the query claim frame" in step.stderr or "has no component 1" in step.stderr):
+        if step.status == 3 and (
+            "no row maps the query claim frame" in step.stderr or "has no component 1" in step.stderr
+        ):
             raise KnownBug(step.stderr.strip())
         ok(step)
         out = tmp_path / f"ta3-{run}-scores" / "scores"
         header, *lines = (cells.split() for cells in step.stdout.splitlines())
-        values[run] = {f"{metric} {cells[0]} {cells[1]}": cells[i] for cells in lines for i, metric in enumerate(header[2:], 2)}
+        values[run] = {
+            f"{metric} {cells[0]} {cells[1]}": cells[i] for cells in lines for i, metric in enumerate(header[2:], 2)
+        }
         for name, value in values[run].items():
             metric, condition, relation = name.split()
             tab = {(r[0], r[2]): r[-1] for r in tsv_rows(out / f"{metric}-scores.tab") if r[1] == "ALL-Macro"}
@@ -255,11 +318,15 @@ def test_ta3(tmp_path: Path) -> None:
                 assert interval_scores(out / f"{metric}-ci.txt")[(condition, relation, run)] == value
     numbers = [{k: float(v) for k, v in values[run].items() if v != "-"} for run in ("run1", "run2")]
     check_compare(compare, *numbers)
-    check_report(report, tmp_path / "ta3-report.html", *(v for run in values.values() for v in run.values() if v != "-"))
+    check_report(
+        report, tmp_path / "ta3-report.html", *(v for run in values.values() for v in run.values() if v != "-")
+    )
 
 
 def test_crux(tmp_path: Path) -> None:
-    validate, claims1, claims2, mkdir, score1, score2, relations1, relations2, ci, compare, report = run_page("crux", tmp_path)
+    validate, claims1, claims2, mkdir, score1, score2, relations1, relations2, ci, compare, report = run_page(
+        "crux", tmp_path
+    )
     assert ok(validate).stdout.splitlines()[-1].startswith("19 files: 19 valid, 0 invalid")
     ok(mkdir)
     gold = EXAMPLE / "crux" / "gold"
@@ -271,9 +338,12 @@ def test_crux(tmp_path: Path) -> None:
         written = json.loads((tmp_path / f"crux-{run}-scores" / "claims.json").read_text(encoding="utf-8"))
         api = aifcheck.score_crux_claims(table, gold / "claims.tab")
         assert ok(score) and (written["precision"], written["recall"], written["f1"]) == tuple(
-            round(v, 4) for v in (api.precision, api.recall, api.f1))
+            round(v, 4) for v in (api.precision, api.recall, api.f1)
+        )
         f1[run] = written["f1"]
-        expected = aifcheck.score_crux_relations(EXAMPLE / "crux" / run / "relations.tab", gold / "relations.tab").macro_f1
+        expected = aifcheck.score_crux_relations(
+            EXAMPLE / "crux" / run / "relations.tab", gold / "relations.tab"
+        ).macro_f1
         assert f"macro-F1 {expected:.4f} over" in ok(relations).stdout
         page_numbers("crux", f"{api.f1:.4f}", f"{expected:.4f}")
     assert 0 < f1["run2"] < f1["run1"] < 1

@@ -1,5 +1,6 @@
 """The fast executor's ways of running one file's queries side by side: forked copies of the
 process (small in-memory files, on Linux) or threads; the same findings either way."""
+
 from __future__ import annotations
 
 import os
@@ -58,7 +59,9 @@ def test_without_a_process_to_spare_every_check_is_solved_here(monkeypatch) -> N
 
     monkeypatch.setattr(os, "fork", no_fork)
     parent = os.getpid()
-    assert list(_in_forks(lambda check: (check, os.getpid()), list(range(7)), 3)) == [(check, parent) for check in range(7)]
+    assert list(_in_forks(lambda check: (check, os.getpid()), list(range(7)), 3)) == [
+        (check, parent) for check in range(7)
+    ]
 
 
 @linux_only
@@ -107,5 +110,10 @@ print(len(forked))
 
 @linux_only
 def test_forked_and_threaded_runs_find_the_same() -> None:
-    proc = subprocess.run([sys.executable, "-c", SAME_FINDINGS, str(FIXTURES / "N4" / "bad.ttl")], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", SAME_FINDINGS, str(FIXTURES / "N4" / "bad.ttl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0 and int(proc.stdout) >= 2, proc.stderr

@@ -1,6 +1,7 @@
 """aifcheck graph: the views (clusters, mentions) and the switch between them at 50 clusters and
 claims, --focus (IRI, prefixed name, claim ID) and --depth, DOT text, PNG size, output errors;
 through the installed command and the API (aifcheck.render.graph, .graph_draw)."""
+
 from __future__ import annotations
 
 import os
@@ -11,13 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, SHARED_DATA
 
 from aifcheck.errors import OutputError, UsageError
 from aifcheck.extract.claims import claims as read_claim_file
 from aifcheck.extract.kg import load_kg
 from aifcheck.render.graph import build_graph, default_view, find_node, kb_nodes, neighbourhood, select
 from aifcheck.render.graph_draw import SCREEN, check_target, to_dot
-from helpers import ROOT, SHARED_DATA
 
 EX = "http://example.org/kb#"
 HEADER = f"""@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .
@@ -56,8 +57,11 @@ def chain_kb(path: Path, entities: int, events: int) -> Path:
     text = [HEADER]
     text += [_cluster(f"e{i}", "Entity", "Q5", 10 * i, handle=f"person {i}") for i in range(entities)]
     for i in range(events):
-        text += [_cluster(f"v{i}", "Event", "Q1190554", 1000 + 10 * i), _edge(f"v{i}", "A0_pag_agent", f"e{i}"),
-                 _edge(f"v{i}", "A1_ppt_theme", f"e{i + 1}")]
+        text += [
+            _cluster(f"v{i}", "Event", "Q1190554", 1000 + 10 * i),
+            _edge(f"v{i}", "A0_pag_agent", f"e{i}"),
+            _edge(f"v{i}", "A1_ppt_theme", f"e{i + 1}"),
+        ]
     path.write_text("".join(text), encoding="utf-8")
     return path
 
@@ -121,7 +125,9 @@ def test_the_default_view_switches_past_50_clusters(tmp_path: Path, entities: in
     proc = aifcheck(kb, "-o", tmp_path / "kb.dot")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{tmp_path / 'kb.dot'}: {view} view, {nodes} nodes, ")
-    assert ("51 clusters and claims, over 50: --view mentions draws each mention" in proc.stdout) == (view == "clusters")
+    assert ("51 clusters and claims, over 50: --view mentions draws each mention" in proc.stdout) == (
+        view == "clusters"
+    )
     assert len(dot_nodes((tmp_path / "kb.dot").read_text())) == nodes
 
 
@@ -149,7 +155,9 @@ def test_an_unknown_focus_is_one_line_naming_the_nearest(chain: Path, tmp_path: 
     proc = aifcheck(chain, "-o", tmp_path / "focus.png", "--focus", "ex:cluster-v")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("aifcheck: error: --focus ex:cluster-v: no cluster or claim of the file has that name (did you mean ex:cluster-v")
+    assert proc.stderr.startswith(
+        "aifcheck: error: --focus ex:cluster-v: no cluster or claim of the file has that name (did you mean ex:cluster-v"
+    )
     assert not (tmp_path / "focus.png").exists()
 
 
@@ -157,7 +165,10 @@ def test_a_negative_depth_or_one_without_focus_is_a_usage_error(chain: Path, tmp
     proc = aifcheck(chain, "-o", tmp_path / "kb.dot", "--focus", "ex:cluster-e0", "--depth", "-1")
     assert proc.returncode == 2 and proc.stderr == "aifcheck: error: --depth -1: give 0 or more\n"
     proc = aifcheck(chain, "-o", tmp_path / "kb.dot", "--depth", "2")
-    assert proc.returncode == 2 and proc.stderr == "aifcheck: error: --depth counts the steps from --focus: give --focus too\n"
+    assert (
+        proc.returncode == 2
+        and proc.stderr == "aifcheck: error: --depth counts the steps from --focus: give --focus too\n"
+    )
     assert not (tmp_path / "kb.dot").exists()
 
 
@@ -219,14 +230,19 @@ def test_a_folder_as_the_picture_is_a_usage_error(chain: Path, tmp_path: Path) -
     assert proc.returncode == 2
     assert proc.stderr == f"aifcheck: error: -o {folder}: is a folder; name the picture file (.dot, .svg or .png)\n"
     proc = aifcheck(chain, "-o", tmp_path)
-    assert proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: name the picture .dot, .svg or .png\n"
+    assert (
+        proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: name the picture .dot, .svg or .png\n"
+    )
 
 
 def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path: Path) -> None:
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     proc = aifcheck(chain, "-o", a_file / "kb.png")
-    assert proc.returncode == 3 and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: {a_file} is not a folder\n"
+    assert (
+        proc.returncode == 3
+        and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: {a_file} is not a folder\n"
+    )
     if os.geteuid() == 0:  # root writes anywhere but in a read-only file system
         if not sys.platform.startswith("linux"):
             pytest.skip("needs a place even root cannot write")
@@ -238,13 +254,22 @@ def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path
     for suffix in (".png", ".dot"):
         proc = aifcheck(chain, "-o", target.with_suffix(suffix))
         assert proc.returncode == 3, proc.stderr
-        assert proc.stderr.startswith(f"aifcheck: error: cannot write {target.with_suffix(suffix)}: ") and proc.stderr.count("\n") == 1
+        assert (
+            proc.stderr.startswith(f"aifcheck: error: cannot write {target.with_suffix(suffix)}: ")
+            and proc.stderr.count("\n") == 1
+        )
 
 
 def test_the_help_gives_every_option_and_the_examples() -> None:
     proc = aifcheck("-h")
     assert proc.returncode == 0
-    for text in ("--focus", "--depth", "--view [clusters|mentions]", "--focus ldc:cluster-E1 --depth 2", "--view clusters"):
+    for text in (
+        "--focus",
+        "--depth",
+        "--view [clusters|mentions]",
+        "--focus ldc:cluster-E1 --depth 2",
+        "--view clusters",
+    ):
         assert text in proc.stdout
 
 
@@ -327,8 +352,16 @@ def test_a_claims_ke_that_is_no_cluster_is_drawn_as_such(chain: Path, tmp_path: 
     from aifcheck.extract.model import Claim
     from aifcheck.render.graph_draw import write_graph
 
-    claim = Claim("kb.ttl", "DOC1", "C1", "topic", "EpistemicTrueCertain", "SentimentNeutralUnknown",
-                  semantics=(f"{EX}cluster-v0",), associated_kes=(f"{EX}cluster-v0", f"{EX}nowhere"))
+    claim = Claim(
+        "kb.ttl",
+        "DOC1",
+        "C1",
+        "topic",
+        "EpistemicTrueCertain",
+        "SentimentNeutralUnknown",
+        semantics=(f"{EX}cluster-v0",),
+        associated_kes=(f"{EX}cluster-v0", f"{EX}nowhere"),
+    )
     graph = build_graph(load_kg(chain), [claim], "clusters")
     assert graph.nodes[f"{EX}nowhere"]["label"] == "nowhere\n(no cluster of the file)"
     assert graph.edges["claim C1", f"{EX}cluster-v0", "semantics"]["line"] == "strong"

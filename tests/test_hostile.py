@@ -2,6 +2,7 @@
 command, memory stays bounded, temporary stores never outlive a run, an unreadable file never
 conforms, and every message says what is wrong in one clean line. The fuzzing harness (tests/fuzz)
 covers the rest."""
+
 from __future__ import annotations
 
 import faulthandler
@@ -32,8 +33,13 @@ def run(*args, cwd: Path | None = None, limit_memory: bool = False, **kwargs) ->
         resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 
     return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd,
-        preexec_fn=two_gigabytes if limit_memory else None, **kwargs,
+        [sys.executable, "-m", "aifcheck", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+        preexec_fn=two_gigabytes if limit_memory else None,
+        **kwargs,
     )
 
 
@@ -62,7 +68,9 @@ def test_one_loader_one_verdict_in_every_command(tmp_path: Path) -> None:
     for engine in ("fast", "reference"):
         proc = run("validate", *paths, GOOD, "--engine", engine, "--profile", "aif")  # (the verdict is the loader's)
         assert proc.returncode == 3, proc.stdout
-        assert f"{len(paths) + 1} files: 1 valid, 0 invalid, {len(paths)} unreadable" in proc.stdout  # the good one checked
+        assert (
+            f"{len(paths) + 1} files: 1 valid, 0 invalid, {len(paths)} unreadable" in proc.stdout
+        )  # the good one checked
         for _, where in files:
             assert any(line.startswith(where) for line in proc.stdout.splitlines()), (engine, where, proc.stdout)
         assert_clean(proc)
@@ -86,7 +94,9 @@ def test_a_literal_over_16_mib_is_one_line_in_bounded_memory(tmp_path: Path) -> 
 def bomb(tmp_path_factory) -> Path:
     """400 distinct triples repeated to 96 MiB, gzipped to well under 1 MiB (a ratio far over 64:1)."""
     path = tmp_path_factory.mktemp("bomb") / "bomb.ttl.gz"
-    block = "".join(f"<http://example.org/s{i}> <http://example.org/p> <http://example.org/o{i}> .\n" for i in range(400))
+    block = "".join(
+        f"<http://example.org/s{i}> <http://example.org/p> <http://example.org/o{i}> .\n" for i in range(400)
+    )
     with gzip.open(path, "wt", compresslevel=9, encoding="utf-8") as out:
         for _ in range(96 * 1024 * 1024 // len(block)):
             out.write(block)
@@ -143,20 +153,37 @@ def test_an_unreadable_file_never_conforms(tmp_path: Path) -> None:
 def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
     # blank nodes alike on one line (the focus text and the line tie): ordered by the message too
     kb = tmp_path / "kb.ttl"
-    kb.write_text(HEAD + "[ ex:p 1 ] . [ ex:p 2 ] . [ a <https://raw.githubusercontent.com/NextCenturyCorporation/"
-                  "AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
-                  "Confidence> ] .\n", encoding="utf-8")
-    outputs = {SECONDS.sub("", run("validate", kb, FIXTURES / "N4" / "bad.ttl", "--severity", "info", *jobs).stdout)
-               for jobs in ([], [], ["--jobs", "2"])}
+    kb.write_text(
+        HEAD + "[ ex:p 1 ] . [ ex:p 2 ] . [ a <https://raw.githubusercontent.com/NextCenturyCorporation/"
+        "AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
+        "Confidence> ] .\n",
+        encoding="utf-8",
+    )
+    outputs = {
+        SECONDS.sub("", run("validate", kb, FIXTURES / "N4" / "bad.ttl", "--severity", "info", *jobs).stdout)
+        for jobs in ([], [], ["--jobs", "2"])
+    }
     assert len(outputs) == 1
 
 
 @pytest.mark.parametrize(
     ("content", "name", "message"),
     [
-        ((HEAD + "ex:a ex:b ex:c .\n").encode("utf-16"), "kb.ttl", ": UTF-16 text: RDF files must be UTF-8 (convert it, e.g. with iconv)"),
-        ((HEAD + 'ex:a ex:b "x\x00y" .\n').encode(), "kb.ttl", ":2:13: a NUL character (byte 0x00), which RDF text cannot hold"),
-        ((HEAD + "ex:a ex:b ex:c ; ex:d ex:e .\n").encode(), "kb.nt", "(the file is Turtle, not N-Triples: name it .ttl)"),
+        (
+            (HEAD + "ex:a ex:b ex:c .\n").encode("utf-16"),
+            "kb.ttl",
+            ": UTF-16 text: RDF files must be UTF-8 (convert it, e.g. with iconv)",
+        ),
+        (
+            (HEAD + 'ex:a ex:b "x\x00y" .\n').encode(),
+            "kb.ttl",
+            ":2:13: a NUL character (byte 0x00), which RDF text cannot hold",
+        ),
+        (
+            (HEAD + "ex:a ex:b ex:c ; ex:d ex:e .\n").encode(),
+            "kb.nt",
+            "(the file is Turtle, not N-Triples: name it .ttl)",
+        ),
     ],
 )
 def test_messages_say_what_the_file_is(tmp_path: Path, content: bytes, name: str, message: str) -> None:

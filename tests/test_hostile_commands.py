@@ -2,6 +2,7 @@
 installed command: no traceback, no hang, no silent loss, no half-written output. Where
 permissions matter the command runs as ``nobody`` (setpriv), skipped with the reason when that is
 not possible. tests/fuzz/commands.py runs the same classes as a seeded campaign."""
+
 from __future__ import annotations
 
 import json
@@ -29,15 +30,29 @@ CRUX = ROOT / "tests" / "score" / "fixtures" / "crux"
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
-def aifcheck(*args: object, cwd: Path | None = None, user: list[str] | None = None, timeout: float = 120,
-             limits: dict[int, int] | None = None, **kwargs) -> subprocess.CompletedProcess:
+def aifcheck(
+    *args: object,
+    cwd: Path | None = None,
+    user: list[str] | None = None,
+    timeout: float = 120,
+    limits: dict[int, int] | None = None,
+    **kwargs,
+) -> subprocess.CompletedProcess:
     """The installed command (as ``user``, a setpriv prefix, when given), its output as text."""
+
     def limit() -> None:
         for which, value in (limits or {}).items():
             resource.setrlimit(which, (value, value))
 
-    return subprocess.run([*(user or []), sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd, preexec_fn=limit if limits else None, **kwargs)
+    return subprocess.run(
+        [*(user or []), sys.executable, "-m", "aifcheck", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        preexec_fn=limit if limits else None,
+        **kwargs,
+    )
 
 
 def one_line(proc: subprocess.CompletedProcess, status: int | tuple[int, ...]) -> str:
@@ -69,9 +84,13 @@ def as_nobody() -> list[str]:
         return []  # not root: permission bits apply already
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv is not installed: the permission tests need to run the command as another user")
-    probe = subprocess.run([*NOBODY, sys.executable, "-m", "aifcheck", "--version"], capture_output=True, text=True, cwd="/")
+    probe = subprocess.run(
+        [*NOBODY, sys.executable, "-m", "aifcheck", "--version"], capture_output=True, text=True, cwd="/"
+    )
     if probe.returncode != 0:
-        pytest.skip(f"nobody cannot run aifcheck here (its files are not readable by others): {probe.stderr.strip()[-200:]}")
+        pytest.skip(
+            f"nobody cannot run aifcheck here (its files are not readable by others): {probe.stderr.strip()[-200:]}"
+        )
     return NOBODY
 
 
@@ -112,8 +131,17 @@ def ta3_inputs(open_folder: Path) -> Path:
     return open_folder
 
 
-TA3_ARGS = ("score", "ta3", "ta3/RUN1", "--queries-to-score", "ta3/queries_to_score.tab", "--claim-mappings", "ta3/claim-mappings.tab",
-            "--assessments", "ta3/LDC")
+TA3_ARGS = (
+    "score",
+    "ta3",
+    "ta3/RUN1",
+    "--queries-to-score",
+    "ta3/queries_to_score.tab",
+    "--claim-mappings",
+    "ta3/claim-mappings.tab",
+    "--assessments",
+    "ta3/LDC",
+)
 RANKING = "ta3/RUN1/Condition6/T100/T100.ranking.tsv"
 
 
@@ -131,10 +159,16 @@ def _leftovers(folder: Path) -> list[str]:
 # --- 1. output paths ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("output", "status", "words"), [
-    ("afile", 2, "not a folder"), ("/dev/null", 2, "not a folder"), ("loop", 2, "a symbolic link"),
-    ("o" * 300, 3, "File name too long"), ("afile/sub", 3, "cannot write under"),
-])
+@pytest.mark.parametrize(
+    ("output", "status", "words"),
+    [
+        ("afile", 2, "not a folder"),
+        ("/dev/null", 2, "not a folder"),
+        ("loop", 2, "a symbolic link"),
+        ("o" * 300, 3, "File name too long"),
+        ("afile/sub", 3, "cannot write under"),
+    ],
+)
 def test_score_ta1_output_paths(ta1_inputs: Path, output: str, status: int, words: str) -> None:
     (ta1_inputs / "afile").write_text("keep me\n")
     os.symlink("loop", ta1_inputs / "loop")
@@ -157,27 +191,49 @@ def test_output_under_a_file(ta3_inputs: Path, command: str) -> None:
     folder = ta3_inputs
     (folder / "afile").write_text("keep me\n")
     _kb(folder)
-    args = {"ta3": [*TA3_ARGS, "-o", "afile/x"], "claims": ["claims", "k.ttl", "-o", "afile/x"],
-            "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "-o", "afile/x"],
-            "graph": ["graph", "k.ttl", "-o", "afile/x.dot"]}[command]
+    args = {
+        "ta3": [*TA3_ARGS, "-o", "afile/x"],
+        "claims": ["claims", "k.ttl", "-o", "afile/x"],
+        "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "-o", "afile/x"],
+        "graph": ["graph", "k.ttl", "-o", "afile/x.dot"],
+    }[command]
     line = one_line(aifcheck(*args, cwd=folder), 3)
     assert line.startswith("aifcheck: error: cannot write") and (folder / "afile").read_text() == "keep me\n"
 
 
-@pytest.mark.parametrize(("command", "stdout"), [("validate", "closed"), ("summary", "/dev/full"), ("claims", "/dev/full"),
-                                                 ("query", "closed")])
+@pytest.mark.parametrize(
+    ("command", "stdout"),
+    [("validate", "closed"), ("summary", "/dev/full"), ("claims", "/dev/full"), ("query", "closed")],
+)
 def test_standard_output_that_cannot_be_written(tmp_path: Path, command: str, stdout: str) -> None:
     _kb(tmp_path, source=FRAME)
-    args = {"validate": ["validate", "k.ttl"], "summary": ["summary", "k.ttl"], "claims": ["claims", "k.ttl"],
-            "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001"]}[command]
+    args = {
+        "validate": ["validate", "k.ttl"],
+        "summary": ["summary", "k.ttl"],
+        "claims": ["claims", "k.ttl"],
+        "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001"],
+    }[command]
     if stdout == "closed":
-        proc = subprocess.run(" ".join([sys.executable, "-m", "aifcheck", *args]) + " >&-", shell=True, cwd=tmp_path,
-                              capture_output=False, stderr=subprocess.PIPE, text=True, timeout=120)
+        proc = subprocess.run(
+            " ".join([sys.executable, "-m", "aifcheck", *args]) + " >&-",
+            shell=True,
+            cwd=tmp_path,
+            capture_output=False,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
         proc.stdout = ""
     else:
         with open("/dev/full", "w") as full:
-            proc = subprocess.run([sys.executable, "-m", "aifcheck", *args], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
-                                  text=True, timeout=120)
+            proc = subprocess.run(
+                [sys.executable, "-m", "aifcheck", *args],
+                cwd=tmp_path,
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
         proc.stdout = ""
     line = one_line(proc, 3)
     reason = "it is closed" if stdout == "closed" else "No space left on device"
@@ -199,7 +255,12 @@ def test_a_folder_that_cannot_be_entered(ta1_inputs: Path, ta3_inputs: Path, as_
     shutil.copytree(TEST_DATA / "submission", folder / "sub")
     _share(folder / "sub")
     (folder / "sub/run/CLQRYA0001.000001").chmod(0o000)
-    line = one_line(aifcheck("lint-submission", "sub/run", "--condition", "5", "--queries", "sub/queries", cwd=folder, user=as_nobody), 3)
+    line = one_line(
+        aifcheck(
+            "lint-submission", "sub/run", "--condition", "5", "--queries", "sub/queries", cwd=folder, user=as_nobody
+        ),
+        3,
+    )
     assert "sub/run/CLQRYA0001.000001" in line and "Permission denied" in line
     assert not (folder / "out").exists() and not (folder / "out3").exists()
 
@@ -208,15 +269,27 @@ def test_core_document_longer_than_a_file_name(ta1_inputs: Path) -> None:
     with open(ta1_inputs / "aux" / "LDC2021E11.coredocs-xx.txt", "a") as file:
         file.write("L" * 300 + "\n")
     line = one_line(aifcheck(*TA1, "-o", "out", cwd=ta1_inputs), 3)
-    assert line == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: longer than a file name may be"
+    assert (
+        line
+        == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: longer than a file name may be"
+    )
 
 
 # --- 3. special files ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("special", "where"), [("fifo", "ranking"), ("/dev/zero", "ranking"), ("/dev/zero", "crux"),
-                                                 ("fifo", "sparql"), ("/dev/zero", "sparql"), ("fifo", "type-similarity"),
-                                                 ("fifo", "graph")])
+@pytest.mark.parametrize(
+    ("special", "where"),
+    [
+        ("fifo", "ranking"),
+        ("/dev/zero", "ranking"),
+        ("/dev/zero", "crux"),
+        ("fifo", "sparql"),
+        ("/dev/zero", "sparql"),
+        ("fifo", "type-similarity"),
+        ("fifo", "graph"),
+    ],
+)
 def test_special_files_are_refused_at_once(ta3_inputs: Path, special: str, where: str) -> None:
     folder = ta3_inputs
     _kb(folder)
@@ -230,16 +303,25 @@ def test_special_files_are_refused_at_once(ta3_inputs: Path, special: str, where
         os.symlink(path, folder / RANKING)
         args = [*TA3_ARGS, "-o", "out"]
     else:
-        args = {"crux": ["score", "crux-claims", "special", "--gold", CRUX / "gold.tab"],
-                "sparql": ["query", "k.ttl", "--sparql", "special"],
-                "type-similarity": [*TA1, "-o", "out", "--type-similarity", "special"],
-                "graph": ["graph", "special", "-o", "g.dot"]}[where]
+        args = {
+            "crux": ["score", "crux-claims", "special", "--gold", CRUX / "gold.tab"],
+            "sparql": ["query", "k.ttl", "--sparql", "special"],
+            "type-similarity": [*TA1, "-o", "out", "--type-similarity", "special"],
+            "graph": ["graph", "special", "-o", "g.dot"],
+        }[where]
     if where == "type-similarity" and not (SHARED_DATA / "ta1-gold-tsv").is_dir():
         pytest.skip("NIST's TA1 data absent")
     if where == "type-similarity":
         for name in ("run", "gold", "aux"):
-            os.symlink(SHARED_DATA / {"run": "ta1-scoring/example-task1-run/SPARQL-output", "gold": "ta1-gold-tsv",
-                                      "aux": "ta1-scoring/AUX-data"}[name], folder / name)
+            os.symlink(
+                SHARED_DATA
+                / {
+                    "run": "ta1-scoring/example-task1-run/SPARQL-output",
+                    "gold": "ta1-gold-tsv",
+                    "aux": "ta1-scoring/AUX-data",
+                }[name],
+                folder / name,
+            )
     line = one_line(aifcheck(*args, cwd=folder, timeout=60, limits={resource.RLIMIT_AS: 2 * 1024**3}), 3)
     assert "not a regular file" in line
 
@@ -247,22 +329,31 @@ def test_special_files_are_refused_at_once(ta3_inputs: Path, special: str, where
 # --- 4. queries that crash the engine or never end -----------------------------------------------------
 
 
-@pytest.mark.parametrize("query", [
-    "SELECT * WHERE { ?s ?p ?o FILTER(" + "(" * 5000 + "1" + ")" * 5000 + ") }",
-    "SELECT * WHERE " + "{ " * 3000 + "?s ?p ?o " + "} " * 3000,
-], ids=["5000 parentheses", "3000 groups"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * WHERE { ?s ?p ?o FILTER(" + "(" * 5000 + "1" + ")" * 5000 + ") }",
+        "SELECT * WHERE " + "{ " * 3000 + "?s ?p ?o " + "} " * 3000,
+    ],
+    ids=["5000 parentheses", "3000 groups"],
+)
 def test_deep_query_is_refused_before_the_engine(tmp_path: Path, query: str) -> None:
     _kb(tmp_path)
     (tmp_path / "q.rq").write_text(query)
-    assert one_line(aifcheck("query", "k.ttl", "--sparql", "q.rq", cwd=tmp_path), 2) == \
-        "aifcheck: error: q.rq: brackets nested more than 256 deep: not a query aifcheck runs"
+    assert (
+        one_line(aifcheck("query", "k.ttl", "--sparql", "q.rq", cwd=tmp_path), 2)
+        == "aifcheck: error: q.rq: brackets nested more than 256 deep: not a query aifcheck runs"
+    )
 
 
 def test_endless_result_stops_at_the_row_limit(tmp_path: Path) -> None:
     _kb(tmp_path)
     (tmp_path / "q.rq").write_text("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o }")
     proc = aifcheck("query", "k.ttl", "--sparql", "q.rq", cwd=tmp_path, limits={resource.RLIMIT_AS: 2 * 1024**3})
-    assert one_line(proc, 2) == "aifcheck: error: q.rq: more than 200,000 rows (--max-rows): narrow the query, or give a larger --max-rows"
+    assert (
+        one_line(proc, 2)
+        == "aifcheck: error: q.rq: more than 200,000 rows (--max-rows): narrow the query, or give a larger --max-rows"
+    )
     assert proc.stdout == ""
     few = aifcheck("query", "k.ttl", "--sparql", "q.rq", "--max-rows", "10", cwd=tmp_path)
     assert "more than 10 rows" in one_line(few, 2)
@@ -316,8 +407,10 @@ def test_score_ta1_missing_run_table_is_told(ta1_inputs: Path) -> None:
     (ta1_inputs / "run" / "L0C04960U.ttl" / "AIDA_P3_TA1_AM_A0001.rq.tsv").unlink()
     proc = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs)
     assert proc.returncode == 3  # NIST's driver stops (MISSING_OPEN_PERFORMER_FILE): its results.json, nothing scored
-    assert ("aifcheck: error: run/L0C04960U.ttl: no AIDA_P3_TA1_AM_A0001.rq.tsv: NIST's driver stops on it: nothing scored"
-            " (out/results.json: FatalError Yes)") in proc.stderr.splitlines()
+    assert (
+        "aifcheck: error: run/L0C04960U.ttl: no AIDA_P3_TA1_AM_A0001.rq.tsv: NIST's driver stops on it: nothing scored"
+        " (out/results.json: FatalError Yes)"
+    ) in proc.stderr.splitlines()
 
 
 def test_score_ta3_replaces_its_scores_only_with_force(ta3_inputs: Path) -> None:
@@ -325,7 +418,10 @@ def test_score_ta3_replaces_its_scores_only_with_force(ta3_inputs: Path) -> None
     assert first.returncode == 0, first.stderr
     (ta3_inputs / "out" / "scores" / "mine.txt").write_text("keep me\n")
     again = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
-    assert again.returncode == 2 and again.stderr == "aifcheck: error: -o out/scores: exists and is not empty (--force replaces it)\n"
+    assert (
+        again.returncode == 2
+        and again.stderr == "aifcheck: error: -o out/scores: exists and is not empty (--force replaces it)\n"
+    )
     forced = aifcheck(*TA3_ARGS, "-o", "out", "--force", cwd=ta3_inputs)
     assert forced.returncode == 0 and not (ta3_inputs / "out" / "scores" / "mine.txt").exists()
     assert (ta3_inputs / "out" / "scores" / "NDCGScorerV1-scores.tab").is_file()
@@ -335,18 +431,30 @@ def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:
     (ta3_inputs / RANKING).unlink()
     proc = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
     assert proc.returncode == 0
-    assert ("aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: the query is scored as a run that ranks no claim"
-            in proc.stderr.splitlines())
+    assert (
+        "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: the query is scored as a run that ranks no claim"
+        in proc.stderr.splitlines()
+    )
 
 
-@pytest.mark.parametrize(("command", "system", "what"), [
-    ("crux-claims", "system.tab", "claim frame"), ("crux-relations", "system-relations.tab", "relation")])
+@pytest.mark.parametrize(
+    ("command", "system", "what"),
+    [("crux-claims", "system.tab", "claim frame"), ("crux-relations", "system-relations.tab", "relation")],
+)
 def test_crux_empty_gold_is_told(tmp_path: Path, command: str, system: str, what: str) -> None:
     (tmp_path / "gold.tab").write_text("")
     proc = aifcheck("score", command, CRUX / system, "--gold", "gold.tab", cwd=tmp_path)
-    assert proc.returncode == 0 and f"aifcheck: warning: gold.tab: holds no {what}: every score is 0" in proc.stderr.splitlines()
-    score = {"crux-claims": aifcheck_api.score_crux_claims, "crux-relations": aifcheck_api.score_crux_relations}[command]
-    assert f"{tmp_path / 'gold.tab'}: holds no {what}: every score is 0" in score(CRUX / system, tmp_path / "gold.tab").warnings  # the API's value says it
+    assert (
+        proc.returncode == 0
+        and f"aifcheck: warning: gold.tab: holds no {what}: every score is 0" in proc.stderr.splitlines()
+    )
+    score = {"crux-claims": aifcheck_api.score_crux_claims, "crux-relations": aifcheck_api.score_crux_relations}[
+        command
+    ]
+    assert (
+        f"{tmp_path / 'gold.tab'}: holds no {what}: every score is 0"
+        in score(CRUX / system, tmp_path / "gold.tab").warnings
+    )  # the API's value says it
 
 
 # --- 7. errors that name the input and its line -------------------------------------------------------------
@@ -374,7 +482,7 @@ def test_ta3_missing_row_names_its_component_line(ta3_inputs: Path) -> None:
     dropped = next(i for i, row in enumerate(text) if "\toverallAssessment\t" in row)
     component = "\t".join(text[dropped].split("\t")[1:3])
     first = next(i for i, row in enumerate(text, 1) if "\t".join(row.split("\t")[1:3]) == component)
-    claim.write_text("\n".join(text[:dropped] + text[dropped + 1:]))
+    claim.write_text("\n".join(text[:dropped] + text[dropped + 1 :]))
     line = one_line(aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs), 3)
     assert line.startswith(f"aifcheck: error: {claim.relative_to(ta3_inputs)}:{first}: ")
 
@@ -384,8 +492,13 @@ def test_ta3_missing_row_names_its_component_line(ta3_inputs: Path) -> None:
 
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
 def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: int) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "aifcheck", *TA1, "-o", "out"], cwd=ta1_inputs, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "aifcheck", *TA1, "-o", "out"],
+        cwd=ta1_inputs,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not list(ta1_inputs.glob(".out.partial-*")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)  # the run is writing
@@ -411,7 +524,10 @@ def test_a_lock_another_run_has_just_made_is_not_taken(ta3_inputs: Path) -> None
     lock.parent.mkdir()
     lock.write_text("")
     refused = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
-    assert refused.returncode == 2 and refused.stderr == "aifcheck: error: -o out/scores: another aifcheck run is writing it\n"
+    assert (
+        refused.returncode == 2
+        and refused.stderr == "aifcheck: error: -o out/scores: another aifcheck run is writing it\n"
+    )
     assert not (ta3_inputs / "out" / "scores").exists() and lock.exists()
     os.utime(lock, (time.time() - 60, time.time() - 60))  # an empty lock left long ago: a dead run's
     taken = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
@@ -419,8 +535,13 @@ def test_a_lock_another_run_has_just_made_is_not_taken(ta3_inputs: Path) -> None
 
 
 def test_score_ta1_second_run_and_force(ta1_inputs: Path) -> None:
-    first = subprocess.Popen([sys.executable, "-m", "aifcheck", *TA1, "-o", "out"], cwd=ta1_inputs, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "aifcheck", *TA1, "-o", "out"],
+        cwd=ta1_inputs,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     second = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs)
     first.communicate(timeout=120)
     assert sorted((first.returncode, second.returncode)) in ([0, 2], [1, 2])  # never both: one is refused
@@ -434,8 +555,17 @@ def test_score_ta1_second_run_and_force(ta1_inputs: Path) -> None:
 
 def test_query_nist_layout_on_a_full_disk(tmp_path: Path) -> None:
     _kb(tmp_path)
-    proc = aifcheck("query", "k.ttl", "--task", "ta1", "--nist-layout", "-o", "out", cwd=tmp_path,
-                    limits={resource.RLIMIT_FSIZE: 300})
+    proc = aifcheck(
+        "query",
+        "k.ttl",
+        "--task",
+        "ta1",
+        "--nist-layout",
+        "-o",
+        "out",
+        cwd=tmp_path,
+        limits={resource.RLIMIT_FSIZE: 300},
+    )
     assert one_line(proc, 3).startswith("aifcheck: error: cannot write")
     complete = aifcheck("query", "k.ttl", "--task", "ta1", "--nist-layout", "-o", "whole", cwd=tmp_path)
     assert complete.returncode == 0
@@ -451,8 +581,11 @@ def test_query_nist_layout_on_a_full_disk(tmp_path: Path) -> None:
 def test_output_onto_its_own_input_is_refused(tmp_path: Path, command: str) -> None:
     kb = _kb(tmp_path, source=FRAME)
     before = kb.read_bytes()
-    args = {"claims": ["claims", "k.ttl"], "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001"],
-            "graph": ["graph", "k.ttl"]}[command]
+    args = {
+        "claims": ["claims", "k.ttl"],
+        "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001"],
+        "graph": ["graph", "k.ttl"],
+    }[command]
     line = one_line(aifcheck(*args, "-o", "k.ttl", cwd=tmp_path), 2)
     assert line == "aifcheck: error: -o k.ttl: is the input k.ttl, which the output would replace"
     assert kb.read_bytes() == before
@@ -477,8 +610,12 @@ def _children(pid: int) -> set[int]:
 def test_workers_end_with_a_killed_parent(tmp_path: Path) -> None:
     for number in range(40):
         _kb(tmp_path, f"many/k{number}.ttl", DOCUMENT_KB)
-    proc = subprocess.Popen([sys.executable, "-m", "aifcheck", "validate", "-j", "2", "many"], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "aifcheck", "validate", "-j", "2", "many"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -487,10 +624,19 @@ def test_workers_end_with_a_killed_parent(tmp_path: Path) -> None:
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10
-    while any(Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split(")")[1][:3]
-              for w in workers) and time.monotonic() < deadline:
+    while (
+        any(
+            Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split(")")[1][:3]
+            for w in workers
+        )
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.05)
-    alive = [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split(")")[1][:3]]
+    alive = [
+        w
+        for w in workers
+        if Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split(")")[1][:3]
+    ]
     assert not alive
 
 
@@ -505,7 +651,9 @@ def test_score_ta1_refuses_a_cell_that_would_pad_every_row(ta1_inputs: Path) -> 
     lines[1] = "\t".join(cells)
     table.write_text("\n".join(lines))
     line = one_line(aifcheck(*TA1, "-o", "out", cwd=ta1_inputs, limits={resource.RLIMIT_AS: 2 * 1024**3}), 3)
-    assert line.startswith("aifcheck: error: run/L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: a cell of 1,000,021 characters")
+    assert line.startswith(
+        "aifcheck: error: run/L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: a cell of 1,000,021 characters"
+    )
     assert len(line) < 400 and not (ta1_inputs / "out").exists()
 
 
@@ -513,10 +661,12 @@ def test_score_ta1_refuses_a_cell_that_would_pad_every_row(ta1_inputs: Path) -> 
 
 
 def test_summary_escapes_control_characters(tmp_path: Path) -> None:
-    text = (SHARED_DATA / "task1-run" / "L0C04960U.ttl")
+    text = SHARED_DATA / "task1-run" / "L0C04960U.ttl"
     if not text.is_file():
         pytest.skip("NIST's TA1 KBs absent")
-    (tmp_path / "k.ttl").write_text(text.read_text().replace('aida:sourceDocument "', 'aida:sourceDocument "E\\u001b[2J\\u0000', 3))
+    (tmp_path / "k.ttl").write_text(
+        text.read_text().replace('aida:sourceDocument "', 'aida:sourceDocument "E\\u001b[2J\\u0000', 3)
+    )
     proc = aifcheck("summary", "k.ttl", cwd=tmp_path)
     assert proc.returncode == 0 and "\x1b" not in proc.stdout and "\x00" not in proc.stdout
     assert "E\\x1b[2J\\x00L0C04960U" in proc.stdout
@@ -535,7 +685,12 @@ def test_the_catalogue_needs_no_cache(tmp_path: Path) -> None:
     assert Built("catalog.json").read(current) is not None and Built("queries.json").read(current) is not None
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("")
-    env = {**os.environ, "AIFCHECK_CACHE_DIR": str(blocked / "cache"), "XDG_CACHE_HOME": str(blocked), "HOME": str(blocked)}
+    env = {
+        **os.environ,
+        "AIFCHECK_CACHE_DIR": str(blocked / "cache"),
+        "XDG_CACHE_HOME": str(blocked),
+        "HOME": str(blocked),
+    }
     proc = aifcheck("validate", GOOD, env=env)
     assert proc.returncode == 0 and proc.stderr == "" and blocked.read_text() == ""
 
@@ -544,15 +699,24 @@ def test_the_catalogue_needs_no_cache(tmp_path: Path) -> None:
 
 
 def test_an_internal_error_is_one_line() -> None:
-    code = ("import sys\nimport aifcheck.loading.paths as paths\n"
-            "def broken(*_): raise ZeroDivisionError('division by zero')\n"
-            "paths.discover = broken\n"
-            "import aifcheck.cli.summary\naifcheck.cli.summary.discover = broken\n"
-            "sys.argv = ['aifcheck', 'summary', 'x.ttl']\nfrom aifcheck.cli import main\nmain()\n")
+    code = (
+        "import sys\nimport aifcheck.loading.paths as paths\n"
+        "def broken(*_): raise ZeroDivisionError('division by zero')\n"
+        "paths.discover = broken\n"
+        "import aifcheck.cli.summary\naifcheck.cli.summary.discover = broken\n"
+        "sys.argv = ['aifcheck', 'summary', 'x.ttl']\nfrom aifcheck.cli import main\nmain()\n"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     line = one_line(proc, 70)
-    assert line.startswith("aifcheck: internal error in `aifcheck summary`: ZeroDivisionError: division by zero (a bug of aifcheck ")
+    assert line.startswith(
+        "aifcheck: internal error in `aifcheck summary`: ZeroDivisionError: division by zero (a bug of aifcheck "
+    )
     assert "AIFCHECK_DEBUG=1" in line
-    debug = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                           env={**os.environ, "AIFCHECK_DEBUG": "1"})
+    debug = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "AIFCHECK_DEBUG": "1"},
+    )
     assert "Traceback" in debug.stderr and "ZeroDivisionError" in debug.stderr

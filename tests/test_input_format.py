@@ -1,5 +1,6 @@
 """A file whose bytes say it is not what its name says: one line that says what it looks like and
 how to read it; --input-format reads any file, and standard input, with the parser named."""
+
 from __future__ import annotations
 
 import gzip
@@ -16,7 +17,9 @@ RDF_XML = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/
 
 
 def _validate(*args: object, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(["aifcheck", "validate", *map(str, args)], capture_output=True, text=True, input=stdin, check=False)
+    return subprocess.run(
+        ["aifcheck", "validate", *map(str, args)], capture_output=True, text=True, input=stdin, check=False
+    )
 
 
 def _zip(path: Path) -> None:
@@ -24,13 +27,30 @@ def _zip(path: Path) -> None:
         archive.write(GOOD, "kb.ttl")
 
 
-@pytest.mark.parametrize(("name", "write", "says"), [
-    ("gzip.ttl", lambda p: p.write_bytes(gzip.compress(GOOD.read_bytes())), "gzip data in a file whose name does not end in .gz"),
-    ("zip.ttl", _zip, "a zip archive: unzip it"),
-    ("jsonld.ttl", lambda p: p.write_text(JSON_LD), "looks like JSON-LD: name it .jsonld, or give --input-format jsonld"),
-    ("rdfxml.ttl", lambda p: p.write_text(RDF_XML), "looks like RDF/XML: name it .rdf, or give --input-format rdfxml"),
-])
-def test_a_file_that_is_not_what_its_name_says_is_told_what_it_looks_like(tmp_path: Path, name: str, write, says: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "write", "says"),
+    [
+        (
+            "gzip.ttl",
+            lambda p: p.write_bytes(gzip.compress(GOOD.read_bytes())),
+            "gzip data in a file whose name does not end in .gz",
+        ),
+        ("zip.ttl", _zip, "a zip archive: unzip it"),
+        (
+            "jsonld.ttl",
+            lambda p: p.write_text(JSON_LD),
+            "looks like JSON-LD: name it .jsonld, or give --input-format jsonld",
+        ),
+        (
+            "rdfxml.ttl",
+            lambda p: p.write_text(RDF_XML),
+            "looks like RDF/XML: name it .rdf, or give --input-format rdfxml",
+        ),
+    ],
+)
+def test_a_file_that_is_not_what_its_name_says_is_told_what_it_looks_like(
+    tmp_path: Path, name: str, write, says: str
+) -> None:
     path = tmp_path / name
     write(path)
     proc = _validate(path)

@@ -1,4 +1,5 @@
 """Bad input never ends in a traceback: one located line, the right exit code, other files checked."""
+
 from __future__ import annotations
 
 import subprocess

@@ -1,5 +1,6 @@
 """The pre-commit hook as pre-commit reads it: a valid manifest whose entry, given the files its
 pattern picks, fails a commit with a broken KB and passes one with a valid KB."""
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,9 @@ def test_manifest_is_one_pre_commit_accepts() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize(("name", "status"), [("examples/valid/document-kb.ttl", 0), ("aifcheck/rule_fixtures/N4/bad.ttl", 1)])
+@pytest.mark.parametrize(
+    ("name", "status"), [("examples/valid/document-kb.ttl", 0), ("aifcheck/rule_fixtures/N4/bad.ttl", 1)]
+)
 def test_hook_entry_checks_the_files_it_picks(name: str, status: int) -> None:
     (hook,) = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
     assert re.search(hook["files"], name) and not re.search(hook["files"], "README.md")
@@ -59,7 +62,9 @@ def test_the_readme_s_pre_commit_snippet_runs_the_hook(tmp_path) -> None:
     subprocess.run([git, "init", "-q", str(project)], check=True)
     subprocess.run([git, "-C", str(project), "add", "."], check=True)
     env = {"PRE_COMMIT_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    proc = subprocess.run([pre_commit, "run", "--all-files"], cwd=project, capture_output=True, text=True, env=env, timeout=900)
+    proc = subprocess.run(
+        [pre_commit, "run", "--all-files"], cwd=project, capture_output=True, text=True, env=env, timeout=900
+    )
     assert proc.returncode == 1 and "kb.ttl" in proc.stdout and "N4 error" in proc.stdout, proc.stdout + proc.stderr
 
 
@@ -81,8 +86,13 @@ def test_a_usage_error_in_the_action_is_reported_as_one_and_nothing_is_uploaded(
     for name, value in {"paths": "examples/valid", "profile": "nist", "args": "--severity loud"}.items():
         script = script.replace("${{ inputs.%s }}" % name, value)
     output = tmp_path / "github-output"
-    proc = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True,
-                          env={"GITHUB_OUTPUT": str(output), "PATH": f"{sys.prefix}/bin:/usr/bin:/bin"})
+    proc = subprocess.run(
+        ["bash", "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"GITHUB_OUTPUT": str(output), "PATH": f"{sys.prefix}/bin:/usr/bin:/bin"},
+    )
     assert output.read_text() == "exit-code=2\n"
     assert "aifcheck: error:" in proc.stderr and "::error title=aifcheck usage error::" in proc.stdout
     assert "exit-code != '2'" in steps["Upload the findings"]["if"]

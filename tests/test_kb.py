@@ -1,4 +1,5 @@
 """The one loader: a file's triples in a pyoxigraph store, exactly; one verdict on what parses."""
+
 from __future__ import annotations
 
 import gzip
@@ -10,8 +11,8 @@ import pytest
 import rdflib
 from rdflib.compare import isomorphic
 
-from aifcheck.loading import kb as kb_module
 from aifcheck.errors import InputError
+from aifcheck.loading import kb as kb_module
 from aifcheck.loading.kb import load_kb
 
 TRICKY = '''@prefix ex: <http://example.org/> .
@@ -65,7 +66,9 @@ def test_a_file_loaded_in_several_transactions_is_the_same(tricky: Path, tmp_pat
         assert isomorphic(as_rdflib(pieces.store), expected) and isomorphic(as_rdflib(plain.store), expected)
         assert pieces.line_of(ox.NamedNode("http://example.org/c")) == 12
     bad = tmp_path / "bad.ttl"
-    bad.write_text("@prefix ex: <http://example.org/> .\nex:a ex:b ex:c , ex:d , ex:e .\nex:f ex:g .\n", encoding="utf-8")
+    bad.write_text(
+        "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c , ex:d , ex:e .\nex:f ex:g .\n", encoding="utf-8"
+    )
     with pytest.raises(InputError) as raised:  # in the second transaction
         load_kb(bad)
     assert raised.value.line == 3
@@ -91,7 +94,7 @@ def test_gzip_and_n_triples_are_read(tmp_path: Path) -> None:
         ("ex:a ex:p [ ex:q 1 .", 2),  # a list never closed
         ("[] .", 2),  # an empty blank node says nothing
         ("ex:g { ex:a ex:b ex:c }", 2),  # TriG, not Turtle
-        ('ex:a ex:b <http://example.org/a space> .', 2),  # an IRI with a space is not an IRI
+        ("ex:a ex:b <http://example.org/a space> .", 2),  # an IRI with a space is not an IRI
         ("ex:a ex:b ex:c .\nex:d ex:e ex:f", 4),  # the last statement has no dot: the end is unexpected
     ],
 )

@@ -1,6 +1,7 @@
 """The house: a package per stage with imports pointing down and a package per task in each stage
 (import-linter's contracts in pyproject.toml, which must see every module), a wheel that holds
 every package and data file, shapes that are SHACL, and a tree that checks out on every platform."""
+
 from __future__ import annotations
 
 import os
@@ -39,7 +40,11 @@ def test_every_stage_is_a_contract_layer() -> None:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)],
+        check=True,
+        capture_output=True,
+    )
     (found,) = out.glob("aifcheck-*.whl")
     return zipfile.ZipFile(found)
 
@@ -53,7 +58,11 @@ def _source_files() -> set[str]:
             relative = (Path(folder) / name).relative_to(ROOT).as_posix()
             if "__pycache__" in relative or relative.endswith(".pyc"):
                 continue
-            if Path(name).suffix in (".py", ".ttl", ".tsv", ".rq", ".json") or "/data/" in relative or name == "README.md":
+            if (
+                Path(name).suffix in (".py", ".ttl", ".tsv", ".rq", ".json")
+                or "/data/" in relative
+                or name == "README.md"
+            ):
                 wanted.add(relative)
     return wanted
 
@@ -62,9 +71,14 @@ def test_the_wheel_holds_every_package_and_data_file(wheel: zipfile.ZipFile) -> 
     names = set(wheel.namelist())
     missing = sorted(_source_files() - names)
     assert not missing, f"left out of the wheel: {missing[:10]}"
-    for data in ("aifcheck/shapes/catalog.json", "aifcheck/shapes/queries.json", "aifcheck/shapes/dwd_roles.tsv",
-                 "aifcheck/queries/AIDA_P3_TA1_CM_A0001.rq", "aifcheck/rule_fixtures/N13a/bad.ttl",
-                 "aifcheck/pipeline/ta1/data/similarity.tsv"):
+    for data in (
+        "aifcheck/shapes/catalog.json",
+        "aifcheck/shapes/queries.json",
+        "aifcheck/shapes/dwd_roles.tsv",
+        "aifcheck/queries/AIDA_P3_TA1_CM_A0001.rq",
+        "aifcheck/rule_fixtures/N13a/bad.ttl",
+        "aifcheck/pipeline/ta1/data/similarity.tsv",
+    ):
         assert data in names, data
 
 
@@ -128,14 +142,20 @@ def test_the_contracts_keep_every_task_of_the_registry_apart() -> None:
     from aifcheck.tasks import TASKS
 
     def packages(task: str) -> set[str]:
-        return {f"aifcheck.{stage}.{task}" for stage in ("pipeline", "score", "render", "cli") if (PACKAGE / stage / task / "__init__.py").is_file()}
+        return {
+            f"aifcheck.{stage}.{task}"
+            for stage in ("pipeline", "score", "render", "cli")
+            if (PACKAGE / stage / task / "__init__.py").is_file()
+        }
 
     contracts = _contracts()
     for task in TASKS:
         contract = contracts[task]
         assert contract["type"] == "forbidden" and not contract.get("allow_indirect_imports", False)
         assert set(contract["source_modules"]) == packages(task), task
-        assert set(contract["forbidden_modules"]) == set().union(*(packages(other) for other in TASKS if other != task)), task
+        assert set(contract["forbidden_modules"]) == set().union(
+            *(packages(other) for other in TASKS if other != task)
+        ), task
     # and no stage holds a task package the registry does not know
     found = {p.parent.name for p in PACKAGE.glob("*/*/__init__.py") if p.parent.name.startswith(("ta", "crux"))}
     assert found <= set(TASKS), found - set(TASKS)
@@ -155,7 +175,9 @@ def test_the_registries_import_only_within_their_package() -> None:
         return importlib.util.find_spec(name) is not None
 
     for name, module in aifcheck._EXPORTS.items():
-        assert not module.startswith(("cli", "render")), f"aifcheck.{name} comes from aifcheck.{module}: the API sits below the command line"
+        assert not module.startswith(("cli", "render")), (
+            f"aifcheck.{name} comes from aifcheck.{module}: the API sits below the command line"
+        )
         assert hasattr(importlib.import_module(f"aifcheck.{module}"), aifcheck._RENAMED.get(name, name)), name
     for module in set(cli.COMMANDS.values()):
         assert exists(f"aifcheck.cli.{module}"), module
@@ -170,9 +192,13 @@ def test_the_store_and_command_line_libraries_are_confined() -> None:
     contracts = _contracts()
     assert contracts["store"]["forbidden_modules"] == ["pyoxigraph"]
     assert set(contracts["command-line"]["forbidden_modules"]) == {"typer", "click", "rich"}
-    stages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()} | {p.stem for p in PACKAGE.glob("*.py")}
+    stages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()} | {
+        p.stem for p in PACKAGE.glob("*.py")
+    }
     data = {"shapes", "queries", "rule_fixtures", "__init__", "__main__"}
-    assert stages - data - {"loading", "extract", "validation"} == {s.removeprefix("aifcheck.") for s in contracts["store"]["source_modules"]}
+    assert stages - data - {"loading", "extract", "validation"} == {
+        s.removeprefix("aifcheck.") for s in contracts["store"]["source_modules"]
+    }
     assert stages - data - {"cli"} == {s.removeprefix("aifcheck.") for s in contracts["command-line"]["source_modules"]}
 
 
@@ -204,7 +230,9 @@ _RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f
 
 def _tracked() -> list[tuple[str, str]]:
     """(mode, path) of every file git tracks."""
-    out = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.decode("utf-8")
+    out = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.decode(
+        "utf-8"
+    )
     return [(entry.split(" ", 1)[0], entry.split("\t", 1)[1]) for entry in out.split("\0") if entry]
 
 

@@ -1,4 +1,5 @@
 """The line of a node, defined once (aifcheck.loading.lines) for every finding of both executors."""
+
 from __future__ import annotations
 
 import re
@@ -59,7 +60,9 @@ ex:s4 ex:j [ ex:k [ ex:v 1 ] ;
     kb = kb_of(tmp_path, text)
     lines = [kb.line_of(q.object) for q in kb.store.quads_for_pattern(None, ox.NamedNode(EX + "j"), None)]
     assert sorted(lines) == [2, 3, 4, 5, 6]
-    inner = {kb.line_of(q.object) for p in ("k", "m") for q in kb.store.quads_for_pattern(None, ox.NamedNode(EX + p), None)}
+    inner = {
+        kb.line_of(q.object) for p in ("k", "m") for q in kb.store.quads_for_pattern(None, ox.NamedNode(EX + p), None)
+    }
     assert inner == {6, 7}
 
 
@@ -78,7 +81,10 @@ def test_blank_statements_told_apart_by_what_they_hold(tmp_path: Path) -> None:
 def test_identical_blank_statements_each_have_their_own_line(tmp_path: Path) -> None:
     # no rule can tell them apart, but the marks read with the file can
     kb = kb_of(tmp_path, f"@prefix ex: <{EX}> .\n[] ex:p ex:o .\n[] ex:p ex:o .\n")
-    assert sorted(kb.line_of(q.subject) for q in kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == [2, 3]
+    assert sorted(kb.line_of(q.subject) for q in kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == [
+        2,
+        3,
+    ]
 
 
 def test_a_long_rdf_list_is_located_without_deep_recursion(tmp_path: Path) -> None:
@@ -140,7 +146,11 @@ def test_every_blank_node_is_on_the_line_of_its_own_bracket(path: Path) -> None:
         ("json.ttl", f'@prefix ex: <{EX}> .\nex:a ex:b "{{ \\"k\\": 1 }}" .\n', 2),
         ("labelled.nt", f"<{EX}z> <{EX}b> <{EX}c> .\n<{EX}a> <{EX}b> _:x .\n", 2),
         ("comment.ttl", f"@prefix ex: <{EX}> .\nex:z ex:b ex:c .\nex:a# a comment\n  ex:b ex:c .\n", 3),
-        ("formula.n3", f"@prefix ex: <{EX}> .\n{{ ex:a ex:b ex:c }} => {{ ex:a ex:b ex:d }} .\nex:a ex:y ex:z .\n", None),
+        (
+            "formula.n3",
+            f"@prefix ex: <{EX}> .\n{{ ex:a ex:b ex:c }} => {{ ex:a ex:b ex:d }} .\nex:a ex:y ex:z .\n",
+            None,
+        ),
     ],
 )
 def test_each_format_is_judged_as_written(tmp_path: Path, name: str, text: str, outcome: str | int | None) -> None:

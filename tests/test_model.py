@@ -1,4 +1,5 @@
 """Model objects: spans and IoU, negation, edges and short roles, temporal 4-tuples, TSV agreement."""
+
 from __future__ import annotations
 
 import datetime
@@ -6,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from aifcheck.extract.kg import EDGES, CLUSTERS, TIMES, build_kg, load_kg
+from aifcheck.extract.kg import CLUSTERS, EDGES, TIMES, build_kg, load_kg
 from aifcheck.extract.model import KnowledgeGraph, LDCDate, Metatype, Span, short_role
-from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.loading.kb import load_kb
+from aifcheck.pipeline.shared.sparql import run_table
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
@@ -124,7 +125,12 @@ def test_iou(a: str, b: str, iou: float) -> None:
 
 @pytest.mark.parametrize(
     ("role", "short"),
-    [("A0_pag_agent_robber", "A0_pag"), ("A1", "A1"), ("AM_loc__location", "AM_loc"), ("A1_ppt___complied_with", "A1_ppt")],
+    [
+        ("A0_pag_agent_robber", "A0_pag"),
+        ("A1", "A1"),
+        ("AM_loc__location", "AM_loc"),
+        ("A1_ppt___complied_with", "A1_ppt"),
+    ],
 )
 def test_short_role_is_the_first_two_parts(role: str, short: str) -> None:
     assert short_role(role) == short
@@ -191,7 +197,5 @@ def test_objects_agree_with_the_tsv_rows(kb_path: Path) -> None:
         (r["subject"], r["predicate"], r["object"], r["predicate_justification"])
         for r in run_table(store, EDGES).records()
     }
-    edge_objects = {
-        (f"<{e.subject}>", e.role, f"<{e.object}>", str(s)) for e in kg.edges for s in e.justifications
-    }
+    edge_objects = {(f"<{e.subject}>", e.role, f"<{e.object}>", str(s)) for e in kg.edges for s in e.justifications}
     assert edge_objects == edge_rows and len(edge_rows) == 3

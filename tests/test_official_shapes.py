@@ -8,6 +8,7 @@ report must be one that shapes/official_map.tsv maps to a rule aifcheck reports 
 why aifcheck differs. The claim-frame shapes crash every engine, so their rules are checked
 through aifcheck's own fixtures (tests/test_rules.py) and here only through the map.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,9 +28,9 @@ from official_map import (
 )
 
 import aifcheck
-from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import fixture_rule_ids, fixtures_for
 from aifcheck.validation.run import Options
+from aifcheck.validation.shapes import load_catalog
 
 pytestmark = pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the official AIF shapes are not at {REFERENCE}")
 
@@ -39,9 +40,24 @@ AIDA = rdflib.Namespace(
 )
 # oxigraph stores every integer datatype as xsd:integer: where the official shapes want one of them
 # (xsd:long for a numeric value, xsd:int or xsd:integer for offsets), aifcheck cannot tell
-INTEGERS = {rdflib.XSD[t] for t in ("integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
-                             "nonPositiveInteger", "negativeInteger", "unsignedLong", "unsignedInt",
-                             "unsignedShort", "unsignedByte")}
+INTEGERS = {
+    rdflib.XSD[t]
+    for t in (
+        "integer",
+        "int",
+        "long",
+        "short",
+        "byte",
+        "nonNegativeInteger",
+        "positiveInteger",
+        "nonPositiveInteger",
+        "negativeInteger",
+        "unsignedLong",
+        "unsignedInt",
+        "unsignedShort",
+        "unsignedByte",
+    )
+}
 
 
 def test_the_map_has_every_constraint_of_the_official_shapes() -> None:
@@ -84,7 +100,11 @@ def _fixture_cases() -> list:
     cases = []
     for rule_id in fixture_rule_ids():
         for fixture in fixtures_for(rule_id):
-            cases.append(pytest.param(FIXTURES / rule_id / fixture.name, fixture.task, fixture.condition, id=f"{rule_id}/{fixture.name}"))
+            cases.append(
+                pytest.param(
+                    FIXTURES / rule_id / fixture.name, fixture.task, fixture.condition, id=f"{rule_id}/{fixture.name}"
+                )
+            )
     for path in sorted((TEST_DATA / "legacy-aif").glob("*.ttl")):
         cases.append(pytest.param(path, None, None, id=f"legacy-aif/{path.name}"))
     return cases
@@ -105,7 +125,9 @@ def test_what_nist_rejects_aifcheck_rejects(path: Path, task: str | None, condit
     profile = "ta3" if (None, rdflib.RDF.type, AIDA.Claim) in graph else "nist"
     report = aifcheck.validate(path, profile=profile, min_severity="info", task=task, condition=condition)
     fired = {v.rule_id for v in report.violations}
-    running = {rule.id for rule in Options(profile=profile, min_severity="info", task=task, condition=condition).rules(CATALOG)}
+    running = {
+        rule.id for rule in Options(profile=profile, min_severity="info", task=task, condition=condition).rules(CATALOG)
+    }
     rows = {row.key: row for row in read_map()}
     binding = []  # what NIST rejects and aifcheck must reject too
     for rejection in rejections:
@@ -116,7 +138,9 @@ def test_what_nist_rejects_aifcheck_rejects(path: Path, task: str | None, condit
     unexplained = [(r.focus, r.keys, sorted(rules)) for r, rules in binding if not rules & fired]
     assert not unexplained, f"NIST's check rejects, aifcheck reports none of the mapped rules: {unexplained[:5]}"
     if binding:
-        assert any(v.severity.label == "error" for v in report.violations), "NIST's check rejects, aifcheck finds no error"
+        assert any(v.severity.label == "error" for v in report.violations), (
+            "NIST's check rejects, aifcheck finds no error"
+        )
 
 
 def _aifcheck_differs_on_purpose(rejection: Rejection, rules: set[str], running: set[str], graph: rdflib.Graph) -> bool:

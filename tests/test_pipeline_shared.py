@@ -1,6 +1,7 @@
 """What NIST's stages share, in one place each: the tab-separated reader (aifcheck.loading.tsv),
 the AUX data of TA1 and TA2 (aifcheck.pipeline.shared.auxdata), and the Validator's span checks
 (aifcheck.pipeline.shared.checks) as the TA2 validate stage and the TA2 scorer use them."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from aifcheck.errors import InputError
+from aifcheck.loading.tsv import read_lines, read_table
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.responses import read_folder
 from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
-from aifcheck.loading.tsv import read_lines, read_table
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 
@@ -69,13 +70,27 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
     """NIST's Validator stops on it; the validate stage logs an ERROR of aifcheck's and drops the
     row, the scorer keeps it invalid and says NIST stops there."""
     aux = load_aux(_aux(tmp_path / "aux", "wide x high"), TA2_CORE)
-    rows = (("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'), ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'))
+    rows = (
+        ("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'),
+        ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'),
+    )
     valid, log = validate_stage([StageFile("Q.rq.tsv", HEADER, rows)], aux)
-    assert valid[0].rows == (("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),)  # the second, clipped to T1
+    assert valid[0].rows == (
+        ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),
+    )  # the second, clipped to T1
     assert [(e.level, e.message, e.where) for e in log[1:-1]] == [
-        ("ERROR", "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data is not numbers", Where("Q.rq.tsv", 2)),
-        ("WARNING", "Validator - SPAN_OFF_BOUNDARY_CORRECTED - Correcting span '(20,0)-(60,0)' to '(20,0)-(50,0)' because it is outside "
-                    "the boundary '(10,0)-(50,0)' of document element 'T1'", Where("Q.rq.tsv", 3))]
+        (
+            "ERROR",
+            "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data is not numbers",
+            Where("Q.rq.tsv", 2),
+        ),
+        (
+            "WARNING",
+            "Validator - SPAN_OFF_BOUNDARY_CORRECTED - Correcting span '(20,0)-(60,0)' to '(20,0)-(50,0)' because it is outside "
+            "the boundary '(10,0)-(50,0)' of document element 'T1'",
+            Where("Q.rq.tsv", 3),
+        ),
+    ]
     folder = tmp_path / "SPARQL-VALID-output"
     folder.mkdir()
     (folder / "Q.rq.tsv").write_text("".join("\t".join(cells) + "\n" for cells in (HEADER, *rows)), encoding="utf-8")
@@ -84,4 +99,5 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
     assert [(e.kind, e.line, e.detail) for e in read.events] == [
         ("unreadable", 2, "the image extent of I1 in the AUX data is not numbers"),
         ("invalid", 2, "the image extent of I1 in the AUX data is not numbers"),
-        ("corrected", 3, "span D1:T1:(20,0)-(60,0) moved inside its element: D1:T1:(20,0)-(50,0)")]
+        ("corrected", 3, "span D1:T1:(20,0)-(60,0) moved inside its element: D1:T1:(20,0)-(50,0)"),
+    ]

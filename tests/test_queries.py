@@ -1,4 +1,5 @@
 """The query engine: NIST's tables reproduced exactly, value printing, parameters, SERVICE, layout."""
+
 from __future__ import annotations
 
 import gzip
@@ -11,8 +12,8 @@ import pytest
 from helpers import SHARED_DATA
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.loading.kb import KB, load_kb
 from aifcheck.extract.query import EntryPoints, parameters, table_names
+from aifcheck.loading.kb import KB, load_kb
 from aifcheck.pipeline.shared.sparql import format_term, run_sparql, run_table
 from aifcheck.render.tables import write_nist_layout
 
@@ -104,7 +105,9 @@ def test_values_print_as_nist_prints_them(term: object, printed: str) -> None:
 
 
 # NIST's TA2 queries take a membership and a justification with a confidence only
-KB_TEXT = PREFIXES + """
+KB_TEXT = (
+    PREFIXES
+    + """
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 .
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\" }" .
@@ -113,6 +116,7 @@ ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue 1.0e0 .
 """
+)
 
 
 @pytest.fixture
@@ -160,7 +164,7 @@ def test_user_query_runs_and_service_is_refused(kb_store: KB) -> None:
 
 
 def test_store_reads_gz_and_n_triples(tmp_path: Path) -> None:
-    triple = "<http://example.org/s> <http://example.org/p> \"o\" .\n"
+    triple = '<http://example.org/s> <http://example.org/p> "o" .\n'
     (tmp_path / "a.nt").write_text(triple, encoding="utf-8")
     (tmp_path / "b.ttl.gz").write_bytes(gzip.compress(triple.encode()))
     assert len(load_kb(tmp_path / "a.nt")) == len(load_kb(tmp_path / "b.ttl.gz")) == 1
@@ -168,7 +172,7 @@ def test_store_reads_gz_and_n_triples(tmp_path: Path) -> None:
 
 def test_store_syntax_error_has_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "bad.ttl"
-    path.write_text(PREFIXES + "ex:a ex:b ex:c .\nex:d ex:e \"unclosed .\n", encoding="utf-8")
+    path.write_text(PREFIXES + 'ex:a ex:b ex:c .\nex:d ex:e "unclosed .\n', encoding="utf-8")
     with pytest.raises(InputError) as caught:
         load_kb(path)
     assert (caught.value.path, caught.value.line) == (str(path), 4)
@@ -212,7 +216,9 @@ def test_layout_goes_on_past_an_unreadable_input_and_skips_ta2_tables_without_en
 # cell is the literal's text with " \ tab newline written \" \\ \t \n, in double quotes (a string
 # with none of those, and no number-like text, prints bare); a language tag or a datatype other
 # than xsd:string follows the closing quote, as in SPARQL's TSV.
-TA1_TA2_KB = PREFIXES + """
+TA1_TA2_KB = (
+    PREFIXES
+    + """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
@@ -235,8 +241,11 @@ ex:p2 a aida:Event ; aida:ldcTime [ a aida:LDCTime ;
 [] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A0_pag_\\"agent\\"" ; rdf:object ex:p1 ;
    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ] .
 """
+)
 
-TA3_KB = PREFIXES + """
+TA3_KB = (
+    PREFIXES
+    + """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 ex:claim a aida:Claim ; aida:sourceDocument "D1" ; aida:claimId "CLAIM1" ;
@@ -270,23 +279,44 @@ ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
 """
+)
 
 # table -> (column, printed cell) pairs that must be among its rows, and the entry point it takes
 QUOTED_CELLS = {
     "AIDA_P3_TA1_CM_A0001": ({"type": ['"Q5 \\"company\\""', '"Q6"@en', '"Q7"^^<http://example.org/qnode>']}, None),
     "AIDA_P3_TA1_AM_A0001": ({"predicate": ['"A0_pag_\\"agent\\""']}, None),
     "AIDA_P3_TA1_TM_A0001": ({"sa_year": ['"20\\t20"']}, None),
-    "AIDA_P3_TA2_P0001": ({"query_link_target": ['"REFKB:\\\\m.01"'], "link_target": ['"REFKB:\\\\m.01"']}, "REFKB:\\m.01"),
-    "AIDA_P3_TA2_P0002": ({"query_link_target": ['"Acme \\"Corp\\""'], "link_target": ['"Acme \\"Corp\\""']}, 'Acme "Corp"'),
-    "AIDA_P3_TA3_OC_0001": ({
-        "topic": ['"Covid-19\\torigin"'], "subtopic": ['"line 1\\nline 2"'], "claim_template": ['"X said \\\\o/"'],
-        "description": ['"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds"'],
-    }, None),
+    "AIDA_P3_TA2_P0001": (
+        {"query_link_target": ['"REFKB:\\\\m.01"'], "link_target": ['"REFKB:\\\\m.01"']},
+        "REFKB:\\m.01",
+    ),
+    "AIDA_P3_TA2_P0002": (
+        {"query_link_target": ['"Acme \\"Corp\\""'], "link_target": ['"Acme \\"Corp\\""']},
+        'Acme "Corp"',
+    ),
+    "AIDA_P3_TA3_OC_0001": (
+        {
+            "topic": ['"Covid-19\\torigin"'],
+            "subtopic": ['"line 1\\nline 2"'],
+            "claim_template": ['"X said \\\\o/"'],
+            "description": [
+                '"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds"'
+            ],
+        },
+        None,
+    ),
     "AIDA_P3_TA3_CC_0001": ({"name": ['"Romanoff, \\"the\\" expert"'], "provenance": ['"said:\\t\\"yes\\""']}, None),
     "AIDA_P3_TA3_CT_0001": ({"sa_year": ['"2\\"020"']}, None),
     "AIDA_P3_TA3_TM_0001": ({"sa_month": ['"0\\n3"']}, None),
-    "AIDA_P3_TA3_GR_0001A": ({"edge_type": ['"A1_ppt_\\"theme\\""'], "objectc_handle": ['"the \\"lab\\""'],
-                              "object_type": ['"Q3\\\\1"'], "subject_type": ['"Q4"@en']}, None),
+    "AIDA_P3_TA3_GR_0001A": (
+        {
+            "edge_type": ['"A1_ppt_\\"theme\\""'],
+            "objectc_handle": ['"the \\"lab\\""'],
+            "object_type": ['"Q3\\\\1"'],
+            "subject_type": ['"Q4"@en'],
+        },
+        None,
+    ),
     "AIDA_P3_TA3_GR_0001B": ({"edge_type": ['"A2_ppt\\\\cause"'], "objectc_handle": ['"fever\\tand cough"']}, None),
 }
 
@@ -312,7 +342,9 @@ def test_the_nist_layout_is_nist_s_output_row_for_row(shared_data: Path, tmp_pat
     for TA3 (its graph tables follow the lines of the frame): NIST's files, rows in NIST's order."""
     root = shared_data / f"task{task[-1]}-expected"
     expected_folders = sorted(root.glob("*.ttl" if task == "ta1" else "*/*/*.ttl"))
-    result = write_nist_layout([shared_data / f"task{task[-1]}-run" / f.relative_to(root) for f in expected_folders], task, tmp_path)
+    result = write_nist_layout(
+        [shared_data / f"task{task[-1]}-run" / f.relative_to(root) for f in expected_folders], task, tmp_path
+    )
     assert not result.errors
     compared = 0
     for folder in expected_folders:

@@ -1,5 +1,6 @@
 """The README's promises: its first two commands, CI running its test command, its length, and
 every console example, of the README and of the reference pages in docs/, printing what it shows."""
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,12 @@ from helpers import ROOT, SHARED_DATA
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S)
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-CONSOLE = [(page.relative_to(ROOT).as_posix(), body) for page in PAGES
-           for lang, body in re.findall(r"```(\w+)\n(.*?)```", page.read_text(encoding="utf-8"), re.S) if lang == "console"]
+CONSOLE = [
+    (page.relative_to(ROOT).as_posix(), body)
+    for page in PAGES
+    for lang, body in re.findall(r"```(\w+)\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    if lang == "console"
+]
 SECONDS = re.compile(r"\(\d+\.\d+ s\)")
 SCRATCH = "/tmp/aifcheck-readme"  # where the examples write: emptied before each, as a new user's would be
 
@@ -35,7 +40,9 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_the_readme_is_short_and_its_reference_pages_are_linked() -> None:
     assert len(README.splitlines()) < 400
     linked = set(re.findall(r"\(docs/([\w-]+\.md)\)", README))
-    assert linked == {p.name for p in (ROOT / "docs").glob("*.md")}, "every page of docs/ is linked from the README, and only those"
+    assert linked == {p.name for p in (ROOT / "docs").glob("*.md")}, (
+        "every page of docs/ is linked from the README, and only those"
+    )
 
 
 @pytest.mark.parametrize(("page", "block"), CONSOLE, ids=[f"{p}:{b.splitlines()[0][2:40]}" for p, b in CONSOLE])

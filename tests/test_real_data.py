@@ -1,4 +1,5 @@
 """NIST's own evaluation KBs (../shared/data) pass the nist profile with no error."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,6 @@
 """A rule whose check crashes is reported under its rule ID, as an internal error, while every
 other rule still reports its findings: on both executors."""
+
 from __future__ import annotations
 
 import pyshacl

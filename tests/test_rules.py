@@ -5,6 +5,7 @@ installed command for every bad fixture.
 Parametrised from the catalogue (not from a glob); a rule without fixtures fails in
 test_catalog.py. The reference executor is held to the same findings in test_differential.py.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,12 +21,13 @@ from helpers import FIXTURES
 import aifcheck
 from aifcheck.validation import run as validation
 from aifcheck.validation.catalog import Severity
-from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.fixtures import Fixture, fixtures_for
-
+from aifcheck.validation.shapes import load_catalog
 
 CATALOG = load_catalog()
-FIXTURES_OF_RULES = [fixture for rule in CATALOG.rules.values() if rule.kind == "shape" for fixture in fixtures_for(rule.id)]
+FIXTURES_OF_RULES = [
+    fixture for rule in CATALOG.rules.values() if rule.kind == "shape" for fixture in fixtures_for(rule.id)
+]
 CASES = [
     pytest.param(fixture, severity, id=f"{fixture.rule_id}/{fixture.name}/{severity.label}")
     for fixture in FIXTURES_OF_RULES
@@ -39,7 +41,7 @@ def path_of(fixture: Fixture) -> Path:
 
 def options_of(fixture: Fixture, severity: Severity = Severity.INFO) -> dict:
     rule = CATALOG.rules[fixture.rule_id]
-    return dict(profile=rule.profile, min_severity=severity, task=fixture.task, condition=fixture.condition)
+    return {"profile": rule.profile, "min_severity": severity, "task": fixture.task, "condition": fixture.condition}
 
 
 def shown(report) -> list[tuple[str, str, str]]:
@@ -125,7 +127,9 @@ ex:statement a rdf:Statement ; rdf:subject ex:s ; rdf:predicate ex:p ; rdf:objec
     ), messages
 
 
-@pytest.mark.parametrize("fixture", [pytest.param(f, id=f"{f.rule_id}/{f.name}") for f in FIXTURES_OF_RULES if f.is_bad])
+@pytest.mark.parametrize(
+    "fixture", [pytest.param(f, id=f"{f.rule_id}/{f.name}") for f in FIXTURES_OF_RULES if f.is_bad]
+)
 def test_queries_run_here_or_on_threads_give_the_same_findings(fixture: Fixture) -> None:
     options = validation.Options(**options_of(fixture))
     reports = [validation.validate_file(str(path_of(fixture)), options, threads=threads) for threads in (1, 3)]

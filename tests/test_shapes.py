@@ -1,5 +1,6 @@
 """The shapes themselves: the convention the fast executor's compiler relies on, and every SPARQL
 constraint (not only every rule) shown to fire by some bad fixture."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,11 +9,11 @@ from rdflib import Variable
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from aifcheck.validation.shapes import load_catalog
+from aifcheck.loading.kb import load_kb
 from aifcheck.validation.engine import RawResult, get_executor
 from aifcheck.validation.fixtures import fixtures_for
-from aifcheck.loading.kb import load_kb
 from aifcheck.validation.run import Options
+from aifcheck.validation.shapes import load_catalog
 
 CATALOG = load_catalog()
 SHAPE_RULES = [rule for rule in CATALOG.rules.values() if rule.kind == "shape"]

@@ -6,6 +6,7 @@ offsets and for audio and video timestamps, DOC:ELT:(ulx,uly)-(lrx,lry) for an i
 DOC:KEYFRAME:(ulx,uly)-(lrx,lry) for a key frame (its ID in the element's place), and fails, so
 that the cell stays empty, on a justification with none of these (a shot) or several.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -25,22 +26,43 @@ BOX = "aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX 2 ; ai
 
 # kind -> (the justification's own triples, the span NIST prints, the model's span)
 KINDS = {
-    "text": ('a aida:TextJustification ; aida:source "E1" ; aida:startOffset 10 ; aida:endOffsetInclusive 19',
-             "D1:E1:(10,0)-(19,0)", Span("D1", "E1", 10, 19, kind=SpanKind.TEXT)),
-    "image": (f'a aida:ImageJustification ; aida:source "IMG1" ; {BOX}',
-              "D1:IMG1:(2,3)-(12,13)", Span("D1", "IMG1", 2, 12, 3, 13, kind=SpanKind.IMAGE)),
-    "keyframe": (f'a aida:KeyFrameVideoJustification ; aida:source "V1" ; aida:keyFrame "V1_3" ; {BOX}',
-                 "D1:V1_3:(2,3)-(12,13)", Span("D1", "V1", 2, 12, 3, 13, keyframe="V1_3", kind=SpanKind.KEYFRAME)),
-    "shot": ('a aida:ShotVideoJustification ; aida:source "V1" ; aida:shot "V1_shot7"',
-             "", Span("D1", "V1", shot="V1_shot7", kind=SpanKind.SHOT)),
-    "audio": ('a aida:AudioJustification ; aida:source "A1" ; aida:startTimestamp "1.5"^^xsd:double ; aida:endTimestamp "4.0"^^xsd:double',
-              "D1:A1:(1.5,0)-(4.0,0)", Span("D1", "A1", 1.5, 4.0, kind=SpanKind.AUDIO)),
-    "video": ('a aida:VideoJustification ; aida:source "V1" ; aida:startTimestamp "12.0"^^xsd:double ; aida:endTimestamp "15.25"^^xsd:double ; '
-              "aida:channel aida:VideoJustificationChannelPicture",
-              "D1:V1:(12.0,0)-(15.25,0)", Span("D1", "V1", 12.0, 15.25, kind=SpanKind.VIDEO)),
+    "text": (
+        'a aida:TextJustification ; aida:source "E1" ; aida:startOffset 10 ; aida:endOffsetInclusive 19',
+        "D1:E1:(10,0)-(19,0)",
+        Span("D1", "E1", 10, 19, kind=SpanKind.TEXT),
+    ),
+    "image": (
+        f'a aida:ImageJustification ; aida:source "IMG1" ; {BOX}',
+        "D1:IMG1:(2,3)-(12,13)",
+        Span("D1", "IMG1", 2, 12, 3, 13, kind=SpanKind.IMAGE),
+    ),
+    "keyframe": (
+        f'a aida:KeyFrameVideoJustification ; aida:source "V1" ; aida:keyFrame "V1_3" ; {BOX}',
+        "D1:V1_3:(2,3)-(12,13)",
+        Span("D1", "V1", 2, 12, 3, 13, keyframe="V1_3", kind=SpanKind.KEYFRAME),
+    ),
+    "shot": (
+        'a aida:ShotVideoJustification ; aida:source "V1" ; aida:shot "V1_shot7"',
+        "",
+        Span("D1", "V1", shot="V1_shot7", kind=SpanKind.SHOT),
+    ),
+    "audio": (
+        'a aida:AudioJustification ; aida:source "A1" ; aida:startTimestamp "1.5"^^xsd:double ; aida:endTimestamp "4.0"^^xsd:double',
+        "D1:A1:(1.5,0)-(4.0,0)",
+        Span("D1", "A1", 1.5, 4.0, kind=SpanKind.AUDIO),
+    ),
+    "video": (
+        'a aida:VideoJustification ; aida:source "V1" ; aida:startTimestamp "12.0"^^xsd:double ; aida:endTimestamp "15.25"^^xsd:double ; '
+        "aida:channel aida:VideoJustificationChannelPicture",
+        "D1:V1:(12.0,0)-(15.25,0)",
+        Span("D1", "V1", 12.0, 15.25, kind=SpanKind.VIDEO),
+    ),
     # two kinds at once: getSpan counts two spans and fails
-    "text and image": (f'a aida:TextJustification, aida:ImageJustification ; aida:source "E1" ; aida:startOffset 10 ; aida:endOffsetInclusive 19 ; {BOX}',
-                       "", None),
+    "text and image": (
+        f'a aida:TextJustification, aida:ImageJustification ; aida:source "E1" ; aida:startOffset 10 ; aida:endOffsetInclusive 19 ; {BOX}',
+        "",
+        None,
+    ),
 }
 
 
@@ -85,7 +107,9 @@ def kbs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def query(path: Path, table: str) -> list[dict[str, str]]:
     """A table of the KB, as the installed command prints it."""
-    done = subprocess.run(["aifcheck", "query", str(path), "--table", table], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["aifcheck", "query", str(path), "--table", table], capture_output=True, text=True, check=True
+    )
     header, *rows = done.stdout.splitlines()
     columns = [c.removeprefix("?") for c in header.split("\t")]
     return [dict(zip(columns, row.split("\t"))) for row in rows]

@@ -1,6 +1,7 @@
 """Where a file's triples go (issue 19): in memory when the file's estimated peak fits in half the
 memory available, on disk otherwise, or where --store / store= says. Both stores give the same
 findings; the progress line names the one chosen."""
+
 from __future__ import annotations
 
 import tempfile
@@ -11,9 +12,9 @@ from helpers import FIXTURES
 from typer.testing import CliRunner
 
 import aifcheck
-from aifcheck.loading import kb as kb_module
 from aifcheck.cli import application
 from aifcheck.errors import UsageError
+from aifcheck.loading import kb as kb_module
 from aifcheck.loading.kb import choose_store, load_kb
 from aifcheck.validation.run import READING, Options, validate_files
 
@@ -70,7 +71,9 @@ def test_the_progress_line_names_the_store_chosen(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(kb_module, "available_memory", lambda: 0)  # nothing fits: on disk
     for store, phase in (("auto", READING["disk"]), ("memory", READING["memory"]), ("disk", READING["disk"])):
         phases: list[str] = []
-        report = validate_files([str(GOOD)], [], Options(store=store), file_progress=lambda _path, p, _done, _total: phases.append(p))
+        report = validate_files(
+            [str(GOOD)], [], Options(store=store), file_progress=lambda _path, p, _done, _total: phases.append(p)
+        )
         assert report.exit_status == 0
         reading = {p for p in phases if p != "checking"}
         assert reading == {phase}, store
@@ -92,7 +95,9 @@ def test_the_store_option_of_validate(monkeypatch: pytest.MonkeyPatch, tmp_path:
     for store in ("auto", "memory", "disk"):
         result = runner.invoke(app, ["validate", "--no-config", "--format", "json", "--store", store, str(BAD)])
         assert result.exit_code == 1, result.output
-        outputs[store] = [(v["line"], v["rule_id"], v["message"]) for f in _json(result.output)["files"] for v in f["violations"]]
+        outputs[store] = [
+            (v["line"], v["rule_id"], v["message"]) for f in _json(result.output)["files"] for v in f["violations"]
+        ]
     assert outputs["auto"] and outputs["auto"] == outputs["memory"] == outputs["disk"]
     wrong = runner.invoke(app, ["validate", "--no-config", "--store", "ram", str(BAD)])
     assert wrong.exit_code == 2

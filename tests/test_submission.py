@@ -1,6 +1,7 @@
 """lint-submission's library: each S rule fires, with its ID and location, on a broken copy of a
 submission, and nothing fires on the unbroken copy. Copies are made of the synthetic submission
 of tests/data/submission and, when ../shared/data is present, of NIST's example run."""
+
 from __future__ import annotations
 
 import shutil
@@ -9,13 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, SHARED_DATA, TEST_DATA
+from helpers import SHARED_DATA, TEST_DATA
 
+from aifcheck.errors import ExitStatus, InputError, UsageError
 from aifcheck.validation.catalog import Severity
-from aifcheck.validation.shapes import load_catalog
-from aifcheck.errors import InputError, UsageError
-from aifcheck.errors import ExitStatus
 from aifcheck.validation.report import Report
+from aifcheck.validation.shapes import load_catalog
 from aifcheck.validation.submission import CHECKS, lint
 
 FIXTURE = TEST_DATA / "submission"
@@ -300,7 +300,8 @@ def test_messages_name_the_defect(tmp_path: Path) -> None:
     )
     assert messages["S4"] == (
         "CLDOCA0001.000001",
-        "claim relation 'supports' of claim frame CLDOCA0001.000001 is not one of supporting, refuting, related")
+        "claim relation 'supports' of claim frame CLDOCA0001.000001 is not one of supporting, refuting, related",
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -337,8 +338,10 @@ def test_unreadable_turtle_is_reported_and_the_rest_checked(tmp_path: Path) -> N
 def _condition6(tmp_path: Path) -> Path:
     """The synthetic submission rearranged as a Condition 6 one: a folder per topic of topics.tsv."""
     root = tmp_path / "run6"
-    layout = {"TX01": ["CLQRYA0001.000001/CLDOCA0001.000001", "CLQRYA0001.000001/CLDOCB0002.000001"],
-              "TX02": ["CLQRYB0002.000001/CLDOCC0003.000002"]}
+    layout = {
+        "TX01": ["CLQRYA0001.000001/CLDOCA0001.000001", "CLQRYA0001.000001/CLDOCB0002.000001"],
+        "TX02": ["CLQRYB0002.000001/CLDOCC0003.000002"],
+    }
     for topic, frames in layout.items():
         (root / topic).mkdir(parents=True)
         lines = []
@@ -370,16 +373,20 @@ def test_condition6_copy_passes_and_checks_its_columns(tmp_path: Path) -> None:
 def test_malformed_topics_lines_are_located_input_errors(tmp_path: Path) -> None:
     root = _condition6(tmp_path)
     topics = tmp_path / "topics.tsv"
-    topics.write_text("TX01\tTransmitting the virus\tWhat transmits COVID-19\tX transmits COVID-19\n"
-                      "TX02\tOrigin of the Virus\n", encoding="utf-8")
+    topics.write_text(
+        "TX01\tTransmitting the virus\tWhat transmits COVID-19\tX transmits COVID-19\nTX02\tOrigin of the Virus\n",
+        encoding="utf-8",
+    )
     report = lint(root, 6, topics=topics)
     assert [e.message for e in report.input_errors] == [
-        f"{topics}:2: a Condition 6 topics line has 4 or 5 tab-separated columns, this one 2"]
+        f"{topics}:2: a Condition 6 topics line has 4 or 5 tab-separated columns, this one 2"
+    ]
     assert {(v.rule_id, Path(v.file).name) for v in report.violations} == {("S8", "TX02")}
     topics.write_bytes(b"TX01\tVirus \xe9\n")
     report = lint(root, 7, topics=topics)
     assert [e.message for e in report.input_errors] == [
-        f"{topics}:1: not UTF-8 (byte 0xe9); the file must be UTF-8 text"]
+        f"{topics}:1: not UTF-8 (byte 0xe9); the file must be UTF-8 text"
+    ]
     assert _s_rules(report) == set()  # without topic IDs S8 cannot be checked; the rest is
 
 
@@ -401,10 +408,12 @@ def test_nist_example_run_has_no_s_error(shared_data: Path, condition: int) -> N
     ("args", "message"),
     [
         pytest.param({"condition": 4}, "unknown condition", id="condition"),
-        pytest.param({"condition": 5, "topics": FIXTURE / "topics.tsv"}, "give their folder with --queries",
-                     id="topics-for-5"),
-        pytest.param({"condition": 6, "queries": FIXTURE / "queries"}, "give the topics file with --topics",
-                     id="queries-for-6"),
+        pytest.param(
+            {"condition": 5, "topics": FIXTURE / "topics.tsv"}, "give their folder with --queries", id="topics-for-5"
+        ),
+        pytest.param(
+            {"condition": 6, "queries": FIXTURE / "queries"}, "give the topics file with --topics", id="queries-for-6"
+        ),
     ],
 )
 def test_usage_errors(args: dict, message: str) -> None:

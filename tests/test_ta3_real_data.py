@@ -5,6 +5,7 @@ The TA3 run's claim frames are validated for the condition of the folder they si
 Warnings and infos are allowed (and printed on failure); an error on NIST's own example would
 mean a rule misreads the plan.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

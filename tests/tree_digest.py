@@ -1,5 +1,6 @@
 """A folder's digest, to compare a stage's output with what NIST's code wrote: the SHA-256 of the
 path and bytes of every file below it, in path order, logs/ aside (its lines hold times)."""
+
 from __future__ import annotations
 
 import hashlib

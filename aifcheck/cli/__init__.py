@@ -1,4 +1,5 @@
 """The aifcheck command line: a thin layer over the library (parse options, call, render, exit)."""
+
 from __future__ import annotations
 
 import gc
@@ -18,10 +19,10 @@ from typing import Annotated, NoReturn
 import click
 import typer
 
-from aifcheck.version import __version__
-from aifcheck.errors import cut, printable
 from aifcheck.cli import streams
 from aifcheck.cli.common import new_app
+from aifcheck.errors import cut, printable
+from aifcheck.version import __version__
 
 # A command imports the library it needs when it runs: importing them all would cost every command,
 # --version and --help included, a fifth of a second.
@@ -47,8 +48,18 @@ def _root(
 # adds it (a module adds all of its commands). typer builds the parameters of every command it holds
 # at each start, so a run holds only the module of the command it invokes; help and unknown names
 # get all.
-COMMANDS = {"validate": "validate", "rules": "validate", "query": "query", "claims": "claims", "lint-submission": "claims",
-            "summary": "summary", "graph": "summary", "pipeline": "pipeline", "pool": "pool", "score": "score"}
+COMMANDS = {
+    "validate": "validate",
+    "rules": "validate",
+    "query": "query",
+    "claims": "claims",
+    "lint-submission": "claims",
+    "summary": "summary",
+    "graph": "summary",
+    "pipeline": "pipeline",
+    "pool": "pool",
+    "score": "score",
+}
 
 
 def application(command: str | None = None) -> typer.Typer:
@@ -116,8 +127,10 @@ def _internal(exc: Exception) -> NoReturn:
     if os.environ.get("AIFCHECK_DEBUG"):
         raise exc
     reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)
-    _tell(f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
-          "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)")
+    _tell(
+        f"aifcheck: internal error in {_command()}: {reason} (a bug of aifcheck {__version__}: run it again with "
+        "AIFCHECK_DEBUG=1 and report the traceback, with the command and its input, on aifcheck's issue tracker)"
+    )
     sys.exit(INTERNAL)
 
 

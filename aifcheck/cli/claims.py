@@ -8,18 +8,43 @@ aifcheck.claim_frames and aifcheck.submission.
 Errors print one line to stderr: a usage error exits 2; an unreadable input exits 3 once the
 other inputs have been processed (for lint-submission, violations, exit 1, win over it).
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from aifcheck.cli.common import (
+    CONDITION,
+    Config,
+    Engine,
+    FileTimeout,
+    Format,
+    Ignore,
+    Jobs,
+    MaxSize,
+    MaxViolations,
+    Named,
+    NoConfig,
+    Output,
+    Quiet,
+    Scheduler,
+    Select,
+    SeverityOption,
+    ShipFiles,
+    Statistics,
+    Store,
+    Strict,
+    format_name,
+    report_output,
+    validation_options,
+)
+from aifcheck.errors import ExitStatus
 from aifcheck.loading.paths import discover
 from aifcheck.render.output import refuse_input_as_output
-from aifcheck.errors import ExitStatus
-from aifcheck.cli.common import CONDITION, Config, Engine, FileTimeout, Format, Ignore, Jobs, MaxSize, MaxViolations, Named, NoConfig, Output, Quiet, Scheduler, Select, SeverityOption, ShipFiles, Statistics, Store, Strict, format_name, report_output, validation_options
 
 
 def _claim_formats() -> tuple[str, ...]:
@@ -61,16 +86,21 @@ def register(app: typer.Typer) -> None:
 
 
 def claims(
-    paths: Annotated[list[str], typer.Argument(help="Claim frame files (.ttl, .nt, .gz), folders, globs, or - for stdin.")],
+    paths: Annotated[
+        list[str], typer.Argument(help="Claim frame files (.ttl, .nt, .gz), folders, globs, or - for stdin.")
+    ],
     output_format: Annotated[
         str, typer.Option("--format", click_type=CLAIM_FORMAT, help="tsv (every field), crux (CRUX 2023 .tab) or json.")
     ] = "tsv",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (stdout by default).")] = None,
     relations: Annotated[
         str | None,
-        typer.Option("--relations", click_type=RELATION,
-                     help="identical: instead of the claims, the pairs of identical claims (CRUX §2.2) "
-                          "as CRUX Task 2 lines (claim_id_1, identical, claim_id_2)."),
+        typer.Option(
+            "--relations",
+            click_type=RELATION,
+            help="identical: instead of the claims, the pairs of identical claims (CRUX §2.2) "
+            "as CRUX Task 2 lines (claim_id_1, identical, claim_id_2).",
+        ),
     ] = None,
     with_source: Annotated[
         bool, typer.Option("--with-source", help="crux: a last column naming the file(s) each row was read from.")
@@ -97,23 +127,29 @@ def claims(
     for path in paths:
         files = [f for f in discover([path])[0] if f not in unreadable]
         if files and not sources.intersection(files):
-            typer.echo(f"aifcheck: warning: {path}: holds no claim (no aida:Claim with the fields NIST's tables read)", err=True)
+            typer.echo(
+                f"aifcheck: warning: {path}: holds no claim (no aida:Claim with the fields NIST's tables read)",
+                err=True,
+            )
     for problem in problems:
         typer.echo(str(problem), err=True)
     raise typer.Exit(int(ExitStatus.UNREADABLE if problems else ExitStatus.VALID))
 
 
 def lint_submission(
-    directory: Annotated[Path, typer.Argument(help="The submission: one folder per query (or a whole TA3 run: Condition5/6/7).")],
+    directory: Annotated[
+        Path, typer.Argument(help="The submission: one folder per query (or a whole TA3 run: Condition5/6/7).")
+    ],
     condition: Annotated[
-        Optional[str], typer.Option(click_type=CONDITION, help="TA3 condition 5, 6 or 7 (default: from the ConditionN folder names).")
+        str | None,
+        typer.Option(click_type=CONDITION, help="TA3 condition 5, 6 or 7 (default: from the ConditionN folder names)."),
     ] = None,
-    topics: Annotated[Optional[Path], typer.Option(help="Conditions 6, 7: NIST's topics file (topics.tsv).")] = None,
+    topics: Annotated[Path | None, typer.Option(help="Conditions 6, 7: NIST's topics file (topics.tsv).")] = None,
     queries: Annotated[
-        Optional[Path], typer.Option(help="Condition 5: NIST's folder of query claim frames (<ID>.ttl).")
+        Path | None, typer.Option(help="Condition 5: NIST's folder of query claim frames (<ID>.ttl).")
     ] = None,
     user_queries: Annotated[
-        Optional[Path], typer.Option(help="A whole run: NIST's user-queries folder (ConditionN/topics.tsv, ...).")
+        Path | None, typer.Option(help="A whole run: NIST's user-queries folder (ConditionN/topics.tsv, ...).")
     ] = None,
     complete: Annotated[bool, typer.Option("--complete", help="Every topic or query must have a folder (S8).")] = False,
     output_format: Format = None,
@@ -143,8 +179,17 @@ def lint_submission(
     fmt = format_name(output_format)
     options = validation_options("ta3", select, ignore, severity, strict, max_violations, engine, max_size, store)
     catalog = load_catalog()
-    report = lint(directory, int(condition) if condition else None, topics, queries, complete, user_queries,
-                  Spread(jobs, scheduler, ship_files, file_timeout), catalog, options)
+    report = lint(
+        directory,
+        int(condition) if condition else None,
+        topics,
+        queries,
+        complete,
+        user_queries,
+        Spread(jobs, scheduler, ship_files, file_timeout),
+        catalog,
+        options,
+    )
     out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics)
     out.start(report.input_errors)
     for file_report in report.files:

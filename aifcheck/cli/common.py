@@ -1,13 +1,14 @@
 """What every aifcheck command shares: one way to report a user's mistake, names chosen from the
 registries that own them, the options of a validation run (validate and lint-submission), settings
 from pyproject.toml, sizes, and reports written under ``-o``."""
+
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import click
 import typer
@@ -16,10 +17,9 @@ import typer.main
 from typer.core import TyperGroup
 
 from aifcheck.choices import choose
-from aifcheck.errors import AifcheckError, OutputError, UsageError
-from aifcheck.names import CONDITIONS
-from aifcheck.errors import ExitStatus
 from aifcheck.cli.config import find_config, read_config
+from aifcheck.errors import AifcheckError, ExitStatus, OutputError, UsageError
+from aifcheck.names import CONDITIONS
 
 
 class AifcheckGroup(TyperGroup):
@@ -150,7 +150,7 @@ _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 
 
 def parse_size(text: str | None) -> int | None:
-    """"4G", "500M", "1.5GiB" or a number of bytes."""
+    """ "4G", "500M", "1.5GiB" or a number of bytes."""
     if text is None:
         return None
     match = _SIZE.fullmatch(text.strip())
@@ -187,40 +187,75 @@ def _no_config(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
 
 
 CONFIG = typer.Option(
-    "--config", is_eager=True, callback=_use_config, dir_okay=False,
+    "--config",
+    is_eager=True,
+    callback=_use_config,
+    dir_okay=False,
     help="Settings from this pyproject.toml ([tool.aifcheck]) instead of the nearest one.",
 )
-NO_CONFIG = typer.Option(
-    "--no-config", is_eager=True, callback=_no_config, help="Ignore any pyproject.toml settings."
-)
+NO_CONFIG = typer.Option("--no-config", is_eager=True, callback=_no_config, help="Ignore any pyproject.toml settings.")
 
 
 # --jobs and the Dask options: the same on every command that reads many files (aifcheck.spread)
 JOBS = typer.Option("--jobs", "-j", help="Files checked in N parallel processes.")
-FORCE = typer.Option("--force", help="Replace the output folder when it holds something (never one that holds an input).")
-SCHEDULER = typer.Option(help="Files checked on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster].")
-SHIP_FILES = typer.Option("--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them.")
-FILE_TIMEOUT = typer.Option(help="With --scheduler: seconds a file may take on a worker, then it is tried once more (default 3600).")
+FORCE = typer.Option(
+    "--force", help="Replace the output folder when it holds something (never one that holds an input)."
+)
+SCHEDULER = typer.Option(
+    help="Files checked on the workers of this Dask scheduler (tcp://HOST:8786); needs aifcheck[cluster]."
+)
+SHIP_FILES = typer.Option(
+    "--ship-files", help="With --scheduler: send the files' bytes to the workers, which need not see them."
+)
+FILE_TIMEOUT = typer.Option(
+    help="With --scheduler: seconds a file may take on a worker, then it is tried once more (default 3600)."
+)
 
 # What validate and lint-submission share: which rules, what a run shows, how it reads its files.
-Format = Annotated[Optional[str], typer.Option("--format", click_type=REPORT_FORMAT, help="Output format (github when GITHUB_ACTIONS is set, else text).")]
-Output = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write one report file per input under this folder.")]
-MaxViolations = Annotated[Optional[int], typer.Option(help="Show at most N findings per file; stop checking it after N errors.")]
-Select = Annotated[Optional[list[str]], typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")]
-Ignore = Annotated[Optional[list[str]], typer.Option(help="Skip these rule IDs.")]
+Format = Annotated[
+    str | None,
+    typer.Option(
+        "--format", click_type=REPORT_FORMAT, help="Output format (github when GITHUB_ACTIONS is set, else text)."
+    ),
+]
+Output = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Write one report file per input under this folder.")
+]
+MaxViolations = Annotated[
+    int | None, typer.Option(help="Show at most N findings per file; stop checking it after N errors.")
+]
+Select = Annotated[list[str] | None, typer.Option(help="Only these rule IDs; N13 means N13 and N13a-d.")]
+Ignore = Annotated[list[str] | None, typer.Option(help="Skip these rule IDs.")]
 SeverityOption = Annotated[str, typer.Option(click_type=SEVERITY, help="Lowest severity shown.")]
 Strict = Annotated[bool, typer.Option(help="Warnings fail the run too.")]
 Engine = Annotated[str, typer.Option(click_type=ENGINE, help="fast (compiled SPARQL) or reference (pySHACL).")]
-MaxSize = Annotated[Optional[str], typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused.")]
-Store = Annotated[str, typer.Option(click_type=STORE, help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.")]
+MaxSize = Annotated[
+    str | None,
+    typer.Option(help="Largest file accepted, gunzipped (e.g. 8G); by default only decompression bombs are refused."),
+]
+Store = Annotated[
+    str,
+    typer.Option(
+        click_type=STORE,
+        help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.",
+    ),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
-InputFormat = Annotated[Optional[str], typer.Option(click_type=INPUT_FORMAT, help="Read every file (and standard input) with this parser, whatever its name says (default: by its name; Turtle for stdin).")]
-Statistics = Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")]
+InputFormat = Annotated[
+    str | None,
+    typer.Option(
+        click_type=INPUT_FORMAT,
+        help="Read every file (and standard input) with this parser, whatever its name says (default: by its name; Turtle for stdin).",
+    ),
+]
+Statistics = Annotated[
+    bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")
+]
 Jobs = Annotated[int, JOBS]
-Scheduler = Annotated[Optional[str], SCHEDULER]
+Scheduler = Annotated[str | None, SCHEDULER]
 ShipFiles = Annotated[bool, SHIP_FILES]
-FileTimeout = Annotated[Optional[float], FILE_TIMEOUT]
-Config = Annotated[Optional[Path], CONFIG]
+FileTimeout = Annotated[float | None, FILE_TIMEOUT]
+Config = Annotated[Path | None, CONFIG]
 NoConfig = Annotated[bool, NO_CONFIG]
 
 
@@ -257,7 +292,9 @@ _RUN_ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f]{1,200}")
 def check_run_id(run_id: str | None) -> None:
     """A run ID is a cell of the score tables: printable, no tab or line break, at most 200 characters."""
     if run_id is not None and not _RUN_ID.fullmatch(run_id):
-        raise UsageError(f"--run-id {run_id!r}: give 1 to 200 characters without a tab, line break or control character")
+        raise UsageError(
+            f"--run-id {run_id!r}: give 1 to 200 characters without a tab, line break or control character"
+        )
 
 
 def prepare_folder(folder: Path) -> None:
@@ -272,14 +309,33 @@ def prepare_folder(folder: Path) -> None:
         raise OutputError(f"cannot write under {folder}: permission denied")
 
 
-def validation_options(profile: str, select: list[str] | None, ignore: list[str] | None, severity: str, strict: bool,
-                       max_violations: int | None, engine: str, max_size: str | None, store: str, **spread: Any):
+def validation_options(
+    profile: str,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    severity: str,
+    strict: bool,
+    max_violations: int | None,
+    engine: str,
+    max_size: str | None,
+    store: str,
+    **spread: Any,
+):
     """The Options of a validation run from the options validate and lint-submission share."""
     from aifcheck.validation.run import Options
 
-    return Options(profile=profile, select=frozenset(select) if select else None, ignore=frozenset(ignore or ()),
-                   min_severity=severity, strict=strict, max_violations=max_violations, engine=engine,
-                   max_size=parse_size(max_size), store=store, **spread)
+    return Options(
+        profile=profile,
+        select=frozenset(select) if select else None,
+        ignore=frozenset(ignore or ()),
+        min_severity=severity,
+        strict=strict,
+        max_violations=max_violations,
+        engine=engine,
+        max_size=parse_size(max_size),
+        store=store,
+        **spread,
+    )
 
 
 def report_output(catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool):
@@ -293,8 +349,9 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
     if output is not None:
         prepare_folder(output)
         targets = report_paths(files, output, ReportOutput.extension(fmt))
-    return ReportOutput(catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout))
-
+    return ReportOutput(
+        catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout)
+    )
 
 
 def warn(warnings: Iterable[str]) -> None:

@@ -6,6 +6,7 @@ upward (or the one ``--config`` names). Keys are the long names of the command's
 them; a flag given on the command line wins over the file. A key the command does not know, or a
 value of the wrong kind, is refused: a setting that silently does nothing is worse than none.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -45,8 +46,11 @@ def read_config(path: Path, table: Any, params: Iterable[click.Parameter]) -> di
     if not isinstance(table, dict):  # tool.aifcheck = 3
         raise UsageError(f"{path}: [tool.aifcheck] must be a table of settings")
     options = {
-        name[2:]: param for param in params if isinstance(param, click.Option) and param.name not in NOT_SETTINGS
-        for name in param.opts if name.startswith("--")
+        name[2:]: param
+        for param in params
+        if isinstance(param, click.Option) and param.name not in NOT_SETTINGS
+        for name in param.opts
+        if name.startswith("--")
     }
     settings: dict[str, Any] = {}
     for key, value in table.items():

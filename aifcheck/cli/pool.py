@@ -1,4 +1,5 @@
 """The ``aifcheck pool`` command group: NIST's pools of runs for assessment."""
+
 from __future__ import annotations
 
 import importlib

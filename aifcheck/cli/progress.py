@@ -1,6 +1,7 @@
 """A progress bar on stderr, from rich, for runs a person waits for: files done (with an ETA), and
 reading and checking inside a large file. Shown only on a terminal whose TERM is not "dumb";
 elsewhere every call does nothing. rich prints what the run writes to stdout above the bar."""
+
 from __future__ import annotations
 
 import os
@@ -31,9 +32,14 @@ class ProgressBar:
             # it at the terminal's width (soft_wrap leaves it whole, so FILE:LINE stays clickable),
             # and it takes stdout over only when stdout is the terminal too
             self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                console=Console(file=sys.stderr, soft_wrap=True), transient=True,
-                redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(file=sys.stderr, soft_wrap=True),
+                transient=True,
+                redirect_stdout=sys.stdout.isatty(),
+                redirect_stderr=False,
             )
             self._progress.start()
             if self._total_files > 1:

@@ -8,6 +8,7 @@ TA2 tables take their entry points from --kb-id, --name or --entry-points.
 A usage error exits 2 at once; an unreadable input is one line on stderr and exit 3 once the
 other inputs are done.
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,18 +18,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
+from aifcheck.errors import ExitStatus, InputError, OutputError, UsageError
+from aifcheck.loading.paths import discover, read_text
 from aifcheck.names import TASKS
 from aifcheck.render.output import refuse_input_as_output
-from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
-from aifcheck.errors import InputError, OutputError, UsageError
-from aifcheck.loading.paths import discover, read_text
-from aifcheck.errors import ExitStatus
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
-    from aifcheck.loading.kb import KB
-    from aifcheck.spread.parallel import Spread
     from aifcheck.extract.query import EntryPoints
+    from aifcheck.loading.kb import KB
     from aifcheck.pipeline.shared.sparql import PrintedTable
+    from aifcheck.spread.parallel import Spread
 
 
 EXAMPLES = """Examples:
@@ -49,7 +49,9 @@ def register(app: typer.Typer) -> None:
 def query(
     paths: Annotated[list[str], typer.Argument(help="KB files (.ttl, .nt, .gz), folders or globs.")],
     table: Annotated[str | None, typer.Option(help="One NIST table, e.g. AIDA_P3_TA1_CM_A0001.")] = None,
-    task: Annotated[str | None, typer.Option(help=f"All tables of a task ({', '.join(TASKS)}; with --nist-layout).")] = None,
+    task: Annotated[
+        str | None, typer.Option(help=f"All tables of a task ({', '.join(TASKS)}; with --nist-layout).")
+    ] = None,
     nist_layout: Annotated[
         bool, typer.Option("--nist-layout", help="Write DIR/<input file>/<TABLE>.rq.tsv as NIST does.")
     ] = False,
@@ -60,7 +62,12 @@ def query(
     entry_points: Annotated[
         Path | None, typer.Option(help="TA2 entry points: lines 'kb_id<TAB>VALUE' or 'name<TAB>VALUE'.")
     ] = None,
-    max_rows: Annotated[int, typer.Option(help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million rows of 3 columns).")] = 0,
+    max_rows: Annotated[
+        int,
+        typer.Option(
+            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million rows of 3 columns)."
+        ),
+    ] = 0,
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
@@ -75,7 +82,9 @@ def query(
         raise UsageError("--scheduler, --ship-files and --file-timeout go with --nist-layout")
     if max_rows < 0:
         raise UsageError("--max-rows must be at least 1 (0: the default)")
-    raise typer.Exit(int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows)))
+    raise typer.Exit(
+        int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows))
+    )
 
 
 def _run(
@@ -117,7 +126,12 @@ def _run(
 
 
 def _tables(
-    files: list[str], table: str | None, sparql: Path | None, points: EntryPoints, problems: list[InputError], max_rows: int
+    files: list[str],
+    table: str | None,
+    sparql: Path | None,
+    points: EntryPoints,
+    problems: list[InputError],
+    max_rows: int,
 ) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from aifcheck.loading.kb import read_each
@@ -157,4 +171,3 @@ def _write(tables: list[PrintedTable], output: Path | None) -> None:
         from aifcheck.render.output import write_atomically
 
         write_atomically(output, text)
-

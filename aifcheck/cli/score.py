@@ -1,4 +1,5 @@
 """The ``aifcheck score`` command group: TA1, TA2, TA3 and CRUX scorers, each a thin layer over its API."""
+
 from __future__ import annotations
 
 import importlib

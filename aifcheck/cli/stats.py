@@ -9,6 +9,7 @@ aifcheck.score.ci, aifcheck.score.compare and aifcheck.score.report.
 
 Notes (the seed and stream drawn, NIST's quirks that changed a number) go to stderr.
 """
+
 from __future__ import annotations
 
 import enum
@@ -74,22 +75,48 @@ def _positive(name: str, value: int | None) -> None:
         raise UsageError(f"{name} {value}: give a positive number")
 
 
-SEED = typer.Option("--seed", help="Seed: the output is NIST's tool's with -s N (arch 4.19's stream). "
-                                   "Default: a fixed seed in aifcheck's faster stream, printed on stderr.")
+SEED = typer.Option(
+    "--seed",
+    help="Seed: the output is NIST's tool's with -s N (arch 4.19's stream). "
+    "Default: a fixed seed in aifcheck's faster stream, printed on stderr.",
+)
 
 
 def ci(
     scores: Annotated[Path, typer.Argument(help="A score table (TA1, TA2, TA3 .tab; CRUX claims .json or text).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="NIST's pretty (space-aligned) file.")],
     tab: Annotated[Path, typer.Option("--tab", help="NIST's tab-separated file.")],
-    score: Annotated[str | None, typer.Option("--score", help="The score column (default: the task's headline column).")] = None,
-    key: Annotated[str | None, typer.Option("--key", help="Key columns, comma-separated: one interval set per distinct key of the summary rows (default for TA1: RunID,Language,Metatype).")] = None,
-    summary: Annotated[str | None, typer.Option("--summary", help="Summary rows as COLUMN:VALUE,... (default for TA1: DocID:ALL-Macro,DocID:ALL-Micro).")] = None,
-    document: Annotated[str | None, typer.Option("--document", help="The document (or query) column, for --macro (default for TA1: DocID).")] = None,
-    run: Annotated[str | None, typer.Option("--run", help="The run column (accepted and never read, as in NIST's tool).")] = None,
+    score: Annotated[
+        str | None, typer.Option("--score", help="The score column (default: the task's headline column).")
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="Key columns, comma-separated: one interval set per distinct key of the summary rows (default for TA1: RunID,Language,Metatype).",
+        ),
+    ] = None,
+    summary: Annotated[
+        str | None,
+        typer.Option(
+            "--summary", help="Summary rows as COLUMN:VALUE,... (default for TA1: DocID:ALL-Macro,DocID:ALL-Micro)."
+        ),
+    ] = None,
+    document: Annotated[
+        str | None,
+        typer.Option("--document", help="The document (or query) column, for --macro (default for TA1: DocID)."),
+    ] = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="The run column (accepted and never read, as in NIST's tool).")
+    ] = None,
     macro: Annotated[bool, typer.Option("--macro", help="Sample the per-document means instead of the rows.")] = False,
     sizes: Annotated[str, typer.Option("--sizes", help="Interval sizes, comma-separated.")] = "0.7,0.8,0.9,0.95",
-    replications: Annotated[int | None, typer.Option("--replications", help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99).")] = None,
+    replications: Annotated[
+        int | None,
+        typer.Option(
+            "--replications", help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99)."
+        ),
+    ] = None,
     seed: Annotated[int | None, SEED] = None,
 ) -> None:
     """Bootstrap confidence intervals of a score table, as NIST's generate_confidence_intervals.py computes them."""
@@ -127,12 +154,16 @@ def ci(
 
 
 def compare(
-    run_a: Annotated[Path, typer.Argument(help="Run A: a folder score ta1|ta2|ta3 wrote (or NIST's scores folder, or a score file).")],
+    run_a: Annotated[
+        Path, typer.Argument(help="Run A: a folder score ta1|ta2|ta3 wrote (or NIST's scores folder, or a score file).")
+    ],
     run_b: Annotated[Path, typer.Argument(help="Run B, scored on the same documents or queries.")],
     output_format: Annotated[CompareFormat, typer.Option("--format", help="text or json.")] = CompareFormat.text,
     tab: Annotated[Path | None, typer.Option("--tab", help="Also write the table as a tab-separated file.")] = None,
     size: Annotated[float, typer.Option("--size", help="Size of the difference's interval.")] = 0.95,
-    replications: Annotated[int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")] = 100_000,
+    replications: Annotated[
+        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+    ] = 100_000,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
@@ -147,13 +178,22 @@ def compare(
         _note(f"warning: {warning}")
     if tab is not None:
         write_comparison_tab(comparison, tab)
-    sys.stdout.write(comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison))
+    sys.stdout.write(
+        comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison)
+    )
 
 
 def report(
-    runs: Annotated[list[Path], typer.Argument(help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); the first is the baseline.")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); the first is the baseline."
+        ),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
-    replications: Annotated[int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")] = 100_000,
+    replications: Annotated[
+        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+    ] = 100_000,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
 ) -> None:
     """One self-contained HTML page: headline scores with intervals, distributions, comparisons."""
@@ -169,8 +209,11 @@ def report(
 
 
 # `score ta1|ta2|ta3 --ci`: the intervals of the headline metrics beside the scores
-CI = typer.Option("--ci", help="Also write the bootstrap confidence intervals of the headline metrics beside the scores "
-                               "(scores/<Metric>-ci.txt and .tab; see aifcheck score ci).")
+CI = typer.Option(
+    "--ci",
+    help="Also write the bootstrap confidence intervals of the headline metrics beside the scores "
+    "(scores/<Metric>-ci.txt and .tab; see aifcheck score ci).",
+)
 CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
 
 

@@ -2,6 +2,7 @@
 has left. Such a run ends with one line on stderr and exit 3 (a pipe's reader that left is no error
 to tell: exit 141, as a shell reports a process ended by SIGPIPE), never a traceback, and never by
 writing into a file the run opened in the closed stream's place."""
+
 from __future__ import annotations
 
 import errno

@@ -1,20 +1,19 @@
 """``aifcheck summary`` and ``aifcheck graph``: what is inside a KB, counted and drawn."""
+
 from __future__ import annotations
 
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from aifcheck.cli.common import GRAPH_VIEW, TABLE_FORMAT
+from aifcheck.errors import ExitStatus, UsageError
 from aifcheck.loading.paths import discover
-from aifcheck.errors import UsageError
 from aifcheck.render import GRAPH_DETAIL_LIMIT
 from aifcheck.render.output import refuse_input_as_output
-from aifcheck.cli.common import GRAPH_VIEW, TABLE_FORMAT
-from aifcheck.errors import ExitStatus
-
 
 SUMMARY_EXAMPLES = """Examples:
 
@@ -50,15 +49,15 @@ def summary(
 ) -> None:
     """Count what is inside each KB: clusters by metatype, members, mentions per document and
     modality, edges, types, LDC times and claims (and their total, for several files)."""
+    from aifcheck.extract.summary import summarize, total
     from aifcheck.loading.kb import read_each
     from aifcheck.render.output import write_json
     from aifcheck.render.summary import render
-    from aifcheck.extract.summary import summarize, total
 
     files, problems = discover(paths)
     found, unreadable = read_each(files, summarize)
     problems += unreadable
-    shown = found + [total(found)] if len(found) > 1 else found
+    shown = [*found, total(found)] if len(found) > 1 else found
     if output_format == "json":
         write_json([asdict(s) for s in shown], sys.stdout)
     else:
@@ -70,10 +69,25 @@ def summary(
 
 def graph(
     path: Annotated[str, typer.Argument(help="One KB or claim frame file (- for standard input).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The picture: .png or .svg (needs aifcheck[plot]), or .dot.")],
-    focus: Annotated[Optional[str], typer.Option(help="Draw only the neighbourhood of this cluster or claim: an IRI, a prefixed name the file declares, or a claim ID.")] = None,
-    depth: Annotated[Optional[int], typer.Option(help="With --focus: how many edges away from it to draw (default 1).")] = None,
-    view: Annotated[Optional[str], typer.Option(click_type=GRAPH_VIEW, help=f"clusters (one node per cluster and claim) or mentions (also each mention and claim component); default: mentions up to {GRAPH_DETAIL_LIMIT} clusters and claims, else clusters.")] = None,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The picture: .png or .svg (needs aifcheck[plot]), or .dot.")
+    ],
+    focus: Annotated[
+        str | None,
+        typer.Option(
+            help="Draw only the neighbourhood of this cluster or claim: an IRI, a prefixed name the file declares, or a claim ID."
+        ),
+    ] = None,
+    depth: Annotated[
+        int | None, typer.Option(help="With --focus: how many edges away from it to draw (default 1).")
+    ] = None,
+    view: Annotated[
+        str | None,
+        typer.Option(
+            click_type=GRAPH_VIEW,
+            help=f"clusters (one node per cluster and claim) or mentions (also each mention and claim component); default: mentions up to {GRAPH_DETAIL_LIMIT} clusters and claims, else clusters.",
+        ),
+    ] = None,
 ) -> None:
     """Draw a KB's clusters (by metatype, with handle and types) and argument edges (with roles);
     for a claim frame, also the claim, its components and the KEs it is about. A large KB is drawn

@@ -1,13 +1,39 @@
 """``aifcheck validate`` and ``aifcheck rules``: thin layers over aifcheck.validation."""
+
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from aifcheck.cli.common import (
+    CONDITION,
+    PROFILE,
+    Config,
+    Engine,
+    FileTimeout,
+    Format,
+    Ignore,
+    InputFormat,
+    Jobs,
+    MaxSize,
+    MaxViolations,
+    NoConfig,
+    Output,
+    Quiet,
+    Scheduler,
+    Select,
+    SeverityOption,
+    ShipFiles,
+    Statistics,
+    Store,
+    Strict,
+    format_name,
+    report_output,
+    validation_options,
+)
 from aifcheck.names import TASKS
-from aifcheck.cli.common import PROFILE, Config, Engine, FileTimeout, Format, Ignore, InputFormat, Jobs, MaxSize, MaxViolations, NoConfig, Output, Quiet, Scheduler, Select, SeverityOption, ShipFiles, Statistics, Store, Strict, CONDITION, format_name, report_output, validation_options
 
 VALIDATE_EXAMPLES = """Examples:
 
@@ -35,7 +61,10 @@ def register(app: typer.Typer) -> None:
 
 def validate(
     paths: Annotated[
-        list[str], typer.Argument(help="Files (.ttl, .nt, .n3, .trig, .jsonld, .rdf; .gz allowed), folders, globs, or - for stdin.")
+        list[str],
+        typer.Argument(
+            help="Files (.ttl, .nt, .n3, .trig, .jsonld, .rdf; .gz allowed), folders, globs, or - for stdin."
+        ),
     ],
     profile: Annotated[str, typer.Option(click_type=PROFILE, help="The rules to run.")] = "nist",
     output_format: Format = None,
@@ -49,9 +78,12 @@ def validate(
     ignore: Ignore = None,
     severity: SeverityOption = "warning",
     strict: Strict = False,
-    task: Annotated[Optional[str], typer.Option(help=f"Task-only rules ({', '.join(TASKS)}): ta2 enables N16b.")] = None,
+    task: Annotated[str | None, typer.Option(help=f"Task-only rules ({', '.join(TASKS)}): ta2 enables N16b.")] = None,
     condition: Annotated[
-        Optional[str], typer.Option(click_type=CONDITION, help="TA3 condition 5, 6 or 7 (default: the ConditionN folder a file is in).")
+        str | None,
+        typer.Option(
+            click_type=CONDITION, help="TA3 condition 5, 6 or 7 (default: the ConditionN folder a file is in)."
+        ),
     ] = None,
     engine: Engine = "fast",
     max_size: MaxSize = None,
@@ -63,16 +95,31 @@ def validate(
     no_config: NoConfig = False,
 ) -> None:
     """Check RDF files against the rules of a profile and report every violation with its rule ID."""
+    from aifcheck.cli.progress import ProgressBar
     from aifcheck.loading.paths import discover
     from aifcheck.validation.report import FileError, FileReport
     from aifcheck.validation.run import Checker, validate_files
     from aifcheck.validation.shapes import load_catalog
-    from aifcheck.cli.progress import ProgressBar
 
     fmt = format_name(output_format)
-    options = validation_options(profile, select, ignore, severity, strict, max_violations, engine, max_size, store, task=task,
-                                 condition=int(condition) if condition else None, jobs=jobs, scheduler=scheduler,
-                                 ship_files=ship_files, file_timeout=file_timeout, input_format=input_format)
+    options = validation_options(
+        profile,
+        select,
+        ignore,
+        severity,
+        strict,
+        max_violations,
+        engine,
+        max_size,
+        store,
+        task=task,
+        condition=int(condition) if condition else None,
+        jobs=jobs,
+        scheduler=scheduler,
+        ship_files=ship_files,
+        file_timeout=file_timeout,
+        input_format=input_format,
+    )
     catalog = load_catalog()
     Checker(options, catalog).rules()  # usage errors before any file is read
     files, problems = discover(paths)
@@ -85,15 +132,23 @@ def validate(
             out.file_done(file_report, options.profile, options.strict)
             bar.file_done(file_report.file, count, total)
 
-        report = validate_files(files, input_errors, options, progress=done, file_progress=bar.within if bar.active else None,
-                                catalog=catalog)
+        report = validate_files(
+            files,
+            input_errors,
+            options,
+            progress=done,
+            file_progress=bar.within if bar.active else None,
+            catalog=catalog,
+        )
     out.finish(report)
     raise typer.Exit(int(report.exit_status))
 
 
 def rules(
-    rule_id: Annotated[Optional[str], typer.Argument(help="Show one rule in full, with its failing fixture.")] = None,
-    profile: Annotated[Optional[str], typer.Option(help="List only the rules a profile runs (aif, nist, ta3, submission).")] = None,
+    rule_id: Annotated[str | None, typer.Argument(help="Show one rule in full, with its failing fixture.")] = None,
+    profile: Annotated[
+        str | None, typer.Option(help="List only the rules a profile runs (aif, nist, ta3, submission).")
+    ] = None,
 ) -> None:
     """List the rule catalogue, or show one rule: its text, plan reference and failing example."""
     from aifcheck.choices import choose
@@ -103,7 +158,9 @@ def rules(
 
     catalog = load_catalog()
     if rule_id is None:
-        chosen = catalog.rules_for(choose(profile, catalog.profiles, "profile")) if profile else list(catalog.rules.values())
+        chosen = (
+            catalog.rules_for(choose(profile, catalog.profiles, "profile")) if profile else list(catalog.rules.values())
+        )
         rule_table(chosen, sys.stdout)
         return
     rule = catalog.rules[choose(rule_id, catalog.rules, "rule ID")]

@@ -16,6 +16,7 @@ claim semantics, associated KEs, related claim IDs, importance). As in those tab
 
 aifcheck.render.claims writes them (TSV, CRUX .tab, JSON).
 """
+
 from __future__ import annotations
 
 import os
@@ -24,13 +25,13 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 
 from aifcheck.errors import InputError
-from aifcheck.loading.lines import Term
 from aifcheck.extract.kg import ldc_time
 from aifcheck.extract.model import Claim, ClaimComponent, LDCTime
+from aifcheck.extract.query import run_table, value
 from aifcheck.loading.kb import KB, read_each
+from aifcheck.loading.lines import Term
 from aifcheck.loading.paths import discover
 from aifcheck.names import AIDA
-from aifcheck.extract.query import run_table, value
 
 OUTER = "AIDA_P3_TA3_OC_0001"
 COMPONENTS = "AIDA_P3_TA3_CC_0001"
@@ -173,8 +174,13 @@ def _number(term: Term | None) -> float | None:
 
 
 IDENTICAL = "identical"
-POLARITY = {"EpistemicTrueCertain": "true", "EpistemicTrueUncertain": "true",
-            "EpistemicFalseCertain": "false", "EpistemicFalseUncertain": "false", "EpistemicUnknown": "unknown"}
+POLARITY = {
+    "EpistemicTrueCertain": "true",
+    "EpistemicTrueUncertain": "true",
+    "EpistemicFalseCertain": "false",
+    "EpistemicFalseUncertain": "false",
+    "EpistemicUnknown": "unknown",
+}
 
 
 def _identity(component: ClaimComponent | None) -> str | None:

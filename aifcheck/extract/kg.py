@@ -9,6 +9,7 @@ element and shot the table's hidden columns give (its element, for a key frame, 
 justification NIST's cfn:getSpan cannot print (none of its kinds, or several) gives no mention and
 no span of an edge, and a shot one a span with no extent.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,10 +21,21 @@ from dataclasses import replace
 import pyoxigraph as ox
 
 from aifcheck.errors import InputError
-from aifcheck.loading.kb import KB, load_kb
-from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCDate, LDCTime, Mention, Metatype, Span, SpanKind, best_confidences
-from aifcheck.loading.lines import Term
+from aifcheck.extract.model import (
+    Cluster,
+    Edge,
+    KnowledgeGraph,
+    LDCDate,
+    LDCTime,
+    Mention,
+    Metatype,
+    Span,
+    SpanKind,
+    best_confidences,
+)
 from aifcheck.extract.query import run_table, value
+from aifcheck.loading.kb import KB, load_kb
+from aifcheck.loading.lines import Term
 
 CLUSTERS = "AIDA_P3_TA1_CM_A0001"
 EDGES = "AIDA_P3_TA1_AM_A0001"
@@ -120,7 +132,15 @@ def _edges(kb: KB) -> tuple[Edge, ...]:
             confidence = _number(row["predicate_justification_confidence"])
             confidences[key] = max(confidence, confidences.get(key, confidence))
     return tuple(
-        Edge(subject, obj, role, negated, confidence, tuple(sorted(set(found))), confidences[subject, obj, role, negated, confidence])
+        Edge(
+            subject,
+            obj,
+            role,
+            negated,
+            confidence,
+            tuple(sorted(set(found))),
+            confidences[subject, obj, role, negated, confidence],
+        )
         for (subject, obj, role, negated, confidence), found in sorted(spans.items())
     )
 

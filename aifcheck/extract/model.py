@@ -6,6 +6,7 @@ gold objects with sets and dicts. aifcheck.extract builds them from the rows of 
 queried from a KB; the TA1 scorer builds the same objects from the rows of NIST's printed tables
 (aifcheck.score.ta1.responses), where a cluster is named by what NIST's clean stage leaves of it.
 """
+
 from __future__ import annotations
 
 import calendar
@@ -104,7 +105,12 @@ class Span:
 
         0.0 when the spans lie in different documents, document elements, key frames or shots.
         """
-        if (self.document, self.element, self.keyframe, self.shot) != (other.document, other.element, other.keyframe, other.shot):
+        if (self.document, self.element, self.keyframe, self.shot) != (
+            other.document,
+            other.element,
+            other.keyframe,
+            other.shot,
+        ):
             return 0.0
         if self.shot:
             return 1.0
@@ -360,8 +366,10 @@ class KnowledgeGraph:
         edges: dict[str, list[Edge]] = {}
         for edge in self.edges:
             edges.setdefault(edge.subject, []).append(edge)
-        return {subject: Frame(subject, found[0].subject_metatype or self.cluster(subject).metatype, tuple(found))
-                for subject, found in edges.items()}
+        return {
+            subject: Frame(subject, found[0].subject_metatype or self.cluster(subject).metatype, tuple(found))
+            for subject, found in edges.items()
+        }
 
     def times_of(self, cluster: str) -> tuple[LDCTime, ...]:
         return self._times.get(cluster, ())

@@ -10,6 +10,7 @@ A query's header comments say what it needs: ``# Parameter: ?VAR KIND`` (a value
 ``# Order: ...`` (how NIST's tool orders the printed rows) and ``# Hidden: ...`` (columns that
 are not printed: one the order needs, or one the model reads beside NIST's).
 """
+
 from __future__ import annotations
 
 import importlib.resources
@@ -112,7 +113,9 @@ def table_name(name: str) -> str:
     by_fold = {n.casefold(): n for n in files}
     if stem.casefold() in by_fold:
         return by_fold[stem.casefold()]
-    raise UsageError(f"unknown table '{name}'{did_you_mean(stem, table_names())}; known tables: {', '.join(table_names())}")
+    raise UsageError(
+        f"unknown table '{name}'{did_you_mean(stem, table_names())}; known tables: {', '.join(table_names())}"
+    )
 
 
 def parameters(name: str) -> dict[str, str]:
@@ -215,7 +218,9 @@ def check_user_query(text: str, name: str = "query") -> None:
         raise UsageError(f"{name}: SERVICE is not allowed: aifcheck queries only the given files")
     update = _UPDATE.search(keywords)
     if update:
-        raise UsageError(f"{name}: SPARQL updates ({update[0].upper()}) are not allowed: aifcheck only reads the given files")
+        raise UsageError(
+            f"{name}: SPARQL updates ({update[0].upper()}) are not allowed: aifcheck only reads the given files"
+        )
 
 
 def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, str]]:
@@ -227,7 +232,9 @@ def _bindings(params: Mapping[str, str | Sequence[str]]) -> Iterable[dict[str, s
     return combos
 
 
-def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query", max_rows: int | None = None) -> tuple[tuple[str, ...], list[tuple]]:
+def _select(
+    kb: KB, text: str, binding: Mapping[str, str], name: str = "query", max_rows: int | None = None
+) -> tuple[tuple[str, ...], list[tuple]]:
     """The query's columns and its solutions, as terms (None where a variable is unbound)."""
     substitutions = {pyoxigraph.Variable(k): pyoxigraph.Literal(v) for k, v in binding.items()}
     try:
@@ -243,7 +250,9 @@ def _select(kb: KB, text: str, binding: Mapping[str, str], name: str = "query", 
         max_rows = MAX_CELLS // max(len(columns), 1)
     rows = [tuple(solution) for solution in islice(solutions, max_rows + 1)]
     if len(rows) > max_rows:
-        raise UsageError(f"{name}: more than {max_rows:,} rows (--max-rows): narrow the query, or give a larger --max-rows")
+        raise UsageError(
+            f"{name}: more than {max_rows:,} rows (--max-rows): narrow the query, or give a larger --max-rows"
+        )
     return columns, rows
 
 

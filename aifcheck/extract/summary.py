@@ -1,15 +1,16 @@
 """What is inside a KB, counted: clusters by metatype, members, mentions per document and modality,
 edges, types, LDC times and claims (``aifcheck summary``). The counts come from the
 queries/aifcheck_summary_*.rq tables."""
+
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from aifcheck.extract.query import run_table, value
 from aifcheck.loading.kb import KB
 from aifcheck.loading.lines import Term
-from aifcheck.extract.query import run_table, value
 
 METATYPES = ("Entity", "Event", "Relation")
 

@@ -18,6 +18,7 @@ that expands like a decompression bomb is refused (see Limits), a token too long
 one clear error, and what would crash the parser or hold it too long (RDF 1.2 triple terms, XML
 entities, deeply nested XML) is refused before parsing.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -81,8 +82,13 @@ FORMATS = {
 # The same parsers by the names a user gives them (--input-format): for a file whose name says
 # nothing or says it wrong, and for standard input
 INPUT_FORMATS = {
-    "turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "n3": ox.RdfFormat.N3, "trig": ox.RdfFormat.TRIG,
-    "nquads": ox.RdfFormat.N_QUADS, "jsonld": ox.RdfFormat.JSON_LD, "rdfxml": ox.RdfFormat.RDF_XML,
+    "turtle": ox.RdfFormat.TURTLE,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+    "n3": ox.RdfFormat.N3,
+    "trig": ox.RdfFormat.TRIG,
+    "nquads": ox.RdfFormat.N_QUADS,
+    "jsonld": ox.RdfFormat.JSON_LD,
+    "rdfxml": ox.RdfFormat.RDF_XML,
 }
 _MARKABLE = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.N3)
 _QUADS = (ox.RdfFormat.TRIG, ox.RdfFormat.N_QUADS)  # AIF is one graph: named graphs are refused
@@ -240,7 +246,13 @@ def load_kb(
         # standard input cannot be read twice, as text the marks cannot follow needs: marked only
         # while its text is kept
         marking = lines and rdf_format in _MARKABLE and (text is not None or path != STDIN)
-        kb = KB(path, ox.Store(folder.name) if folder else ox.Store(), base=base, _folder=folder.name if folder else None, _temporary=folder)
+        kb = KB(
+            path,
+            ox.Store(folder.name) if folder else ox.Store(),
+            base=base,
+            _folder=folder.name if folder else None,
+            _temporary=folder,
+        )
         try:
             if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
                 # N-Triples is judged by its own parser (Turtle, which reads the rewritten text,
@@ -261,7 +273,9 @@ def load_kb(
             raise InputError(path, _syntax_message(exc, text, rdf_format), exc.lineno, exc.offset) from None
         except MemoryError:  # pyoxigraph's "Reached the buffer maximal size"
             kb.close()
-            raise InputError(path, "a literal or IRI longer than 16 MiB, more than the parser can hold", _long_line(text)) from None
+            raise InputError(
+                path, "a literal or IRI longer than 16 MiB, more than the parser can hold", _long_line(text)
+            ) from None
         except BaseException:
             kb.close()
             raise
@@ -270,7 +284,9 @@ def load_kb(
 
 def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat) -> None:
     """Parse into the KB's store (its default graph: AIF is one graph)."""
-    parser = ox.parse(source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS)
+    parser = ox.parse(
+        source, format=rdf_format, base_iri=kb.base, rename_blank_nodes=False, without_named_graphs=rdf_format in _QUADS
+    )
     if kb.on_disk:
         kb.store.bulk_extend(parser)
         # the bulk loader leaves many small sorted files; compacting them costs far less than it
@@ -335,7 +351,7 @@ _TRIPLE_TERMS = "RDF 1.2 triple terms (<< ... >>) are not AIF, which is RDF 1.1"
 _ANY_TRIPLE_TERM = "ASK { ?s ?p ?o FILTER(isTRIPLE(?o)) }"
 _TOKENS = re.compile(
     r'''"""(?:[^"\\]++|\\.|"(?!""))*+"""|'\'\'(?:[^'\\]++|\\.|'(?!''))*+'\'\''''
-    r'''|"(?:[^"\\\n\r]++|\\.)*+"|'(?:[^'\\\n\r]++|\\.)*+'|<[^<>\s]*+>|\#[^\n\r]*+|(<<)''',
+    r"""|"(?:[^"\\\n\r]++|\\.)*+"|'(?:[^'\\\n\r]++|\\.)*+'|<[^<>\s]*+>|\#[^\n\r]*+|(<<)""",
     re.S,
 )
 # RDF/XML: internal entities expand without limit (a few hundred bytes can make gigabytes), and the
@@ -384,7 +400,7 @@ def _check_xml_depth(path: str, text: str) -> None:
 
 
 def choose_store(expanded_size: int, store: str = "auto") -> str:
-    """"memory" or "disk" for a file of ``expanded_size`` bytes (gunzipped): the one forced, or by
+    """ "memory" or "disk" for a file of ``expanded_size`` bytes (gunzipped): the one forced, or by
     the estimate above against the memory available now."""
     if store != "auto":
         return store
@@ -422,7 +438,7 @@ def _looks_like(text: str | None, rdf_format: ox.RdfFormat) -> tuple[str, str] |
     start = text.lstrip("\ufeff \t\r\n")[:200]
     if start[:1] in "{[" and start[:1] and ('"@context"' in text[:100_000] or '"@id"' in text[:100_000]):
         return "JSON-LD", ".jsonld"
-    if start.startswith("<?xml") or start.startswith("<rdf:RDF"):
+    if start.startswith(("<?xml", "<rdf:RDF")):
         return "RDF/XML", ".rdf"
     return None
 
@@ -701,4 +717,3 @@ def _sweep_stale_folders() -> None:
         pid = folder.name.removeprefix(_DISK_PREFIX).split("-", 1)[0]
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-

@@ -11,10 +11,10 @@ pyoxigraph's parser does not report positions, so a file's text is marked as it 
 ``[``, under the blank node labels the store itself uses. It is read when the first line is asked
 for (a file without findings never reads it).
 """
+
 from __future__ import annotations
 
 import pyoxigraph as ox
-
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 _DEFAULT = ox.DefaultGraph()

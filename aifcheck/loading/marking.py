@@ -16,6 +16,7 @@ file of any size streams through the parser.
 Braces have no place in Turtle outside strings, IRIs and comments, so marking stops at the first one
 and says so (MarkedStream.braces); the file is then parsed as written, which judges it.
 """
+
 from __future__ import annotations
 
 import io
@@ -23,7 +24,6 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-
 
 LINE = "<urn:aifcheck:line>"  # the predicate of the marks
 BLOCK_CHARS = 4 * 1024 * 1024  # text marked at a time
@@ -185,14 +185,14 @@ class _Lists:
         self.marks: list[str] = []  # their line triples
 
     def open(self, offset: int, label: str, line: int) -> None:
-        self.levels[-1] += (self.text[self.copied:offset], f" {label} ")
+        self.levels[-1] += (self.text[self.copied : offset], f" {label} ")
         self.levels.append([])
         self.opened.append(label)
         self.copied = offset + 1
         self.marks.append(_line_triple(label, line))
 
     def close(self, offset: int) -> None:
-        self.levels[-1].append(self.text[self.copied:offset])
+        self.levels[-1].append(self.text[self.copied : offset])
         self.copied = offset + 1
         content = "".join(self.levels.pop())
         if content.strip():
@@ -201,7 +201,7 @@ class _Lists:
 
     def statement(self, end: int) -> str:
         """The rewritten statement (nothing when it was a list alone)."""
-        self.levels[0].append(self.text[self.copied:end])
+        self.levels[0].append(self.text[self.copied : end])
         statement = "".join(self.levels[0])
         if self.starts_with_list and len(statement.split()) == 2:
             first = statement.split()[0] + " "
@@ -217,7 +217,6 @@ def _line_triple(node: str, line: int) -> str:
 
 def _statement_start(text: str, offset: int) -> int:
     return _SPACE.match(text, offset).end()
-
 
 
 class MarkedStream(io.RawIOBase):

@@ -1,4 +1,5 @@
 """The files that command-line arguments name: files, folders (searched for RDF files) and globs."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -61,7 +62,11 @@ def _add_path(path: Path, files: list[str], problems: list[InputError], explicit
         found: list[str] = []
         _walk(path, found, problems, set())
         if not found and not any(p.path == str(path) or p.path.startswith(f"{path}{os.sep}") for p in problems):
-            problems.append(InputError(str(path), "folder holds no RDF file (.ttl, .nt, .n3, .trig, .nq, .jsonld, .rdf, .owl; .gz allowed)"))
+            problems.append(
+                InputError(
+                    str(path), "folder holds no RDF file (.ttl, .nt, .n3, .trig, .nq, .jsonld, .rdf, .owl; .gz allowed)"
+                )
+            )
         files.extend(sorted(found))
     elif is_file:
         if explicit or is_rdf_file(path):
@@ -170,7 +175,9 @@ def entries(folder: str | os.PathLike, what: str = "") -> list[Path]:
         with os.scandir(folder) as scan:
             return sorted(Path(entry.path) for entry in scan)
     except OSError as exc:
-        raise InputError(os.fspath(folder), f"cannot read this folder{f' ({what})' if what else ''}: {exc.strerror or exc}") from None
+        raise InputError(
+            os.fspath(folder), f"cannot read this folder{f' ({what})' if what else ''}: {exc.strerror or exc}"
+        ) from None
 
 
 def alive(pid: int) -> bool:
@@ -206,7 +213,9 @@ def read_bytes(path: str | os.PathLike, what: str = "") -> bytes:
         try:
             return file.read()
         except OSError as exc:
-            raise InputError(os.fspath(path), f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}") from None
+            raise InputError(
+                os.fspath(path), f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}"
+            ) from None
 
 
 def read_text(path: str | os.PathLike, what: str = "", universal: bool = False) -> str:
@@ -217,5 +226,7 @@ def read_text(path: str | os.PathLike, what: str = "", universal: bool = False) 
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(os.fspath(path), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", line) from None
+        raise InputError(
+            os.fspath(path), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", line
+        ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n") if universal else text

@@ -1,5 +1,6 @@
 """pyoxigraph terms as rdflib terms and back: for pySHACL (the reference executor) and for API
 callers who hand aifcheck an rdflib Graph. The KB itself is always a pyoxigraph store."""
+
 from __future__ import annotations
 
 import logging
@@ -29,7 +30,9 @@ class RdflibView:
         self.graph = rdflib.Graph()
         with quiet_rdflib():
             for quad in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):  # not the line marks
-                self.graph.add((self._to_rdflib(quad.subject), self._to_rdflib(quad.predicate), self._to_rdflib(quad.object)))
+                self.graph.add(
+                    (self._to_rdflib(quad.subject), self._to_rdflib(quad.predicate), self._to_rdflib(quad.object))
+                )
 
     def _to_rdflib(self, term: Term) -> Node:
         if isinstance(term, ox.NamedNode):

@@ -9,6 +9,7 @@ splits it into at most as many cells as the header has columns (further tabs sta
 cell) and strips each cell. A line with fewer cells stops NIST's code; a blank line is such a line
 for NIST, and skipped here.
 """
+
 from __future__ import annotations
 
 import os

@@ -4,17 +4,18 @@ The line formats (text, github) give each line of a report its syntax, so that a
 can be printed as soon as the file is done; the document formats (json, sarif) write the whole
 report at the end.
 """
+
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from aifcheck.validation.catalog import Catalog
 from aifcheck.errors import UsageError
-from aifcheck.validation.report import FileError, FileReport, Report
 from aifcheck.render import github, text
 from aifcheck.render.lines import Line, file_lines, report_lines
+from aifcheck.validation.catalog import Catalog
+from aifcheck.validation.report import FileError, FileReport, Report
 
 
 def _imported_when_used(module: str) -> Callable[[Report, Catalog, TextIO], None]:
@@ -29,7 +30,12 @@ def _imported_when_used(module: str) -> Callable[[Report, Catalog, TextIO], None
 
 # each format by name, in the order the help lists them: a line format's line syntax, or None for a
 # document format (rendered by its module's render)
-_SYNTAX: dict[str, Callable[[Line, bool], str] | None] = {"text": text.line_text, "json": None, "sarif": None, "github": github.line_text}
+_SYNTAX: dict[str, Callable[[Line, bool], str] | None] = {
+    "text": text.line_text,
+    "json": None,
+    "sarif": None,
+    "github": github.line_text,
+}
 LINE_FORMATS = {name: syntax for name, syntax in _SYNTAX.items() if syntax is not None}
 DOCUMENT_FORMATS: dict[str, Callable[[Report, Catalog, TextIO], None]] = {
     name: _imported_when_used(name) for name, syntax in _SYNTAX.items() if syntax is None

@@ -4,11 +4,12 @@ summary row's ``score``, the upper bounds outward (... ``)95%``); numbers ``6.4f
 file every column right-justified to its widest cell and one space between columns; lines joined
 by a newline, none after the last (as NIST writes them).
 """
+
 from __future__ import annotations
 
 import os
-from contextlib import suppress
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 
 from aifcheck.errors import OutputError
@@ -21,7 +22,12 @@ _NUMBER = "6.4f"
 def ci_table(result: CIResult, separator: str) -> str:
     """The pretty (``separator="pretty"``) or tab (``"tab"``) file of NIST's tool."""
     sizes = sorted(result.sizes, reverse=True)
-    header = [*result.key, *(f"{size_label(s)}%(" for s in sizes), "score", *(f"){size_label(s)}%" for s in reversed(sizes))]
+    header = [
+        *result.key,
+        *(f"{size_label(s)}%(" for s in sizes),
+        "score",
+        *(f"){size_label(s)}%" for s in reversed(sizes)),
+    ]
     columns = [Column(f"c{i}", name, "s", "R") for i, name in enumerate(header)]
     rows = []
     for line in result.lines:

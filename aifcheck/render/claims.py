@@ -5,6 +5,7 @@ hold a value's text as it is, except the characters that would break a line or a
 a newline and a carriage return are written as ``\\t``, ``\\n`` and ``\\r``. JSON holds every
 value exactly.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,6 @@ SEPARATOR = ";"  # between the values of a multi-valued TSV cell (as NIST separa
 AFFILIATION_SLOTS = 3  # plan §2.4.1 TA3 item 6: at most 3 claimer affiliations
 EMPTY = "EMPTY_NA"  # CRUX: a field with no value
 _LINE_BREAKERS = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
 
 
 def _component_columns(prefix: str) -> tuple[str, ...]:
@@ -102,8 +101,6 @@ def _component_cells(component: ClaimComponent | None) -> tuple[str, str, str]:
 
 def _iso_date(date: LDCDate) -> str:
     return f"{date.year:04d}-{date.month:02d}-{date.day:02d}"
-
-
 
 
 def crux_row(claim: Claim) -> tuple[str, ...]:
@@ -212,6 +209,7 @@ def _lines(rows: Iterable[Sequence[str]]) -> str:
 
 
 FORMATS: dict[str, Callable[[Sequence[Claim]], str]] = {"tsv": to_tsv, "crux": to_crux, "json": to_json}
+
 
 def to_relations(pairs: Iterable[tuple[str, str]], label: str) -> str:
     """Pairs in the CRUX Task 2 layout: ``claim_id_1 <tab> label <tab> claim_id_2`` a line."""

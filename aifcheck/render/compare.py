@@ -4,6 +4,7 @@ JSON (stable keys): ``{"a": PATH, "b": PATH, "size", "replications", "seed", "me
 {"a", "b", "difference", "ci": [low, high], "p_value", "units", "only_a", "only_b"}}}``; the
 difference is B - A, ``units`` the documents or queries in both runs.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,48 +28,100 @@ def significance(p: float) -> str:
 
 
 def _cells(metric: MetricComparison) -> dict[str, str]:
-    return {"metric": metric.label, "units": str(metric.paired), "a": format(metric.a, _NUMBER),
-            "b": format(metric.b, _NUMBER), "difference": format(metric.difference, "+.4f"),
-            "low": format(metric.ci[0], "+.4f"), "high": format(metric.ci[1], "+.4f"),
-            "p": p_text(metric.p_value), "mark": significance(metric.p_value)}
+    return {
+        "metric": metric.label,
+        "units": str(metric.paired),
+        "a": format(metric.a, _NUMBER),
+        "b": format(metric.b, _NUMBER),
+        "difference": format(metric.difference, "+.4f"),
+        "low": format(metric.ci[0], "+.4f"),
+        "high": format(metric.ci[1], "+.4f"),
+        "p": p_text(metric.p_value),
+        "mark": significance(metric.p_value),
+    }
 
 
 def _columns(comparison: Comparison) -> tuple[Column, ...]:
     percent = f"{comparison.size * 100:g}%"
-    return (Column("metric", "metric", "s", "L"), Column("units", "units", "s", "R"), Column("a", "A", "s", "R"),
-            Column("b", "B", "s", "R"), Column("difference", "B-A", "s", "R"), Column("low", f"{percent}(", "s", "R"),
-            Column("high", f"){percent}", "s", "R"), Column("p", "p", "s", "R"), Column("mark", "", "s", "L"))
+    return (
+        Column("metric", "metric", "s", "L"),
+        Column("units", "units", "s", "R"),
+        Column("a", "A", "s", "R"),
+        Column("b", "B", "s", "R"),
+        Column("difference", "B-A", "s", "R"),
+        Column("low", f"{percent}(", "s", "R"),
+        Column("high", f"){percent}", "s", "R"),
+        Column("p", "p", "s", "R"),
+        Column("mark", "", "s", "L"),
+    )
 
 
 def comparison_text(comparison: Comparison) -> str:
     """The table, then what A and B are and how the numbers were drawn."""
     table = score_table(_columns(comparison), [_cells(m) for m in comparison.metrics], "pretty")
     lines = [line.rstrip() for line in table.splitlines()]
-    lines += ["", f"A: {comparison.a}", f"B: {comparison.b}",
-              f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired bootstrap "
-              f"replications over the units (documents or queries); p: paired approximate randomization, "
-              f"{comparison.replications:,} trials; {comparison.stream.describe().split(',')[0]}.",
-              "* p < 0.05, ** p < 0.01, *** p < 0.001"]
+    lines += [
+        "",
+        f"A: {comparison.a}",
+        f"B: {comparison.b}",
+        f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired bootstrap "
+        f"replications over the units (documents or queries); p: paired approximate randomization, "
+        f"{comparison.replications:,} trials; {comparison.stream.describe().split(',')[0]}.",
+        "* p < 0.05, ** p < 0.01, *** p < 0.001",
+    ]
     return "\n".join(lines) + "\n"
 
 
 def comparison_json(comparison: Comparison) -> str:
-    metrics = {m.label: {"a": m.a, "b": m.b, "difference": m.difference, "ci": list(m.ci), "p_value": m.p_value,
-                         "units": m.paired, "only_a": list(m.only_a), "only_b": list(m.only_b)}
-               for m in comparison.metrics}
-    document = {"a": comparison.a, "b": comparison.b, "size": comparison.size, "replications": comparison.replications,
-                "seed": comparison.stream.seed, "metrics": metrics}
+    metrics = {
+        m.label: {
+            "a": m.a,
+            "b": m.b,
+            "difference": m.difference,
+            "ci": list(m.ci),
+            "p_value": m.p_value,
+            "units": m.paired,
+            "only_a": list(m.only_a),
+            "only_b": list(m.only_b),
+        }
+        for m in comparison.metrics
+    }
+    document = {
+        "a": comparison.a,
+        "b": comparison.b,
+        "size": comparison.size,
+        "replications": comparison.replications,
+        "seed": comparison.stream.seed,
+        "metrics": metrics,
+    }
     return json.dumps(document, indent=2) + "\n"
 
 
 def comparison_tab(comparison: Comparison) -> str:
     """One line per metric: Metric, Units, A, B, Difference, the interval's bounds, PValue."""
-    columns = (Column("metric", "Metric", "s"), Column("units", "Units", "s"), Column("a", "A", _NUMBER),
-               Column("b", "B", _NUMBER), Column("difference", "Difference", _NUMBER),
-               Column("low", "Lower", _NUMBER), Column("high", "Upper", _NUMBER), Column("p", "PValue", "s"))
-    rows = [{"metric": m.label, "units": str(m.paired), "a": format(m.a, _NUMBER), "b": format(m.b, _NUMBER),
-             "difference": format(m.difference, _NUMBER), "low": format(m.ci[0], _NUMBER),
-             "high": format(m.ci[1], _NUMBER), "p": format(m.p_value, ".6f")} for m in comparison.metrics]
+    columns = (
+        Column("metric", "Metric", "s"),
+        Column("units", "Units", "s"),
+        Column("a", "A", _NUMBER),
+        Column("b", "B", _NUMBER),
+        Column("difference", "Difference", _NUMBER),
+        Column("low", "Lower", _NUMBER),
+        Column("high", "Upper", _NUMBER),
+        Column("p", "PValue", "s"),
+    )
+    rows = [
+        {
+            "metric": m.label,
+            "units": str(m.paired),
+            "a": format(m.a, _NUMBER),
+            "b": format(m.b, _NUMBER),
+            "difference": format(m.difference, _NUMBER),
+            "low": format(m.ci[0], _NUMBER),
+            "high": format(m.ci[1], _NUMBER),
+            "p": format(m.p_value, ".6f"),
+        }
+        for m in comparison.metrics
+    ]
     return score_table(columns, rows, "tab")
 
 

@@ -1,8 +1,9 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on its file and line."""
+
 from __future__ import annotations
 
+from aifcheck.render.lines import Line, Note, ShownFinding, Truncated
 from aifcheck.validation.catalog import Severity
-from aifcheck.render.lines import ShownFinding, Line, Note, Truncated
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

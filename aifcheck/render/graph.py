@@ -11,6 +11,7 @@ Two views:
 A KB of more than ``DETAIL_LIMIT`` nodes (clusters and claims) is drawn as clusters unless a view
 is asked for. ``--focus`` keeps the neighbourhood of one cluster or claim. networkx holds the
 graph; aifcheck.render.graph_draw writes it."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,7 +22,8 @@ import networkx as nx
 from aifcheck.choices import did_you_mean
 from aifcheck.errors import UsageError
 from aifcheck.extract.model import Claim, Cluster, KnowledgeGraph, Mention
-from aifcheck.render import GRAPH_DETAIL_LIMIT as DETAIL_LIMIT, GRAPH_VIEWS as VIEWS
+from aifcheck.render import GRAPH_DETAIL_LIMIT as DETAIL_LIMIT
+from aifcheck.render import GRAPH_VIEWS as VIEWS
 from aifcheck.render.names import compact
 
 KB_KINDS = ("entity", "event", "relation", "claim")  # what a view draws one node for; the rest is detail
@@ -37,15 +39,24 @@ def build_graph(kg: KnowledgeGraph, claims: Sequence[Claim] = (), view: str = "m
         raise UsageError(f"--view {view}: give {' or '.join(VIEWS)}")
     graph = nx.MultiDiGraph()
     for cluster in kg.clusters:
-        graph.add_node(cluster.iri, kind=cluster.metatype.value.lower(), label=_cluster_label(cluster),
-                       short=_cluster_short(cluster))
+        graph.add_node(
+            cluster.iri,
+            kind=cluster.metatype.value.lower(),
+            label=_cluster_label(cluster),
+            short=_cluster_short(cluster),
+        )
         if view == "mentions":
             _add_mentions(graph, cluster)
     for edge in kg.edges:
         if not graph.has_edge(edge.subject, edge.object, key=edge.role):
             negated = " (negated)" if edge.negated else ""
-            graph.add_edge(edge.subject, edge.object, key=edge.role, label=edge.role + negated,
-                           short=_role_words(edge.role) + negated)
+            graph.add_edge(
+                edge.subject,
+                edge.object,
+                key=edge.role,
+                label=edge.role + negated,
+                short=_role_words(edge.role) + negated,
+            )
     for claim in claims:
         _add_claim(graph, claim, view)
     return graph
@@ -90,7 +101,9 @@ def _role_words(role: str) -> str:
 def _add_mentions(graph: nx.MultiDiGraph, cluster: Cluster) -> None:
     for index, mention in enumerate(cluster.mentions[:_MENTIONS_SHOWN]):
         node = f"{cluster.iri} mention {index + 1}"
-        graph.add_node(node, kind="mention", owner=cluster.iri, label=_mention_label(mention), short=_mention_short(mention))
+        graph.add_node(
+            node, kind="mention", owner=cluster.iri, label=_mention_label(mention), short=_mention_short(mention)
+        )
         graph.add_edge(cluster.iri, node, key="mention", label="", short="", line="faint")
     more = len(cluster.mentions) - _MENTIONS_SHOWN
     if more > 0:
@@ -102,7 +115,11 @@ def _add_mentions(graph: nx.MultiDiGraph, cluster: Cluster) -> None:
 
 def _mention_label(mention: Mention) -> str:
     span = mention.span
-    box = f" ({span.start},{span.top})-({span.end},{span.bottom})" if span.top or span.bottom else f" {span.start}-{span.end}"
+    box = (
+        f" ({span.start},{span.top})-({span.end},{span.bottom})"
+        if span.top or span.bottom
+        else f" {span.start}-{span.end}"
+    )
     negated = " negated" if mention.negated else ""
     return f"{span.document}:{span.element}\n{box.strip()} {mention.type}{negated}"
 
@@ -122,29 +139,44 @@ def _add_claim(graph: nx.MultiDiGraph, claim: Claim, view: str) -> None:
     components = [(role, c) for role, c in components if c is not None]
     if view == "clusters":  # components are lines of the claim's label, their KEs its edges
         text += [f"{role}: {c.name}" for role, c in components]
-    graph.add_node(node, kind="claim", label="\n".join(t[:50] for t in text if t), short=_cut(f"claim {claim.claim_id}", 24))
+    graph.add_node(
+        node, kind="claim", label="\n".join(t[:50] for t in text if t), short=_cut(f"claim {claim.claim_id}", 24)
+    )
     for role, component in components:
         if view == "clusters":
             if component.ke and component.ke in graph:
                 graph.add_edge(node, component.ke, key=role, label=role, short=role)
             continue
         component_node = f"{node} {role} {component.name}"
-        graph.add_node(component_node, kind="component", owner=node, label=f"{role}: {component.name[:40]}\n{component.identity}",
-                       short=_cut(f"{role}: {component.name}", 24))
+        graph.add_node(
+            component_node,
+            kind="component",
+            owner=node,
+            label=f"{role}: {component.name[:40]}\n{component.identity}",
+            short=_cut(f"{role}: {component.name}", 24),
+        )
         graph.add_edge(node, component_node, key=role, label=role, short=role)
         if component.ke and component.ke in graph:
             graph.add_edge(component_node, component.ke, key="KE", label="KE", short="KE")
     for ke in set(claim.semantics) | set(claim.associated_kes):
         if ke not in graph:  # a KE that is no cluster of the file (rule T5 reports it): drawn as such
-            graph.add_node(ke, kind="unknown", label=f"{_local(ke)}\n(no cluster of the file)", short=_cut(_local(ke), 16))
+            graph.add_node(
+                ke, kind="unknown", label=f"{_local(ke)}\n(no cluster of the file)", short=_cut(_local(ke), 16)
+            )
     for ke in claim.semantics:
         graph.add_edge(node, ke, key="semantics", label="claim semantics", short="semantics", line="strong")
     for ke in sorted(set(claim.associated_kes) - set(claim.semantics)):
         graph.add_edge(node, ke, key="associated", label="", short="", line="faint")  # many: drawn light, unlabelled
 
 
-def select(kg: KnowledgeGraph, claims: Sequence[Claim] = (), view: str | None = None, focus: str | None = None,
-           depth: int = 1, prefixes: dict[str, str] | None = None) -> tuple[nx.MultiDiGraph, str]:
+def select(
+    kg: KnowledgeGraph,
+    claims: Sequence[Claim] = (),
+    view: str | None = None,
+    focus: str | None = None,
+    depth: int = 1,
+    prefixes: dict[str, str] | None = None,
+) -> tuple[nx.MultiDiGraph, str]:
     """The graph to draw and its view: ``view``, or the one default_view chooses for the KB (or
     for the focus's neighbourhood); with ``focus`` (see find_node), only the part within ``depth``
     steps of it (see neighbourhood)."""
@@ -212,7 +244,9 @@ def summary_line(target: Path, graph: nx.MultiDiGraph, view: str, chosen: bool, 
     where = f" within {_count(depth, 'step')} of {focus}" if focus else ""
     line = f"{target}: {view} view{where}, {_count(graph.number_of_nodes(), 'node')}, {_count(graph.number_of_edges(), 'edge')}"
     if not chosen and view == "clusters":
-        line += f" ({len(kb_nodes(graph))} clusters and claims, over {DETAIL_LIMIT}: --view mentions draws each mention)"
+        line += (
+            f" ({len(kb_nodes(graph))} clusters and claims, over {DETAIL_LIMIT}: --view mentions draws each mention)"
+        )
     return line
 
 

@@ -7,6 +7,7 @@ in rows to the screen's shape and the lone nodes in a grid after them, with shor
 size follows the room each node has. Mentions are placed beside their cluster rather than laid
 out, so that they never pull the clusters apart.
 """
+
 from __future__ import annotations
 
 import math
@@ -62,15 +63,21 @@ STYLE = {
 
 
 def to_dot(graph: nx.MultiDiGraph, title: str) -> str:
-    lines = [f"digraph {_quote(title)} {{", "  rankdir=LR;", '  node [style=filled, fontname="Helvetica"];',
-             '  edge [fontname="Helvetica", fontsize=10];']
+    lines = [
+        f"digraph {_quote(title)} {{",
+        "  rankdir=LR;",
+        '  node [style=filled, fontname="Helvetica"];',
+        '  edge [fontname="Helvetica", fontsize=10];',
+    ]
     ids = {node: f"n{i}" for i, node in enumerate(graph.nodes)}
     for node, data in graph.nodes(data=True):
         shape, colour = STYLE.get(data.get("kind"), ("ellipse", "#ffffff"))
         label = data.get("label", str(node))
-        lines.append(f"  {ids[node]} [label={_quote(label)}, shape={shape}, fillcolor={_quote(colour)}, tooltip={_quote(str(node))}];")
+        lines.append(
+            f"  {ids[node]} [label={_quote(label)}, shape={shape}, fillcolor={_quote(colour)}, tooltip={_quote(str(node))}];"
+        )
     for source, target, data in graph.edges(data=True):
-        style = ", style=dashed, color=\"#999999\"" if data.get("line") == "faint" else ""
+        style = ', style=dashed, color="#999999"' if data.get("line") == "faint" else ""
         lines.append(f"  {ids[source]} -> {ids[target]} [label={_quote(data.get('label', ''))}{style}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -93,9 +100,11 @@ COLUMN_NODES = 70
 # left to right: the claim, its components, the relations and events it is about, their arguments
 _COLUMN = {"claim": 0, "component": 1, "relation": 2, "event": 3, "entity": 4}
 _MARKER = {"event": "s", "relation": "h", "claim": "D", "component": "s", "mention": "."}
-_EDGE_STYLES = (("faint", dict(style="dashed", edge_color="#bbbbbb", width=0.8)),
-                ("normal", dict(edge_color="#555555", width=1.2)),
-                ("strong", dict(edge_color="#b2182b", width=2.2)))
+_EDGE_STYLES = (
+    ("faint", {"style": "dashed", "edge_color": "#bbbbbb", "width": 0.8}),
+    ("normal", {"edge_color": "#555555", "width": 1.2}),
+    ("strong", {"edge_color": "#b2182b", "width": 2.2}),
+)
 
 
 def draw(graph: nx.MultiDiGraph, target: Path, file_format: str, title: str) -> None:
@@ -106,7 +115,9 @@ def draw(graph: nx.MultiDiGraph, target: Path, file_format: str, title: str) -> 
         matplotlib.use("Agg")  # no screen needed
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError(f"-o {target}: drawing needs matplotlib: pip install 'aifcheck[plot]' (or write .dot)") from None
+        raise UsageError(
+            f"-o {target}: drawing needs matplotlib: pip install 'aifcheck[plot]' (or write .dot)"
+        ) from None
     simple = _one_edge_per_pair(graph)
     layout = _Columns(simple) if _fits_columns(simple) else _Parts(simple)
     figure = plt.figure(figsize=(layout.width / DPI, layout.height / DPI), dpi=DPI)
@@ -120,17 +131,41 @@ def draw(graph: nx.MultiDiGraph, target: Path, file_format: str, title: str) -> 
         nodes = [n for n, d in simple.nodes(data=True) if d.get("kind") == kind]
         if nodes:
             small = kind == "mention"
-            nx.draw_networkx_nodes(simple, positions, nodelist=nodes, node_color="#777777" if small else colour,
-                                   node_shape=_MARKER.get(kind, "o"), node_size=size / 20 if small else size,
-                                   edgecolors="#555555", linewidths=0.6, ax=axes, label=kind)
+            nx.draw_networkx_nodes(
+                simple,
+                positions,
+                nodelist=nodes,
+                node_color="#777777" if small else colour,
+                node_shape=_MARKER.get(kind, "o"),
+                node_size=size / 20 if small else size,
+                edgecolors="#555555",
+                linewidths=0.6,
+                ax=axes,
+                label=kind,
+            )
     for line, style in _EDGE_STYLES:
         for bend, edges in layout.bends(line):
-            nx.draw_networkx_edges(simple, positions, edgelist=edges, ax=axes, arrows=True, arrowsize=max(5, font + 3),
-                                   node_size=size, connectionstyle=f"arc3,rad={bend}", **style)
+            nx.draw_networkx_edges(
+                simple,
+                positions,
+                edgelist=edges,
+                ax=axes,
+                arrows=True,
+                arrowsize=max(5, font + 3),
+                node_size=size,
+                connectionstyle=f"arc3,rad={bend}",
+                **style,
+            )
     _draw_labels(simple, layout, axes)
     if simple:
-        axes.legend(loc="upper left", bbox_to_anchor=(0, 0), ncol=6, fontsize=9, markerscale=min(1.0, 12 / math.sqrt(size)),
-                    frameon=False)
+        axes.legend(
+            loc="upper left",
+            bbox_to_anchor=(0, 0),
+            ncol=6,
+            fontsize=9,
+            markerscale=min(1.0, 12 / math.sqrt(size)),
+            frameon=False,
+        )
     else:
         axes.text(0.5, 0.5, "no cluster or claim", transform=axes.transAxes, ha="center", fontsize=11, color="#555555")
     figure.savefig(target, format=file_format, dpi=DPI)
@@ -148,14 +183,29 @@ def _draw_labels(graph: nx.DiGraph, layout: _Layout, axes) -> None:
     mentions = {n: d.get(key, n) for n, d in graph.nodes(data=True) if d.get("kind") == "mention"}
     if mentions:  # beside the dot, smaller: detail, not a node of its own weight
         shifted = {n: (x + layout.mention_gap, y) for n, (x, y) in layout.positions.items() if n in mentions}
-        nx.draw_networkx_labels(graph, shifted, labels=mentions, font_size=max(4, font - 1.5), font_color="#444444",
-                                horizontalalignment="left", ax=axes)
-    box = dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.75)
+        nx.draw_networkx_labels(
+            graph,
+            shifted,
+            labels=mentions,
+            font_size=max(4, font - 1.5),
+            font_color="#444444",
+            horizontalalignment="left",
+            ax=axes,
+        )
+    box = {"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75}
     for bend, edges in layout.bends():
         labels = {(u, v): graph.edges[u, v][key] for u, v in edges if graph.edges[u, v][key]}
         if labels:
-            nx.draw_networkx_edge_labels(graph, layout.positions, edge_labels=labels, font_size=max(5, font - 1),
-                                         font_color="#1f4e79", bbox=box, ax=axes, connectionstyle=f"arc3,rad={bend}")
+            nx.draw_networkx_edge_labels(
+                graph,
+                layout.positions,
+                edge_labels=labels,
+                font_size=max(5, font - 1),
+                font_color="#1f4e79",
+                bbox=box,
+                ax=axes,
+                connectionstyle=f"arc3,rad={bend}",
+            )
 
 
 def _one_edge_per_pair(graph: nx.MultiDiGraph) -> nx.DiGraph:
@@ -163,12 +213,20 @@ def _one_edge_per_pair(graph: nx.MultiDiGraph) -> nx.DiGraph:
     simple = nx.DiGraph()
     simple.add_nodes_from(graph.nodes(data=True))
     for source, target, data in graph.edges(data=True):
-        known = simple.edges[source, target] if simple.has_edge(source, target) else {"label": "", "short": "", "line": "faint"}
+        known = (
+            simple.edges[source, target]
+            if simple.has_edge(source, target)
+            else {"label": "", "short": "", "line": "faint"}
+        )
         line = data.get("line", "normal")
         if "normal" in (known["line"], line):
             line = "normal"
-        simple.add_edge(source, target, line=line,
-                        **{k: "\n".join(filter(None, (known[k], data.get(k, "")))) for k in ("label", "short")})
+        simple.add_edge(
+            source,
+            target,
+            line=line,
+            **{k: "\n".join(filter(None, (known[k], data.get(k, "")))) for k in ("label", "short")},
+        )
     return simple
 
 
@@ -217,7 +275,9 @@ class _Layout:
                     groups.setdefault(self.bend(u, v), []).append((u, v))
         return list(groups.items()) + loops
 
-    def _frame(self, xs: tuple[float, float], ys: tuple[float, float], most: tuple[float, float], equal: bool) -> tuple[float, float]:
+    def _frame(
+        self, xs: tuple[float, float], ys: tuple[float, float], most: tuple[float, float], equal: bool
+    ) -> tuple[float, float]:
         """Size the picture to the layout's extent (``xs``, ``ys``: its ranges in units) within the
         screen, at most ``most`` pixels a unit across and up (the same both ways when ``equal``);
         the pixels a unit takes across and up."""
@@ -274,7 +334,10 @@ class _Columns(_Layout):
         for x, index in enumerate(order):
             column = columns[index]
             for i, node in enumerate(column):
-                self.positions[node] = (x, (rows - 1) / 2 - i * (rows - 1) / max(len(column) - 1, 1) if len(column) > 1 else 0.0)
+                self.positions[node] = (
+                    x,
+                    (rows - 1) / 2 - i * (rows - 1) / max(len(column) - 1, 1) if len(column) > 1 else 0.0,
+                )
         self._columns = {node: x for node, (x, _) in self.positions.items()}
         self.mention_gap = 0.03
         _place_mentions(graph, self.positions, 0.42, 0.0)
@@ -305,7 +368,9 @@ class _Parts(_Layout):
         super().__init__(graph)
         core = nx.Graph(graph.subgraph(n for n, kind in graph.nodes(data="kind") if kind != "mention"))
         parts = sorted(nx.connected_components(core), key=lambda p: (-len(p), min(map(str, p))))
-        alone = sorted((next(iter(p)) for p in parts if len(p) == 1), key=lambda n: (core.nodes[n].get("kind", ""), str(n)))
+        alone = sorted(
+            (next(iter(p)) for p in parts if len(p) == 1), key=lambda n: (core.nodes[n].get("kind", ""), str(n))
+        )
         # with mentions, each cluster needs room for the arc of mentions around it
         self._gap = gap = 1.7 if core.number_of_nodes() < graph.number_of_nodes() else 1.0
         pieces = [_part(core.subgraph(p), gap) for p in parts if len(p) > 1]
@@ -316,7 +381,9 @@ class _Parts(_Layout):
         xs = [x for x, _ in self.positions.values()] or [0.0]
         ys = [y for _, y in self.positions.values()] or [0.0]
         right = margin + 1.2 * (core.number_of_nodes() < graph.number_of_nodes())  # mentions' labels go right
-        per_unit, _ = self._frame((min(xs) - margin, max(xs) + right), (min(ys) - margin, max(ys) + margin), (170, 170), True)
+        per_unit, _ = self._frame(
+            (min(xs) - margin, max(xs) + right), (min(ys) - margin, max(ys) + margin), (170, 170), True
+        )
         # a node a fifth of a unit across; type sized so that a short label's line (about 16
         # characters) fits in a unit and a half
         self.node_size = (0.2 * per_unit * 72 / DPI) ** 2
@@ -378,7 +445,14 @@ def _best_packing(pieces: list[dict], alone: list, gap: float) -> dict:
     """The packing (see _pack) of the parts and the grid of lone nodes that draws them largest on
     the screen, trying grids and rows of several widths."""
     best = (0.0, {})
-    grids = [_grid(alone, across, gap) for across in sorted({max(1, round(len(alone) ** 0.5 * f)) for f in (0.5, 0.7, 1, 1.4, 2, 3)})] if alone else [None]
+    grids = (
+        [
+            _grid(alone, across, gap)
+            for across in sorted({max(1, round(len(alone) ** 0.5 * f)) for f in (0.5, 0.7, 1, 1.4, 2, 3)})
+        ]
+        if alone
+        else [None]
+    )
     for grid in grids:
         shown = pieces + ([grid] if grid else [])
         boxes = [_box(piece) for piece in shown]

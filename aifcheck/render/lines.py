@@ -1,12 +1,13 @@
 """What the line-oriented formats (text, github) print, in order, before each gives it its syntax."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from aifcheck.render.names import compact
 from aifcheck.validation.catalog import Catalog
 from aifcheck.validation.report import FileError, FileReport, Report, Violation
-from aifcheck.render.names import compact
 
 
 @dataclass(frozen=True)

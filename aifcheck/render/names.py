@@ -1,4 +1,5 @@
 """Short, readable node names for human-facing output: prefixed names from the file's prefixes."""
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,8 @@ def compact(text: str, prefixes: dict[str, str]) -> str:
     def shorten(match: re.Match) -> str:
         iri = match[1]
         for namespace, prefix in by_length:
-            if iri.startswith(namespace) and _LOCAL_NAME.match(iri[len(namespace):]):
-                return f"{prefix}:{iri[len(namespace):]}"
+            if iri.startswith(namespace) and _LOCAL_NAME.match(iri[len(namespace) :]):
+                return f"{prefix}:{iri[len(namespace) :]}"
         return match[0]
 
     return _IRI.sub(shorten, text)

@@ -1,5 +1,6 @@
 """Writing output: files whole or not at all, so that a run killed while writing leaves no half
 file behind, and a place that cannot be written is one OutputError; JSON documents in few writes."""
+
 from __future__ import annotations
 
 import errno
@@ -124,7 +125,9 @@ def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | o
         pass
 
 
-def refuse_input_as_output(output: Path | None, inputs: Iterable[str | os.PathLike | None], folder: bool = False) -> None:
+def refuse_input_as_output(
+    output: Path | None, inputs: Iterable[str | os.PathLike | None], folder: bool = False
+) -> None:
     """A UsageError when ``-o`` names one of the inputs (or, for an output ``folder``, a folder
     holding one): the run would overwrite what it reads."""
     if output is None:
@@ -141,7 +144,9 @@ def refuse_input_as_output(output: Path | None, inputs: Iterable[str | os.PathLi
         except (OSError, RuntimeError):  # a link loop: the reader says so
             continue
         if path == target or (folder and target in path.parents):
-            raise UsageError(f"-o {output}: {'holds' if path != target else 'is'} the input {given}, which the output would replace")
+            raise UsageError(
+                f"-o {output}: {'holds' if path != target else 'is'} the input {given}, which the output would replace"
+            )
 
 
 def write_file(path: Path, text: str) -> None:

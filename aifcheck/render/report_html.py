@@ -2,13 +2,13 @@
 inline SVG) with each run's headline metrics and their intervals, the distribution of its
 per-document or per-query scores, the runs side by side with the significance of each
 difference, and every score file's table."""
+
 from __future__ import annotations
 
 import os
 from html import escape
 from pathlib import Path
 
-from aifcheck.version import __version__
 from aifcheck.render.compare import p_text, significance
 from aifcheck.render.output import write_atomically
 from aifcheck.render.report_plots import difference_svg, distribution_svg
@@ -16,6 +16,7 @@ from aifcheck.score.ci import Interval
 from aifcheck.score.compare import Comparison
 from aifcheck.score.report import HeadlineSummary, ReportData, RunSummary
 from aifcheck.score.scorefiles import ScoreTable
+from aifcheck.version import __version__
 
 _CSS = """
 :root { --ink: #1d1d1f; --muted: #5f6368; --line: #d9dce1; --band: #f4f6f8; --accent: #2c6fbb; }
@@ -62,7 +63,7 @@ def _f(value: float | None) -> str:
 
 
 def _count(number: int, unit: str) -> str:
-    """"1 document", "3 queries"."""
+    """ "1 document", "3 queries"."""
     plural = unit[:-1] + "ies" if unit.endswith("y") else unit + "s"
     return f"{number} {unit if number == 1 else plural}"
 
@@ -91,31 +92,47 @@ def _value(summary: HeadlineSummary) -> str:
 
 
 def _headline_table(run: RunSummary, sizes: tuple[float, ...]) -> str:
-    headers = [("metric", False), ("units", True), ("value", True),
-               *((f"{s * 100:g}% interval", True) for s in sorted(sizes)), ("recomputed", True)]
+    headers = [
+        ("metric", False),
+        ("units", True),
+        ("value", True),
+        *((f"{s * 100:g}% interval", True) for s in sorted(sizes)),
+        ("recomputed", True),
+    ]
     rows = []
     for summary in run.headlines:
         headline = summary.headline
         recomputed = _f(headline.value) if headline.units else "—"
-        cells = [_td(headline.label), _td(_count(len(headline.units), headline.unit_name), True), _td(_value(summary), True),
-                 *(_td(_interval(summary.intervals.get(s)), True) for s in sorted(sizes)), _td(recomputed, True)]
+        cells = [
+            _td(headline.label),
+            _td(_count(len(headline.units), headline.unit_name), True),
+            _td(_value(summary), True),
+            *(_td(_interval(summary.intervals.get(s)), True) for s in sorted(sizes)),
+            _td(recomputed, True),
+        ]
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return _table(headers, rows, "headline")
 
 
 def _run_section(index: int, run: RunSummary, data: ReportData) -> str:
-    parts = [f'<section id="run-{index}"><h2>Run {index}: {escape(run.name)}</h2>',
-             f'<p class="path">{escape(run.scores.path)}</p>']
+    parts = [
+        f'<section id="run-{index}"><h2>Run {index}: {escape(run.name)}</h2>',
+        f'<p class="path">{escape(run.scores.path)}</p>',
+    ]
     if not run.headlines:
         parts.append("<p>No headline metric: no score table of a known task.</p></section>")
         return "".join(parts)
     parts.append(_headline_table(run, data.sizes))
-    parts.append(f'<p class="muted">value: as the score file prints it; recomputed: from its per-{escape(run.headlines[0].headline.unit_name)} '
-                 "rows, which the intervals and the comparisons resample.</p>")
+    parts.append(
+        f'<p class="muted">value: as the score file prints it; recomputed: from its per-{escape(run.headlines[0].headline.unit_name)} '
+        "rows, which the intervals and the comparisons resample.</p>"
+    )
     unit = run.headlines[0].headline.unit_name
-    parts.append(f"<figure>{distribution_svg(run, f'run-{index}')}<figcaption>Each dot is one {escape(unit)}'s score; "
-                 f"the box spans the middle half of them, its line the median; the diamond is the metric and the bar its "
-                 f"{max(data.sizes) * 100:g}% interval.</figcaption></figure></section>")
+    parts.append(
+        f"<figure>{distribution_svg(run, f'run-{index}')}<figcaption>Each dot is one {escape(unit)}'s score; "
+        f"the box spans the middle half of them, its line the median; the diamond is the metric and the bar its "
+        f"{max(data.sizes) * 100:g}% interval.</figcaption></figure></section>"
+    )
     return "".join(parts)
 
 
@@ -148,43 +165,71 @@ def _side_by_side(data: ReportData) -> str:
                 if metric is None:
                     cells.append(_td("—", True))
                 else:
-                    cells.append(f'<td class="num">{metric.difference:+.4f} {_mark(metric.p_value, metric.difference)}</td>')
+                    cells.append(
+                        f'<td class="num">{metric.difference:+.4f} {_mark(metric.p_value, metric.difference)}</td>'
+                    )
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return ('<section id="side-by-side"><h2>Runs side by side</h2>'
-            f"<p>Each value with its {size * 100:g}% interval; the differences with run 1, "
-            "<span class=\"up\">green</span> when higher and <span class=\"down\">red</span> when lower with "
-            "p &lt; 0.05 (* p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001; paired approximate randomization).</p>"
-            + _table(headers, rows, "compare") + "</section>")
+    return (
+        '<section id="side-by-side"><h2>Runs side by side</h2>'
+        f"<p>Each value with its {size * 100:g}% interval; the differences with run 1, "
+        '<span class="up">green</span> when higher and <span class="down">red</span> when lower with '
+        "p &lt; 0.05 (* p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001; paired approximate randomization).</p>"
+        + _table(headers, rows, "compare")
+        + "</section>"
+    )
 
 
 def _comparison_section(index: int, names: tuple[str, str], comparison: Comparison) -> str:
-    headers = [("metric", False), ("paired", True), ("A", True), ("B", True), ("B − A", True),
-               (f"{comparison.size * 100:g}% interval", True), ("p", True), ("", False)]
+    headers = [
+        ("metric", False),
+        ("paired", True),
+        ("A", True),
+        ("B", True),
+        ("B − A", True),
+        (f"{comparison.size * 100:g}% interval", True),
+        ("p", True),
+        ("", False),
+    ]
     rows = []
     for m in comparison.metrics:
-        cells = [_td(m.label), _td(_count(m.paired, m.unit_name), True), _td(_f(m.a), True), _td(_f(m.b), True),
-                 _td(f"{m.difference:+.4f}", True), _td(f"[{m.ci[0]:+.4f}, {m.ci[1]:+.4f}]", True),
-                 _td(p_text(m.p_value), True), f"<td>{_mark(m.p_value, m.difference)}</td>"]
+        cells = [
+            _td(m.label),
+            _td(_count(m.paired, m.unit_name), True),
+            _td(_f(m.a), True),
+            _td(_f(m.b), True),
+            _td(f"{m.difference:+.4f}", True),
+            _td(f"[{m.ci[0]:+.4f}, {m.ci[1]:+.4f}]", True),
+            _td(p_text(m.p_value), True),
+            f"<td>{_mark(m.p_value, m.difference)}</td>",
+        ]
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    parts = [f'<section id="compare-{index}"><h2>Run {index} ({escape(names[1])}) against run 1 ({escape(names[0])})</h2>',
-             "<p>A is run 1, B is run " + str(index) + ". Differences B − A over the documents or queries scored in both "
-             f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications and p-values from "
-             f"{comparison.replications:,} trials of paired approximate randomization.</p>",
-             _table(headers, rows, "compare")]
+    parts = [
+        f'<section id="compare-{index}"><h2>Run {index} ({escape(names[1])}) against run 1 ({escape(names[0])})</h2>',
+        "<p>A is run 1, B is run " + str(index) + ". Differences B − A over the documents or queries scored in both "
+        f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications and p-values from "
+        f"{comparison.replications:,} trials of paired approximate randomization.</p>",
+        _table(headers, rows, "compare"),
+    ]
     if comparison.metrics:
-        parts.append(f"<figure>{difference_svg(comparison, f'compare-{index}')}<figcaption>Each metric's difference "
-                     "with its interval; a bar that does not cross the line at 0 is a difference the bootstrap "
-                     "supports.</figcaption></figure>")
+        parts.append(
+            f"<figure>{difference_svg(comparison, f'compare-{index}')}<figcaption>Each metric's difference "
+            "with its interval; a bar that does not cross the line at 0 is a difference the bootstrap "
+            "supports.</figcaption></figure>"
+        )
     if comparison.warnings:
-        parts.append('<div class="notes"><ul>' + "".join(f"<li>{escape(w)}</li>" for w in comparison.warnings) + "</ul></div>")
+        parts.append(
+            '<div class="notes"><ul>' + "".join(f"<li>{escape(w)}</li>" for w in comparison.warnings) + "</ul></div>"
+        )
     return "".join(parts) + "</section>"
 
 
 def _file_table(table: ScoreTable) -> str:
     rows = [f"<tr>{''.join(_td(cell) for cell in row.cells)}</tr>" for row in table.rows]
     body = _table([(c, False) for c in table.columns], rows, "file")
-    return (f"<details><summary>{escape(Path(table.path).name)} ({len(table.rows)} rows)</summary>"
-            f'<p class="path">{escape(table.path)}</p>{body}</details>')
+    return (
+        f"<details><summary>{escape(Path(table.path).name)} ({len(table.rows)} rows)</summary>"
+        f'<p class="path">{escape(table.path)}</p>{body}</details>'
+    )
 
 
 def _files_section(data: ReportData) -> str:
@@ -207,21 +252,28 @@ def report_html(data: ReportData) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>Score report: {escape(', '.join(names))}</title><style>{_CSS}</style></head><body><main>",
-        f"<h1>Score report</h1><p class=\"muted\">{len(names)} run{'s' if len(names) != 1 else ''}: "
+        f'<h1>Score report</h1><p class="muted">{len(names)} run{"s" if len(names) != 1 else ""}: '
         f"{escape(', '.join(names))}. Intervals: two-sided BCa bootstrap ({sizes}) over the documents or queries, "
         f"{data.replications:,} replications, {escape(data.stream.describe().split(' (')[0])}. "
         f"Values as the score files print them.</p>",
-        "<nav><ul>" + "".join(f'<li><a href="#{anchor}">{escape(text)}</a></li>' for anchor, text in toc) + "</ul></nav>",
+        "<nav><ul>"
+        + "".join(f'<li><a href="#{anchor}">{escape(text)}</a></li>' for anchor, text in toc)
+        + "</ul></nav>",
     ]
     if data.warnings:
-        parts.append('<div class="notes"><strong>Notes</strong><ul>'
-                     + "".join(f"<li>{escape(w)}</li>" for w in data.warnings) + "</ul></div>")
+        parts.append(
+            '<div class="notes"><strong>Notes</strong><ul>'
+            + "".join(f"<li>{escape(w)}</li>" for w in data.warnings)
+            + "</ul></div>"
+        )
     if len(data.runs) > 1:
         parts.append(_side_by_side(data))
     parts += [_run_section(i, run, data) for i, run in enumerate(data.runs, 1)]
     parts += [_comparison_section(i, (names[0], names[i - 1]), c) for i, c in enumerate(data.comparisons, 2)]
     parts.append(_files_section(data))
-    parts.append(f'<footer class="muted"><p>Written by aifcheck {escape(__version__)}.</p></footer></main></body></html>\n')
+    parts.append(
+        f'<footer class="muted"><p>Written by aifcheck {escape(__version__)}.</p></footer></main></body></html>\n'
+    )
     return "".join(parts)
 
 

@@ -2,6 +2,7 @@
 run's per-document (or per-query) scores by metric, and the differences between two runs with
 their intervals. Text stays text (selectable, sharp when printed); ids are salted per picture so
 that several pictures can share a page."""
+
 from __future__ import annotations
 
 import io
@@ -39,10 +40,10 @@ def _svg(figure, salt: str) -> str:
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(figure)
     text = buffer.getvalue()
-    text = text[text.index("<svg"):]  # the XML declaration and doctype have no place inside HTML
+    text = text[text.index("<svg") :]  # the XML declaration and doctype have no place inside HTML
     # matplotlib numbers its ids from 1 in every picture: prefix them, so that pictures can share a page
     text = re.sub(r'\bid="([^"]+)"', rf'id="{salt}-\1"', text)
-    text = re.sub(r'(url\(#|href="#)([^)"]+)', rf'\g<1>{salt}-\2', text)
+    text = re.sub(r'(url\(#|href="#)([^)"]+)', rf"\g<1>{salt}-\2", text)
     # scale with the page: the viewBox keeps the proportions
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 class="plot"', text, count=1)
 
@@ -77,8 +78,15 @@ def distribution_svg(run: RunSummary, salt: str) -> str:
     values = [h.unit_values for h in headlines]
     for y, summary, unit_values in zip(positions, headlines, values):
         _box(axes, unit_values, y)
-        axes.scatter(unit_values, y + jitter.uniform(-0.18, 0.18, len(unit_values)), s=9, color=BLUE, alpha=0.45,
-                     linewidths=0, zorder=3)
+        axes.scatter(
+            unit_values,
+            y + jitter.uniform(-0.18, 0.18, len(unit_values)),
+            s=9,
+            color=BLUE,
+            alpha=0.45,
+            linewidths=0,
+            zorder=3,
+        )
         if summary.intervals:
             low, high = summary.intervals[max(summary.intervals)]
             axes.plot([low, high], [y, y], color=RED, linewidth=3, solid_capstyle="butt", zorder=4)

@@ -2,6 +2,7 @@
 a line format, one report file per input under ``-o``, or the whole report at the end (the
 document formats); then the counts per rule (``--statistics``) and the summary (``-q`` prints only
 it), in the run's format."""
+
 from __future__ import annotations
 
 import io
@@ -10,20 +11,30 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from aifcheck.validation.catalog import Catalog
-from aifcheck.validation.report import FileError, FileReport, Report
 from aifcheck.render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
 from aifcheck.render.output import write_atomically, write_json
 from aifcheck.render.text import statistics as text_statistics
 from aifcheck.render.text import summary_line
+from aifcheck.validation.catalog import Catalog
+from aifcheck.validation.report import FileError, FileReport, Report
 
 
 class ReportOutput:
     """``out`` and ``err``: the streams written to, or None for sys.stdout and sys.stderr as they are
     when each line is written (a progress bar on the terminal takes them over to print above itself)."""
 
-    def __init__(self, catalog: Catalog, fmt: str, out: TextIO | None = None, err: TextIO | None = None, *,
-                 targets: dict[str, Path] | None = None, quiet: bool = False, statistics: bool = False, colour: bool = False) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        fmt: str,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        *,
+        targets: dict[str, Path] | None = None,
+        quiet: bool = False,
+        statistics: bool = False,
+        colour: bool = False,
+    ) -> None:
         self.catalog, self.fmt, self._out, self._err = catalog, fmt, out, err
         self.targets = targets  # one report per input file, when written under -o
         self.quiet, self.statistics, self.colour = quiet, statistics, colour
@@ -71,7 +82,12 @@ class ReportOutput:
         else:
             from aifcheck.render.sarif import render as sarif
 
-            sarif(Report(report.profile, input_errors=report.input_errors, strict=report.strict), self.catalog, self.out, properties=counts)
+            sarif(
+                Report(report.profile, input_errors=report.input_errors, strict=report.strict),
+                self.catalog,
+                self.out,
+                properties=counts,
+            )
 
     def _finish_in_lines(self, report: Report) -> None:
         if self.statistics and not self.quiet:
@@ -83,6 +99,12 @@ class ReportOutput:
 
     def _counts(self, report: Report) -> list[dict[str, object]]:
         counts = Counter(v.rule_id for v in report.violations)
-        return [{"rule": rule_id, "count": count, "severity": self.catalog.rules[rule_id].severity.label,
-                 "title": self.catalog.rules[rule_id].title}
-                for rule_id, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+        return [
+            {
+                "rule": rule_id,
+                "count": count,
+                "severity": self.catalog.rules[rule_id].severity.label,
+                "title": self.catalog.rules[rule_id].title,
+            }
+            for rule_id, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        ]

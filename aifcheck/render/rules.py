@@ -1,5 +1,6 @@
 """The rule catalogue as ``aifcheck rules`` shows it: a table of rules, or one rule in full with
 the fixture that fails it."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,9 +19,11 @@ def rule_table(rules: Iterable[Rule], out: TextIO) -> None:
 
 
 def rule_page(rule: Rule, failing: Fixture | None, out: TextIO) -> None:
-    lines = [f"{rule.id}: {rule.title}",
-             f"profile: {rule.profile}   severity: {rule.severity.label if rule.checked else 'not checked'}",
-             f"source: {rule.plan_ref}"]
+    lines = [
+        f"{rule.id}: {rule.title}",
+        f"profile: {rule.profile}   severity: {rule.severity.label if rule.checked else 'not checked'}",
+        f"source: {rule.plan_ref}",
+    ]
     if rule.task:
         lines.append(f"only with: --task {rule.task}")
     if rule.skip_conditions:

@@ -1,12 +1,13 @@
 """SARIF 2.1.0, for code-scanning dashboards: rules from the catalogue, results located by line."""
+
 from __future__ import annotations
 
 from typing import TextIO
 
-from aifcheck.version import __version__
-from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.render.output import write_json
+from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.validation.report import Report
+from aifcheck.version import __version__
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -31,7 +32,9 @@ def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | Non
         + [f.error.message for f in report.files if f.error]
         + [e.message for f in report.files for e in f.rule_errors]
     ]
-    notifications += [{"level": "note", "message": {"text": f"{f.file}: {note}"}} for f in report.files for note in f.notes]
+    notifications += [
+        {"level": "note", "message": {"text": f"{f.file}: {note}"}} for f in report.files for note in f.notes
+    ]
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -56,7 +59,10 @@ def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | Non
                     }
                 },
                 "invocations": [
-                    {"executionSuccessful": all(n["level"] != "error" for n in notifications), "toolExecutionNotifications": notifications}
+                    {
+                        "executionSuccessful": all(n["level"] != "error" for n in notifications),
+                        "toolExecutionNotifications": notifications,
+                    }
                 ],
                 "results": results,
                 **({"properties": properties} if properties else {}),

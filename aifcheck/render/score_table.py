@@ -5,6 +5,7 @@ joined by a space, each left- or right-justified) and ``tab`` (cells joined by t
 A cell is its value formatted with the column's format spec; summary rows (ALL-Micro, ALL-Macro)
 may use the column's ``mean_format`` instead. The text ends with a newline.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,9 @@ def score_table(columns: Sequence[Column], rows: Sequence[Mapping[str, str]], se
         if separator == "tab":
             return "\t".join(texts[c.name] for c in columns)
         pad = {"L": str.ljust, "R": str.rjust}
-        return " ".join(pad[c.justify](texts[c.name], widths[c.name]) if c.justify in pad else texts[c.name] for c in columns)
+        return " ".join(
+            pad[c.justify](texts[c.name], widths[c.name]) if c.justify in pad else texts[c.name] for c in columns
+        )
 
     header = {c.name: c.header for c in columns}
     return "\n".join([line(header), *(line(row) for row in rows)]) + "\n"

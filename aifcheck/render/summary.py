@@ -1,4 +1,5 @@
 """``aifcheck summary`` as text: one block per KB, and their total when there are several."""
+
 from __future__ import annotations
 
 from typing import TextIO
@@ -25,7 +26,9 @@ def block(summary: Summary, top: int) -> str:
         f"  mentions   {mentions} in {_count(len(summary.mentions), 'document')}",
     ]
     for document, modalities in sorted(summary.mentions.items()):
-        lines.append(f"               {document}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(modalities.items())))
+        lines.append(
+            f"               {document}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(modalities.items()))
+        )
     lines.append(f"  edges      {summary.edges}")
     most = summary.top_types(top)
     lines.append(f"  types      {len(summary.types)} distinct" + (f", the {len(most)} most used:" if most else ""))

@@ -1,5 +1,6 @@
 """NIST's tables written as NIST's SPARQL stage lays them out: ``DIR/<input>/<TABLE>.rq.tsv``
 (aifcheck.pipeline.shared.sparql prints them)."""
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,8 @@ from pathlib import Path
 from aifcheck.errors import InputError
 from aifcheck.extract.query import EntryPoints
 from aifcheck.pipeline.shared.sparql import PrintedTable, nist_tables
-from aifcheck.spread.parallel import Spread
 from aifcheck.render.output import write_atomically
+from aifcheck.spread.parallel import Spread
 
 
 @dataclass

@@ -3,14 +3,15 @@
 A finding that has no line (one about a folder or a whole file) prints FILE: without a line.
 On a terminal, severities and rule IDs are coloured (see aifcheck.cli_common.color_enabled).
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from typing import TextIO
 
+from aifcheck.render.lines import Line, Note, ShownFinding, Truncated
 from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.validation.report import FileError, Report
-from aifcheck.render.lines import ShownFinding, Line, Note, Truncated
 
 _COLOURS = {Severity.ERROR: "\033[31;1m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"

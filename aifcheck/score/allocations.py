@@ -1,6 +1,7 @@
 """Scorers read files into 10^5 small objects without reference cycles (rows, dicts, tuples, sets).
 Python's cyclic garbage collector runs as they are made and finds nothing to free: a third of
 a scorer's time. Scorers pause it while they read and score."""
+
 from __future__ import annotations
 
 import contextlib

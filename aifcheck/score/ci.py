@@ -19,6 +19,7 @@ and the numbers are the same on every run.
 scipy.stats.bootstrap(method='BCa') is not used: it counts replications equal to the estimate as
 half below, which moves the bounds of tied samples (research §9).
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,20 +30,37 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
 # the normal distribution's functions that scipy.stats.norm (and so arch) calls, without its import cost
 from scipy.special import ndtr, ndtri
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.score import resample
 from aifcheck.score.resample import Replicates, replicate_indices, replicate_means
-from aifcheck.score.scorefiles import ALL, ALL_MICRO, Layout, MetricTable, ScoreFileRow, ScoreTable, Unit, headline_data, key_cells, layout_of, read_score_file, read_scores, sample_rows, summary_matcher, wildcard_columns
+from aifcheck.score.scorefiles import (
+    ALL,
+    ALL_MICRO,
+    Layout,
+    MetricTable,
+    ScoreFileRow,
+    ScoreTable,
+    Unit,
+    headline_data,
+    key_cells,
+    layout_of,
+    read_score_file,
+    read_scores,
+    sample_rows,
+    summary_matcher,
+    wildcard_columns,
+)
 
 DEFAULT_SIZES = (0.7, 0.8, 0.9, 0.95)
 REPLICATIONS = 100_000  # NIST's count
 REPLICATIONS_AT_99 = 10_000_000  # NIST's count when a size equals 0.99
 DEFAULT_SEED = 20210305  # the date of NIST's tool; any fixed number makes two runs agree
 _CHUNK = 250_000  # NIST's random outputs read at a time: their indices and values stay in the processor's cache
-_STORED = 2 ** 25  # replicated means held at a time (samples computed together x replications)
+_STORED = 2**25  # replicated means held at a time (samples computed together x replications)
 _READERS = 16  # sizes reading NIST's stream together (each holds some 4 MB of buffers)
 
 
@@ -99,7 +117,7 @@ class _NistSize:
         masked = np.bitwise_and(outputs, self.mask, out=self.masked)
         valid = np.less(masked, self.n, out=self.valid)
         count = np.count_nonzero(valid)
-        np.compress(valid, masked, out=self.kept[self.held:self.held + count])
+        np.compress(valid, masked, out=self.kept[self.held : self.held + count])
         self.held += count
         rows = min(self.held // self.n, self.left)
         if rows:
@@ -109,11 +127,12 @@ class _NistSize:
                 found.append(statistic(block))
             self.left -= rows
             self.held -= used
-            self.kept[:self.held] = self.kept[used:used + self.held]
+            self.kept[: self.held] = self.kept[used : used + self.held]
 
 
-def nist_statistics(sizes: Sequence[tuple[int, Sequence[Callable[[np.ndarray], np.ndarray]]]], replications: int,
-                    seed: int) -> list[list[np.ndarray]]:
+def nist_statistics(
+    sizes: Sequence[tuple[int, Sequence[Callable[[np.ndarray], np.ndarray]]]], replications: int, seed: int
+) -> list[list[np.ndarray]]:
     """For each (n, statistics): each statistic's B values on NIST's replications of n rows with
     ``seed`` (those of ``RandomState(seed).randint(n, size=(B, n))``). arch seeds every interval
     anew, so every size reads the same MT19937 outputs: they are drawn once, the next chunk while
@@ -137,10 +156,14 @@ def nist_statistics(sizes: Sequence[tuple[int, Sequence[Callable[[np.ndarray], n
     return [[np.concatenate(found) for found in reader.found] for reader in readers]
 
 
-def _ratio_replicates(numerators: np.ndarray, denominators: np.ndarray, replications: int,
-                      stream: Stream) -> np.ndarray:
-    return stream.replicate(len(numerators), replications, lambda block: ratio(
-        np.take(numerators, block).sum(axis=1), np.take(denominators, block).sum(axis=1)))
+def _ratio_replicates(
+    numerators: np.ndarray, denominators: np.ndarray, replications: int, stream: Stream
+) -> np.ndarray:
+    return stream.replicate(
+        len(numerators),
+        replications,
+        lambda block: ratio(np.take(numerators, block).sum(axis=1), np.take(denominators, block).sum(axis=1)),
+    )
 
 
 def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -153,11 +176,13 @@ def acceleration(jackknife: np.ndarray) -> float:
     """BCa's acceleration from leave-one-out estimates, as arch computes it (0 when they are all
     equal, where arch stops: NIST never gets there, a constant sample being answered before)."""
     u = jackknife.mean() - jackknife
-    denominator = 6 * (np.sum(u ** 2) ** 1.5)
-    return float(np.sum(u ** 3) / denominator) if denominator > 0 else 0.0
+    denominator = 6 * (np.sum(u**2) ** 1.5)
+    return float(np.sum(u**3) / denominator) if denominator > 0 else 0.0
 
 
-def bca(replicates: np.ndarray, estimate: float, accel: float, size: float, below: int | None = None) -> tuple[float, float]:
+def bca(
+    replicates: np.ndarray, estimate: float, accel: float, size: float, below: int | None = None
+) -> tuple[float, float]:
     """The two-sided BCa interval of ``size`` from bootstrap replicates (arch's formula: the bias
     from the share of replicates strictly below the estimate, or ``below`` of them when the caller
     counted them exactly). Where every replicate lies on one side of the estimate (never for a
@@ -190,8 +215,9 @@ def _jackknife_acceleration(sample: np.ndarray) -> float:
     return acceleration((sample.sum() - sample) / (len(sample) - 1))
 
 
-def mean_intervals(sample: Sequence[float], sizes: Sequence[float], stream: Stream,
-                   replications: int | None = None) -> dict[float, Interval]:
+def mean_intervals(
+    sample: Sequence[float], sizes: Sequence[float], stream: Stream, replications: int | None = None
+) -> dict[float, Interval]:
     """NIST's interval of the mean of ``sample`` at each size (sizes sharing a number of
     replications share the replications, as NIST's seeded runs do)."""
     data = np.asarray(sample, dtype=float)
@@ -202,12 +228,17 @@ def _nist_replicates(groups: Sequence[Sequence[np.ndarray]], replications: int, 
     """NIST's replications of groups of samples, each group of one size: arch 4.19 seeds every
     interval anew with the seed, so samples of one size resample with the same indices, and all
     sizes read the same random outputs (``nist_statistics``)."""
+
     def mean_of(sample: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         return lambda block: np.take(sample, block).mean(axis=1)
 
-    drawn = nist_statistics([(len(group[0]), [mean_of(sample) for sample in group]) for group in groups], replications, seed)
-    return [[Replicates(means, int(np.count_nonzero(means < sample.mean()))) for means, sample in zip(found, group)]
-            for found, group in zip(drawn, groups)]
+    drawn = nist_statistics(
+        [(len(group[0]), [mean_of(sample) for sample in group]) for group in groups], replications, seed
+    )
+    return [
+        [Replicates(means, int(np.count_nonzero(means < sample.mean()))) for means, sample in zip(found, group)]
+        for found, group in zip(drawn, groups)
+    ]
 
 
 def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist: bool) -> list[list[int]]:
@@ -217,7 +248,7 @@ def _batches(samples: Sequence[np.ndarray], varied: list[int], count: int, nist:
     groups: dict[int, list[int]] = {}
     for j in varied:
         groups.setdefault(len(samples[j]) if nist else 0, []).append(j)
-    return [group[first:first + together] for group in groups.values() for first in range(0, len(group), together)]
+    return [group[first : first + together] for group in groups.values() for first in range(0, len(group), together)]
 
 
 def _rounds(batches: list[list[int]], count: int) -> list[list[list[int]]]:
@@ -234,8 +265,13 @@ def _rounds(batches: list[list[int]], count: int) -> list[list[list[int]]]:
     return rounds
 
 
-def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], sizes: Sequence[float], stream: Stream,
-                     replications: int | None = None) -> list[dict[float, Interval]]:
+def sample_intervals(
+    values: Sequence[float],
+    members: Sequence[np.ndarray],
+    sizes: Sequence[float],
+    stream: Stream,
+    replications: int | None = None,
+) -> list[dict[float, Interval]]:
     """``mean_intervals`` of each sample ``values[members[j]]`` (positions into ``values``, each
     at most once per sample). In aifcheck's stream the samples are resampled together, those
     sharing rows sharing their draws (``resample``); in NIST's, samples of one size share their
@@ -257,8 +293,11 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
         if not stream.nist:  # aifcheck's stream spreads one batch's draws on the cores itself
             drawn = [replicate_means(data, [members[j] for j in chosen], count, stream.seed) for chosen in batches]
         else:
-            drawn = [found for group in _rounds(batches, count)
-                     for found in _nist_replicates([[samples[j] for j in chosen] for chosen in group], count, stream.seed)]
+            drawn = [
+                found
+                for group in _rounds(batches, count)
+                for found in _nist_replicates([[samples[j] for j in chosen] for chosen in group], count, stream.seed)
+            ]
         for chosen, replicated in zip(batches, drawn):
             for j, replicates in zip(chosen, replicated):
                 accel = _jackknife_acceleration(samples[j])
@@ -267,8 +306,9 @@ def sample_intervals(values: Sequence[float], members: Sequence[np.ndarray], siz
     return [{size: intervals[size] for size in sizes} for intervals in found]
 
 
-def unit_intervals(units: Sequence[Unit], sizes: Sequence[float], stream: Stream,
-                   replications: int | None = None) -> dict[float, Interval]:
+def unit_intervals(
+    units: Sequence[Unit], sizes: Sequence[float], stream: Stream, replications: int | None = None
+) -> dict[float, Interval]:
     """The interval of a headline (sum of numerators over sum of denominators) from resampled
     units. With every denominator 1 it is the mean of the units: NIST's macro interval."""
     numerators = np.array([u.numerator for u in units], dtype=float)
@@ -280,7 +320,7 @@ def unit_intervals(units: Sequence[Unit], sizes: Sequence[float], stream: Stream
     estimate = float(ratio(numerators.sum(), denominators.sum()))
     n = len(units)
     if n == 1:
-        return {size: (estimate, estimate) for size in sizes}
+        return dict.fromkeys(sizes, (estimate, estimate))
     accel = acceleration(ratio(numerators.sum() - numerators, denominators.sum() - denominators))
     found = {}
     drawn: dict[int, np.ndarray] = {}
@@ -351,8 +391,10 @@ def _check_sizes(sizes: Sequence[float]) -> None:
     for size in sizes:
         if size_label(size) in labels:
             # NIST's tool computes every interval and then stops on the repeated label
-            raise UsageError(f"--sizes: {labels[size_label(size)]} and {size} share the label "
-                             f"{size_label(size)}% (NIST's tool stops on them)")
+            raise UsageError(
+                f"--sizes: {labels[size_label(size)]} and {size} share the label "
+                f"{size_label(size)}% (NIST's tool stops on them)"
+            )
         labels[size_label(size)] = size
 
 
@@ -396,8 +438,14 @@ def _no_summary(_row: ScoreFileRow) -> bool:
     return False
 
 
-def _quirk_warnings(data: ScoreTable, holds_all: Callable[[str], bool], cells: dict[str, str], wildcards: list[str],
-                    rows: list[ScoreFileRow], label: str) -> list[str]:
+def _quirk_warnings(
+    data: ScoreTable,
+    holds_all: Callable[[str], bool],
+    cells: dict[str, str],
+    wildcards: list[str],
+    rows: list[ScoreFileRow],
+    label: str,
+) -> list[str]:
     """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
     column with ALL in a data row is literal). ``data``: the table's data rows;
     ``holds_all(column)``: whether a data row holds ALL in the column."""
@@ -406,8 +454,10 @@ def _quirk_warnings(data: ScoreTable, holds_all: Callable[[str], bool], cells: d
         return []
     literal = [c for c in wildcards if c not in intended]
     other = sample_rows(data, _no_summary, cells, intended)
-    return [f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
-            f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"]
+    return [
+        f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+        f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"
+    ]
 
 
 def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
@@ -428,18 +478,24 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         warnings.append(f"{options.replications} replications per interval (NIST's tool: 100,000; 10,000,000 at 0.99)")
     for size in options.sizes:
         if size_label(size) != round(size * 100) and abs(size * 100 - round(size * 100)) < 1e-9:
-            warnings.append(f"size {size} is labelled {size_label(size)}% as in NIST's tool ({size} x 100 = {size * 100!r}, truncated)")
+            warnings.append(
+                f"size {size} is labelled {size_label(size)}% as in NIST's tool ({size} x 100 = {size * 100!r}, truncated)"
+            )
     is_summary = summary_matcher(table, options.summary)
     summaries = [row for row in table.rows if is_summary(row)]
     if not summaries:
-        warnings.append(f"{table.path}: no row matches --summary "
-                        f"{','.join(f'{c}:{v}' for c, v in options.summary)}: the output is the header alone")
+        warnings.append(
+            f"{table.path}: no row matches --summary "
+            f"{','.join(f'{c}:{v}' for c, v in options.summary)}: the output is the header alone"
+        )
     document = table.getter(options.document) if options.document else (lambda _row: None)
     printed = [row for row in summaries if not (options.macro and document(row) == ALL_MICRO)]
     for row in printed:  # NIST stops on these after computing every interval: say so first
         table.number(row, options.score)
     if summaries and not printed:
-        warnings.append("with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone")
+        warnings.append(
+            "with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone"
+        )
     # the data rows once, rather than telling them from the summary rows again for every key
     data = ScoreTable(table.path, table.columns, tuple(row for row in table.rows if not is_summary(row)))
     holds_all = functools.cache(lambda column: ALL in map(data.getter(column), data.rows))
@@ -452,8 +508,10 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         name = ".".join(values)
         if name in samples:
             if values != first_key[name]:
-                warnings.append(f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
-                                f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')")
+                warnings.append(
+                    f"{table.path}:{row.line}: key {' '.join(values)} reads as {name!r} like the key "
+                    f"{' '.join(first_key[name])}, and takes its intervals (NIST's tool joins key cells with '.')"
+                )
             continue
         label = " ".join(f"{k}={v}" for k, v in cells.items())
         wildcards = wildcard_columns(data, _no_summary, cells)
@@ -476,13 +534,25 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
 def layout_options(table: ScoreTable, layout: Layout, column: str | None = None, **settings) -> CIOptions:
     """NIST's arguments for a task's table, as NIST called its tool on TA1 tables (``-m``, key
     RunID,Language,Metatype, summary DocID:ALL-Macro,DocID:ALL-Micro, document DocID)."""
-    return CIOptions(score=column or layout.headline_column(table), key=layout.key, summary=layout.summary,
-                     document=layout.unit, run=layout.run, macro=layout.macro, **settings)
+    return CIOptions(
+        score=column or layout.headline_column(table),
+        key=layout.key,
+        summary=layout.summary,
+        document=layout.unit,
+        run=layout.run,
+        macro=layout.macro,
+        **settings,
+    )
 
 
-def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, column: str | None = None, *,
-                       sizes: Sequence[float] = DEFAULT_SIZES, seed: int | None = None,
-                       replications: int | None = None) -> CIResult:
+def headline_intervals(
+    source: ScoreTable | MetricTable | str | os.PathLike,
+    column: str | None = None,
+    *,
+    sizes: Sequence[float] = DEFAULT_SIZES,
+    seed: int | None = None,
+    replications: int | None = None,
+) -> CIResult:
     """The intervals of a score file's headline metric (``column``, by default the one its task
     reports: TA1's last column, TA2's AP, TA3's NDCG or F1, CRUX's F1), one line per ALL-Macro
     (TA1, TA3) or Summary (TA2) row, computed as NIST's tool does with the arguments NIST used
@@ -494,7 +564,9 @@ def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, col
         table = source if isinstance(source, ScoreTable) else read_score_file(source)
         layout = layout_of(table)
     if layout is None:
-        raise InputError(table.path, "not a score table of TA1, TA2, TA3 or CRUX: give its columns to `aifcheck score ci`", 1)
+        raise InputError(
+            table.path, "not a score table of TA1, TA2, TA3 or CRUX: give its columns to `aifcheck score ci`", 1
+        )
     options = layout_options(table, layout, column, sizes=tuple(sizes), seed=seed, replications=replications)
     table.require(options.score, option="--score")
     data, is_summary = headline_data(table, layout)
@@ -504,14 +576,24 @@ def headline_intervals(source: ScoreTable | MetricTable | str | os.PathLike, col
     blank = [row for row in data.rows if is_summary(row) and score(row) == ""]
     kept = ScoreTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
     result = nist_intervals(kept, options)
-    notes = tuple(f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank)
+    notes = tuple(
+        f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank
+    )
     return replace(result, warnings=notes + result.warnings)
 
 
-def folder_intervals(out: str | os.PathLike, *, sizes: Sequence[float] = DEFAULT_SIZES, seed: int | None = None,
-                     replications: int | None = None) -> dict[str, CIResult]:
+def folder_intervals(
+    out: str | os.PathLike,
+    *,
+    sizes: Sequence[float] = DEFAULT_SIZES,
+    seed: int | None = None,
+    replications: int | None = None,
+) -> dict[str, CIResult]:
     """``headline_intervals`` of every score table of a scored run (``OUT``, ``OUT/scores`` or one
     file), by metric name; tables of no known task are skipped."""
     scores = read_scores(out)
-    return {t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications)
-            for t in scores.tables if t.layout is not None}
+    return {
+        t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications)
+        for t in scores.tables
+        if t.layout is not None
+    }

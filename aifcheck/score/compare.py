@@ -11,6 +11,7 @@ the scorer aggregates (TA1, TA3: mean of per-unit means; TA2: mean of rows; CRUX
 Approximate randomization: in each of R trials every paired unit's A and B values are swapped
 with probability 1/2; p = (trials whose |difference| reaches the observed one + 1) / (R + 1).
 """
+
 from __future__ import annotations
 
 import os
@@ -58,8 +59,9 @@ def _arrays(units) -> tuple[np.ndarray, np.ndarray]:
     return (np.array([u.numerator for u in units], dtype=float), np.array([u.denominator for u in units], dtype=float))
 
 
-def paired_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], size: float,
-                     replications: int, stream: Stream) -> tuple[float, float]:
+def paired_bootstrap(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], size: float, replications: int, stream: Stream
+) -> tuple[float, float]:
     """Percentile interval of the difference B - A, resampling paired units (Koehn's paired
     bootstrap). Not BCa: where few units differ, the replicated differences take a few values
     with a lump at 0, and BCa's corrections can carry a bound past 0 while the randomization
@@ -70,9 +72,14 @@ def paired_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.n
     n = len(na)
     if n < 2:
         return estimate, estimate
-    replicates = stream.replicate(n, replications, lambda block: (
-        ratio(np.take(nb, block).sum(axis=1), np.take(db, block).sum(axis=1))
-        - ratio(np.take(na, block).sum(axis=1), np.take(da, block).sum(axis=1))))
+    replicates = stream.replicate(
+        n,
+        replications,
+        lambda block: (
+            ratio(np.take(nb, block).sum(axis=1), np.take(db, block).sum(axis=1))
+            - ratio(np.take(na, block).sum(axis=1), np.take(da, block).sum(axis=1))
+        ),
+    )
     if replicates.max() - replicates.min() <= _TOLERANCE:
         return estimate, estimate
     alpha = (1 - size) / 2
@@ -80,8 +87,9 @@ def paired_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.n
     return float(low), float(high)
 
 
-def approximate_randomization(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
-                              trials: int, seed: int) -> float:
+def approximate_randomization(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], trials: int, seed: int
+) -> float:
     """Two-sided p-value of the paired difference: units' A and B swapped at random."""
     (na, da), (nb, db) = a, b
     observed = abs(float(ratio(nb.sum(), db.sum()) - ratio(na.sum(), da.sum())))
@@ -99,8 +107,9 @@ def approximate_randomization(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndar
     return (reached + 1) / (trials + 1)
 
 
-def compare_headlines(a: Headline, b: Headline, size: float, replications: int,
-                      stream: Stream) -> tuple[MetricComparison | None, list[str]]:
+def compare_headlines(
+    a: Headline, b: Headline, size: float, replications: int, stream: Stream
+) -> tuple[MetricComparison | None, list[str]]:
     """One headline of both runs over their paired units (None, with a warning, when no unit pairs)."""
     ids_a = {u.id: u for u in a.units}
     ids_b = {u.id: u for u in b.units}
@@ -112,19 +121,35 @@ def compare_headlines(a: Headline, b: Headline, size: float, replications: int,
         return None, [f"{a.label}: no {a.unit_name} in both runs, not compared" + (f" ({listed})" if listed else "")]
     warnings = []
     if listed:
-        warnings.append(f"{a.label}: {len(only_a) + len(only_b)} {a.unit_name}(s) in one run only are left out "
-                        f"({listed}); both scores are recomputed over the {len(paired)} paired")
+        warnings.append(
+            f"{a.label}: {len(only_a) + len(only_b)} {a.unit_name}(s) in one run only are left out "
+            f"({listed}); both scores are recomputed over the {len(paired)} paired"
+        )
     units_a = _arrays([ids_a[i] for i in paired])
     units_b = _arrays([ids_b[i] for i in paired])
     value_a = float(ratio(units_a[0].sum(), units_a[1].sum()))
     value_b = float(ratio(units_b[0].sum(), units_b[1].sum()))
     if len(paired) < _FEW and value_a != value_b:
-        warnings.append(f"{a.label}: {len(paired)} paired {a.unit_name}(s) only: the interval is rough and no "
-                        f"p-value can fall below {2 ** (1 - len(paired)):.4g}")
+        warnings.append(
+            f"{a.label}: {len(paired)} paired {a.unit_name}(s) only: the interval is rough and no "
+            f"p-value can fall below {2 ** (1 - len(paired)):.4g}"
+        )
     ci = paired_bootstrap(units_a, units_b, size, replications, stream)
     p_value = approximate_randomization(units_a, units_b, replications, stream.seed)
-    return MetricComparison(a.label, a.unit_name, value_a, value_b, value_b - value_a, ci, p_value, len(paired),
-                            only_a, only_b, a.reported, b.reported), warnings
+    return MetricComparison(
+        a.label,
+        a.unit_name,
+        value_a,
+        value_b,
+        value_b - value_a,
+        ci,
+        p_value,
+        len(paired),
+        only_a,
+        only_b,
+        a.reported,
+        b.reported,
+    ), warnings
 
 
 def _headlines(scores: ScoreSet) -> dict[str, Headline]:
@@ -134,8 +159,14 @@ def _headlines(scores: ScoreSet) -> dict[str, Headline]:
     return found
 
 
-def compare_runs(a: ScoreSet | str | os.PathLike, b: ScoreSet | str | os.PathLike, *, size: float = 0.95,
-                 replications: int = REPLICATIONS, seed: int | None = None) -> Comparison:
+def compare_runs(
+    a: ScoreSet | str | os.PathLike,
+    b: ScoreSet | str | os.PathLike,
+    *,
+    size: float = 0.95,
+    replications: int = REPLICATIONS,
+    seed: int | None = None,
+) -> Comparison:
     """Compare two scored runs (folders ``score ta1|ta2|ta3`` wrote, NIST's scores folders, or score
     files) headline by headline. ``seed`` None: the fixed default seed; the random numbers are
     aifcheck's PCG64 stream either way (NIST has no comparison to reproduce)."""
@@ -150,10 +181,14 @@ def compare_runs(a: ScoreSet | str | os.PathLike, b: ScoreSet | str | os.PathLik
             if metric is not None:
                 metrics.append(metric)
             warnings += notes
-    unmatched = tuple([f"{label} (A only)" for label in found_a if label not in found_b]
-                      + [f"{label} (B only)" for label in found_b if label not in found_a])
+    unmatched = tuple(
+        [f"{label} (A only)" for label in found_a if label not in found_b]
+        + [f"{label} (B only)" for label in found_b if label not in found_a]
+    )
     if unmatched:
         warnings.append(f"in one run only, not compared: {', '.join(unmatched)}")
     if not metrics:
         warnings.append("no metric in both runs")
-    return Comparison(runs[0].path, runs[1].path, size, replications, stream, tuple(metrics), unmatched, tuple(warnings))
+    return Comparison(
+        runs[0].path, runs[1].path, size, replications, stream, tuple(metrics), unmatched, tuple(warnings)
+    )

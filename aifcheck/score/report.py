@@ -1,6 +1,7 @@
 """What a score report shows, computed: each run's headline metrics with their bootstrap
 intervals and per-unit values, and each later run compared with the first
 (aifcheck.render.report_html draws it)."""
+
 from __future__ import annotations
 
 import os
@@ -48,20 +49,30 @@ def _names(runs: Sequence[ScoreSet]) -> list[str]:
     return [f"{name} ({i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
 
 
-def report_data(paths: Sequence[ScoreSet | str | os.PathLike], *, sizes: Sequence[float] = REPORT_SIZES,
-                replications: int = REPLICATIONS, seed: int | None = None) -> ReportData:
+def report_data(
+    paths: Sequence[ScoreSet | str | os.PathLike],
+    *,
+    sizes: Sequence[float] = REPORT_SIZES,
+    replications: int = REPLICATIONS,
+    seed: int | None = None,
+) -> ReportData:
     """Read each scored run, compute its headlines' intervals and compare runs 2.. with run 1."""
     runs = [p if isinstance(p, ScoreSet) else read_scores(p) for p in paths]
     stream = Stream(Stream.of(seed).seed, False)
     summaries = []
     for name, run in zip(_names(runs), runs):
-        found = tuple(HeadlineSummary(h, unit_intervals(h.units, sizes, stream, replications) if h.units else {})
-                      for h in run.headlines())
+        found = tuple(
+            HeadlineSummary(h, unit_intervals(h.units, sizes, stream, replications) if h.units else {})
+            for h in run.headlines()
+        )
         summaries.append(RunSummary(name, run, found))
-    comparisons = tuple(compare_runs(runs[0], other, size=max(sizes), replications=replications, seed=seed)
-                        for other in runs[1:])
+    comparisons = tuple(
+        compare_runs(runs[0], other, size=max(sizes), replications=replications, seed=seed) for other in runs[1:]
+    )
     warnings = list(dict.fromkeys(w for c in comparisons for w in c.warnings))
     if not comparisons:
         warnings += [w for s in summaries for h in s.headlines if (w := h.headline.disagreement())]
-    warnings += [f"{s.name}: no headline metric found (no score table of a known task)" for s in summaries if not s.headlines]
+    warnings += [
+        f"{s.name}: no headline metric found (no score table of a known task)" for s in summaries if not s.headlines
+    ]
     return ReportData(tuple(summaries), comparisons, tuple(sizes), replications, stream, tuple(warnings))

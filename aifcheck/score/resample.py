@@ -19,6 +19,7 @@ its n rows with replacement, at a fraction of the cost.
   blocks that stay in the processor's cache, on all cores (numpy lets go of the GIL while it draws,
   gathers and adds); each task has its own generator, so the numbers do not depend on the cores.
 """
+
 from __future__ import annotations
 
 import os
@@ -36,7 +37,11 @@ _COUNTS_FACTOR = 16  # drawing counts of k values costs about this many index dr
 _MAX_DIGITS = 6  # decimals of scores added as integers
 _TIES = 1e-4  # a share of replications tied with the estimate that NIST's rounding would show
 _REDRAWN = 20_000_000  # index draws a sample with any tie may cost to be drawn again as NIST adds it
-_ATOMS, _REDRAWS, _ORDERS = 1, 2, 3  # spawn keys: the streams of the atoms' tasks, of samples drawn again, of tie orders
+_ATOMS, _REDRAWS, _ORDERS = (
+    1,
+    2,
+    3,
+)  # spawn keys: the streams of the atoms' tasks, of samples drawn again, of tie orders
 _UINT16_UP_TO = 4096  # numpy's 16-bit bounded draws slow down past this (they often take a remainder)
 
 T = TypeVar("T")
@@ -66,10 +71,10 @@ def _integers(values: np.ndarray) -> tuple[np.ndarray, float] | None:
     if not len(values):
         return None
     for digits in range(_MAX_DIGITS + 1):
-        scale = 10.0 ** digits
+        scale = 10.0**digits
         scaled = np.round(values * scale)
         if np.array_equal(scaled / scale, values):
-            if np.abs(scaled).max() * len(values) >= 2.0 ** 53:
+            if np.abs(scaled).max() * len(values) >= 2.0**53:
                 return None
             return scaled.astype(np.int64), scale
     return None
@@ -78,7 +83,7 @@ def _integers(values: np.ndarray) -> tuple[np.ndarray, float] | None:
 def _index_type(n: int) -> type:
     if n <= _UINT16_UP_TO:
         return np.uint16
-    return np.uint32 if n <= 2 ** 32 else np.int64
+    return np.uint32 if n <= 2**32 else np.int64
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,7 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
     sizes = [len(rows) for rows in plan.atoms]
     largest = max(len(rows) for rows in members)
     exact = values.dtype.kind == "i"
-    gathered = np.int32 if exact and int(np.abs(values).max()) * largest < 2 ** 31 else values.dtype
+    gathered = np.int32 if exact and int(np.abs(values).max()) * largest < 2**31 else values.dtype
     sources = [values[rows].astype(gathered) for rows in plan.atoms]
     users = [np.array([j for j, parts in enumerate(plan.parts) if a in parts]) for a in range(len(sizes))]
     sums = np.zeros((len(members), replications), dtype=values.dtype)
@@ -123,10 +128,12 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
             if len(parts) == 1:
                 counts = np.full((count, 1), len(members[j]))
             else:
-                counts = generator.multinomial(len(members[j]), np.array([sizes[a] for a in parts]) / len(members[j]), size=count)
+                counts = generator.multinomial(
+                    len(members[j]), np.array([sizes[a] for a in parts]) / len(members[j]), size=count
+                )
             for column, a in enumerate(parts):
                 wanted[a][np.searchsorted(users[a], j)] = counts[:, column]
-        local = sums[:, start:start + count]
+        local = sums[:, start : start + count]
         for a, n in enumerate(sizes):
             kind = _index_type(n)
             # replications in order of the most draws any sample takes, so that a block's rows
@@ -136,7 +143,7 @@ def _atom_sums(values: np.ndarray, members: Sequence[np.ndarray], replications: 
             order = np.argsort(most, kind="stable")
             rows = max(1, _CACHE_BLOCK // max(n, 1))
             for first in range(0, count, rows):
-                chosen = order[first:first + rows]
+                chosen = order[first : first + rows]
                 positions = wanted[a][:, chosen]
                 low, high = int(positions.min()), int(most[chosen[-1]])
                 draws = np.take(sources[a], generator.integers(0, n, size=(len(chosen), high), dtype=kind))
@@ -183,8 +190,9 @@ def _below_in_floats(sample: np.ndarray, distinct: np.ndarray, tied: np.ndarray,
     return below
 
 
-def replicate_indices(n: int, replications: int, seed: int, statistic: Callable[[np.ndarray], np.ndarray],
-                      key: tuple[int, ...] = ()) -> np.ndarray:
+def replicate_indices(
+    n: int, replications: int, seed: int, statistic: Callable[[np.ndarray], np.ndarray], key: tuple[int, ...] = ()
+) -> np.ndarray:
     """``statistic`` of B bootstrap draws of n indices in [0, n) (int64): it is given blocks of
     draws (arrays rows x n) and returns one value per row. Each block has its own generator (PCG64
     seeded with the seed, ``key`` and the block's number), so that blocks can be drawn on several
@@ -202,14 +210,15 @@ def _float_sums_exact(sample: np.ndarray) -> bool:
     """Whether float64 adds any of these values in any order exactly (multiples of a power of
     two, such as 0, 1 and 0.5): then a replication equal to the mean compares equal in floats too."""
     for bits in range(31):
-        scaled = sample * 2.0 ** bits
+        scaled = sample * 2.0**bits
         if np.array_equal(scaled, np.round(scaled)):
-            return float(np.abs(scaled).max()) * len(sample) < 2.0 ** 53
+            return float(np.abs(scaled).max()) * len(sample) < 2.0**53
     return False
 
 
-def replicate_means(values: Sequence[float], members: Sequence[np.ndarray], replications: int,
-                    seed: int) -> list[Replicates]:
+def replicate_means(
+    values: Sequence[float], members: Sequence[np.ndarray], replications: int, seed: int
+) -> list[Replicates]:
     """B bootstrap replications of the mean of each sample ``values[members[j]]`` (positions into
     ``values``, each at most once per sample, two or more rows), in aifcheck's stream.
 
@@ -252,8 +261,9 @@ def replicate_means(values: Sequence[float], members: Sequence[np.ndarray], repl
         else:
             ties = np.count_nonzero(replicated == total)
             if ties and (ties > _TIES * replications or len(rows) * replications <= _REDRAWN):
-                means = replicate_indices(len(rows), replications, seed,
-                                          lambda block: np.take(sample, block).mean(axis=1), (_REDRAWS, j))
+                means = replicate_indices(
+                    len(rows), replications, seed, lambda block: np.take(sample, block).mean(axis=1), (_REDRAWS, j)
+                )
                 found.append(Replicates(means, int(np.count_nonzero(means < sample.mean()))))
                 continue
         found.append(Replicates(replicated / (len(rows) * scale), below))

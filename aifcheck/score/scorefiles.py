@@ -8,6 +8,7 @@ input this way): the header's trailing whitespace removed, then split at tabs; e
 split at most (columns - 1) times, every cell stripped; a line with fewer cells than the header
 (a blank line included) is an error naming the line.
 """
+
 from __future__ import annotations
 
 import json
@@ -102,15 +103,24 @@ def read_table(path: str | os.PathLike) -> ScoreTable:
     for number, line in enumerate(lines[1:], 2):
         cells = line.split("\t", width - 1)
         if len(cells) < width:
-            raise InputError(name, f"{len(cells)} cell{'s' if len(cells) != 1 else ''}, the header has {width} columns", number)
+            raise InputError(
+                name, f"{len(cells)} cell{'s' if len(cells) != 1 else ''}, the header has {width} columns", number
+            )
         rows.append(ScoreFileRow(number, tuple(cell.strip() for cell in cells)))
     return ScoreTable(name, columns, tuple(rows))
 
 
 # CRUX claim scores, as `aifcheck score crux-claims` prints them (render/crux.py)
 CRUX_COLUMNS = ("document", "TP", "FP", "FN", "precision", "recall", "F1", "accuracy")
-_CRUX_JSON = {"TP": "true_positives", "FP": "false_positives", "FN": "false_negatives",
-              "precision": "precision", "recall": "recall", "F1": "f1", "accuracy": "accuracy"}
+_CRUX_JSON = {
+    "TP": "true_positives",
+    "FP": "false_positives",
+    "FN": "false_negatives",
+    "precision": "precision",
+    "recall": "recall",
+    "F1": "f1",
+    "accuracy": "accuracy",
+}
 
 
 def _crux_json(name: str, text: str) -> ScoreTable:
@@ -121,7 +131,9 @@ def _crux_json(name: str, text: str) -> ScoreTable:
     if isinstance(document, dict) and "macro_f1" in document:
         raise InputError(name, "CRUX relation scores have no per-document rows: nothing to resample")
     if not (isinstance(document, dict) and isinstance(document.get("documents"), dict)):
-        raise InputError(name, "not a score file: expected CRUX claim scores (aifcheck score crux-claims --format json)")
+        raise InputError(
+            name, "not a score file: expected CRUX claim scores (aifcheck score crux-claims --format json)"
+        )
 
     def cells(label: str, values: object) -> tuple[str, ...]:
         if not isinstance(values, dict):
@@ -141,7 +153,9 @@ def _crux_text(name: str, lines: list[str]) -> ScoreTable:
             break
         cells = tuple(line.split())
         if len(cells) != len(CRUX_COLUMNS):
-            raise InputError(name, f"{len(cells)} cells, expected {len(CRUX_COLUMNS)} ({' '.join(CRUX_COLUMNS)})", number)
+            raise InputError(
+                name, f"{len(cells)} cells, expected {len(CRUX_COLUMNS)} ({' '.join(CRUX_COLUMNS)})", number
+            )
         rows.append(ScoreFileRow(number, cells))
     return ScoreTable(name, CRUX_COLUMNS, tuple(rows))
 
@@ -187,14 +201,49 @@ class Layout:
         return table.columns[-1]
 
 
-TA1 = Layout("ta1", ("RunID", "Language", "Metatype"), (("DocID", ALL_MACRO), ("DocID", ALL_MICRO)),
-             "DocID", "document", "RunID", True, (("DocID", ALL_MACRO),))
-TA2 = Layout("ta2", ("RunID",), (("QueryID", ALL_MACRO),), "QueryID", "query", "RunID", False,
-             (("QueryID", ALL_MACRO),), exclude_zero="RelCntd")
-TA3 = Layout("ta3", ("Condition", "ClaimRelation", "RunID"), (("QueryID", ALL_MACRO),), "QueryID", "query",
-             "RunID", True, (("QueryID", ALL_MACRO),), exclude_zero="GT")
-CRUX_CLAIMS = Layout("crux-claims", ("document",), (("document", ALL),), "document", "document", None, False,
-                     (("document", ALL),), counts=True)
+TA1 = Layout(
+    "ta1",
+    ("RunID", "Language", "Metatype"),
+    (("DocID", ALL_MACRO), ("DocID", ALL_MICRO)),
+    "DocID",
+    "document",
+    "RunID",
+    True,
+    (("DocID", ALL_MACRO),),
+)
+TA2 = Layout(
+    "ta2",
+    ("RunID",),
+    (("QueryID", ALL_MACRO),),
+    "QueryID",
+    "query",
+    "RunID",
+    False,
+    (("QueryID", ALL_MACRO),),
+    exclude_zero="RelCntd",
+)
+TA3 = Layout(
+    "ta3",
+    ("Condition", "ClaimRelation", "RunID"),
+    (("QueryID", ALL_MACRO),),
+    "QueryID",
+    "query",
+    "RunID",
+    True,
+    (("QueryID", ALL_MACRO),),
+    exclude_zero="GT",
+)
+CRUX_CLAIMS = Layout(
+    "crux-claims",
+    ("document",),
+    (("document", ALL),),
+    "document",
+    "document",
+    None,
+    False,
+    (("document", ALL),),
+    counts=True,
+)
 
 
 def layout_of(table: ScoreTable) -> Layout | None:
@@ -310,7 +359,9 @@ def wildcard_columns(table: ScoreTable, is_summary, key_cells: Mapping[str, str]
     return columns
 
 
-def sample_rows(table: ScoreTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]) -> list[ScoreFileRow]:
+def sample_rows(
+    table: ScoreTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]
+) -> list[ScoreFileRow]:
     """The data rows of a key: those whose key cells equal the summary row's, a wildcard column
     matching anything; in file order."""
     fixed = [(table.getter(name), value) for name, value in key_cells.items() if name not in wildcards]
@@ -383,10 +434,25 @@ def headlines(metric: MetricTable) -> list[Headline]:
         for column in columns:
             cell = table.getter(column)(row)
             reported = table.number(row, column) if cell != "" else None
-            label = " ".join([metric.name if column == layout.headline_column(table) else f"{metric.name} {column}",
-                              *(value for name, value in key if name != layout.run and value != ALL)])
-            found.append(Headline(metric.name, label, column, key, reported, row.line,
-                                  _units(table, layout, sample, column), layout.unit_name, table.path))
+            label = " ".join(
+                [
+                    metric.name if column == layout.headline_column(table) else f"{metric.name} {column}",
+                    *(value for name, value in key if name != layout.run and value != ALL),
+                ]
+            )
+            found.append(
+                Headline(
+                    metric.name,
+                    label,
+                    column,
+                    key,
+                    reported,
+                    row.line,
+                    _units(table, layout, sample, column),
+                    layout.unit_name,
+                    table.path,
+                )
+            )
     return found
 
 

@@ -1,5 +1,6 @@
 """The columns of a score table, as a scorer declares them: what NIST's score files show of its
 values and in which format (aifcheck.render.score_table prints them)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

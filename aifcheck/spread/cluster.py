@@ -11,6 +11,7 @@ A file whose worker dies while working on it, or that has no result within the f
 tried once more; a second failure reports it as unreadable (one located line) and the run goes
 on. Dask (the ``cluster`` extra) is imported only here, and only when a scheduler is given.
 """
+
 from __future__ import annotations
 
 import logging
@@ -46,7 +47,9 @@ class ClusterError(AifcheckError):
     """The scheduler went away in the middle of a run (exit 3)."""
 
 
-def check_options(scheduler: str | None, ship_files: bool = False, file_timeout: float | None = None, jobs: int = 1) -> None:
+def check_options(
+    scheduler: str | None, ship_files: bool = False, file_timeout: float | None = None, jobs: int = 1
+) -> None:
     """Usage errors of the cluster options, before any file is read."""
     if scheduler is None:
         for given, option in ((ship_files, "--ship-files"), (file_timeout is not None, "--file-timeout")):
@@ -121,7 +124,9 @@ class _Unreadable:
     reason: str
 
 
-def _attempt(function: Callable[..., T], path: str, source: bytes | str, base: str, args: tuple, key: str, topic: str) -> T | _Unreadable:
+def _attempt(
+    function: Callable[..., T], path: str, source: bytes | str, base: str, args: tuple, key: str, topic: str
+) -> T | _Unreadable:
     """One try of ``function`` on a worker: once no other file runs on it, say that it starts (the
     file timeout counts from then), then run it on the file's content, read from the shared path or
     shipped."""
@@ -292,12 +297,16 @@ class _Run(Generic[T]):
             if current.worker == worker:
                 del self.running[key]  # the scheduler runs it again elsewhere
                 if not blameless:
-                    self._failed(current, f"the Dask worker checking it died, twice (the last was {worker})", again=False)
+                    self._failed(
+                        current, f"the Dask worker checking it died, twice (the last was {worker})", again=False
+                    )
 
     def _check_timeouts(self) -> None:
         now = time.monotonic()
         for current in [t for t in self.running.values() if now - t.started > self.file_timeout]:
-            self._failed(current, f"no result within --file-timeout {self.file_timeout:g} s on a Dask worker, twice", again=True)
+            self._failed(
+                current, f"no result within --file-timeout {self.file_timeout:g} s on a Dask worker, twice", again=True
+            )
             self._restart(current.worker)
 
     def _restart(self, worker: str) -> None:

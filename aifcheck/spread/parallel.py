@@ -2,6 +2,7 @@
 cluster (``--scheduler``). Results come in the files' order, each as soon as it and every file
 before it are done, so that the output never depends on how the work was spread; a file whose
 process dies is reported alone, and the other files go on."""
+
 from __future__ import annotations
 
 import os
@@ -51,8 +52,13 @@ class Spread:
         return 1 if self.on_cluster else max(1, (os.cpu_count() or 1) // self.jobs)
 
 
-def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[str, str], T], spread: Spread,
-              args: Sequence[tuple] | None = None) -> Iterator[T]:
+def map_files(
+    function: Callable[..., T],
+    files: Sequence[str],
+    lost: Callable[[str, str], T],
+    spread: Spread,
+    args: Sequence[tuple] | None = None,
+) -> Iterator[T]:
     """``function(file, *args[i])`` for every file, spread as ``spread`` says; a file that no process
     could finish becomes ``lost(file, reason)``. ``function`` and the arguments must be picklable
     (a module-level function or a partial of one) when the files leave this process."""
@@ -61,7 +67,9 @@ def map_files(function: Callable[..., T], files: Sequence[str], lost: Callable[[
     if spread.on_cluster:
         from aifcheck.spread import cluster
 
-        yield from cluster.map_files(function, files, extra, lost, spread.scheduler, spread.ship_files, spread.file_timeout)
+        yield from cluster.map_files(
+            function, files, extra, lost, spread.scheduler, spread.ship_files, spread.file_timeout
+        )
     elif spread.in_processes(len(files)):
         # imported here: a run of one file, the commonest, has no use for them
         from concurrent.futures import ProcessPoolExecutor

@@ -1,5 +1,6 @@
 """Reading the shape files of shapes/ into the rule catalogue, with rdflib (slow to import: only
 when the shipped catalogue does not fit the shapes, or when it is built for shipping)."""
+
 from __future__ import annotations
 
 import rdflib
@@ -61,13 +62,13 @@ def _read_rules(graph: rdflib.Graph, profile: str):
     ordered = sorted(graph.subject_objects(AIFC.ruleId), key=lambda so: sort_key(str(so[1])))
     for node, rule_id in ordered:
         rule_id = str(rule_id)
-        common = dict(
-            id=rule_id,
-            profile=profile,
-            title=_text(graph, node, RDFS.label),
-            text=_text(graph, node, RDFS.comment),
-            plan_ref=_text(graph, node, AIFC.planRef),
-        )
+        common = {
+            "id": rule_id,
+            "profile": profile,
+            "title": _text(graph, node, RDFS.label),
+            "text": _text(graph, node, RDFS.comment),
+            "plan_ref": _text(graph, node, AIFC.planRef),
+        }
         if (node, RDF.type, AIFC.UncheckedRule) in graph:
             yield Rule(
                 severity=Severity.INFO, unchecked_reason=_text(graph, node, AIFC.reason), kind="unchecked", **common
@@ -78,15 +79,22 @@ def _read_rules(graph: rdflib.Graph, profile: str):
             yield Rule(severity=severity, kind="submission", **common)
             continue
         constraints = tuple(
-            Constraint(str(graph.value(c, SH.select)), str(graph.value(c, SH.message) or ""),
-                       targets_last=graph.value(c, AIFC.targetsLast) == Literal(True),
-                       anti_join=graph.value(c, AIFC.antiJoin) == Literal(True))
+            Constraint(
+                str(graph.value(c, SH.select)),
+                str(graph.value(c, SH.message) or ""),
+                targets_last=graph.value(c, AIFC.targetsLast) == Literal(True),
+                anti_join=graph.value(c, AIFC.antiJoin) == Literal(True),
+            )
             for c in sorted(graph.objects(node, SH.sparql), key=lambda c: str(graph.value(c, SH.select)))
         )
         targets = tuple(
             Target(kind, str(term))
-            for kind, prop in (("class", SH.targetClass), ("node", SH.targetNode),
-                               ("subjectsOf", SH.targetSubjectsOf), ("objectsOf", SH.targetObjectsOf))
+            for kind, prop in (
+                ("class", SH.targetClass),
+                ("node", SH.targetNode),
+                ("subjectsOf", SH.targetSubjectsOf),
+                ("objectsOf", SH.targetObjectsOf),
+            )
             for term in sorted(graph.objects(node, prop))
         )
         task = graph.value(node, AIFC.task)

@@ -13,6 +13,7 @@ shapes ships with the package as JSON beside them (shapes/catalog.json, and the 
 shapes/queries.json), named by the fingerprint of the shapes it was built from; a run whose
 shapes differ builds its own once and keeps it in the user's cache (``Built``).
 """
+
 from __future__ import annotations
 
 import os
@@ -116,7 +117,9 @@ class Catalog:
 
     @classmethod
     def from_json(cls, data: dict, fingerprint: str) -> Catalog:
-        profiles = {name: Profile(name, parent, file, frozenset(excludes)) for name, parent, file, excludes in data["profiles"]}
+        profiles = {
+            name: Profile(name, parent, file, frozenset(excludes)) for name, parent, file, excludes in data["profiles"]
+        }
         rules = {r["id"]: _rule(r) for r in data["rules"]}
         return cls(profiles, rules, data["prefixes"], fingerprint)
 
@@ -177,14 +180,16 @@ def _rule_json(rule: Rule) -> dict:
 
 
 def _rule(data: dict) -> Rule:
-    return Rule(**{
-        **data,
-        "severity": Severity.parse(data["severity"]),
-        "targets": tuple(Target(kind, term) for kind, term in data["targets"]),
-        "constraints": tuple(Constraint(*c) for c in data["constraints"]),
-        "skip_conditions": frozenset(data["skip_conditions"]),
-        "vocabulary": tuple(data["vocabulary"]),
-    })
+    return Rule(
+        **{
+            **data,
+            "severity": Severity.parse(data["severity"]),
+            "targets": tuple(Target(kind, term) for kind, term in data["targets"]),
+            "constraints": tuple(Constraint(*c) for c in data["constraints"]),
+            "skip_conditions": frozenset(data["skip_conditions"]),
+            "vocabulary": tuple(data["vocabulary"]),
+        }
+    )
 
 
 # ------------------------------------------------------------------------------------------

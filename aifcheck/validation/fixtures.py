@@ -1,4 +1,5 @@
 """The per-rule fixtures (aifcheck/rule_fixtures/<ID>/bad*.ttl, good*.ttl) and what their headers expect."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

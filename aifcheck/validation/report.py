@@ -1,4 +1,5 @@
 """Results: located findings and their severity, per-file outcomes and the run's exit status."""
+
 from __future__ import annotations
 
 import enum
@@ -22,7 +23,6 @@ class Severity(enum.IntEnum):
             return cls[text.upper()]
         except KeyError:
             raise UsageError(f"unknown severity '{text}' (choose error, warning or info)") from None
-
 
 
 @dataclass(frozen=True, order=True)

@@ -1,4 +1,5 @@
 """Validation: choose the rules, run them on each file's KB, stamp and locate the findings."""
+
 from __future__ import annotations
 
 import os
@@ -11,18 +12,17 @@ from functools import lru_cache, partial
 
 import pyoxigraph as ox
 
-from aifcheck.validation.catalog import Catalog, Rule, Severity
 from aifcheck.choices import choose, did_you_mean
-from aifcheck.validation.engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
-from aifcheck.validation.shapes import load_catalog
 from aifcheck.errors import InputError, UsageError, printable
 from aifcheck.loading.kb import INPUT_FORMATS, KB, STORES, Limits, load_kb
 from aifcheck.loading.lines import Term
-from aifcheck.spread.parallel import Spread, map_files
 from aifcheck.loading.paths import discover
 from aifcheck.names import AIDA, check_condition, check_task, condition_of
+from aifcheck.spread.parallel import Spread, map_files
+from aifcheck.validation.catalog import Catalog, Rule, Severity
+from aifcheck.validation.engine import ENGINES, Executor, RawResult, RuleFailure, get_executor
 from aifcheck.validation.report import FileError, FileReport, Report, Violation
-
+from aifcheck.validation.shapes import load_catalog
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,18 @@ class Options:
     store: str = "auto"  # where each file's triples go: auto (by the memory available), memory or disk
     scheduler: str | None = None  # a Dask distributed scheduler's address: files go to its workers
     ship_files: bool = False  # with a scheduler: send the files' bytes instead of their paths
-    file_timeout: float | None = None  # with a scheduler: seconds a file may take on a worker (None: cluster.FILE_TIMEOUT)
+    file_timeout: float | None = (
+        None  # with a scheduler: seconds a file may take on a worker (None: cluster.FILE_TIMEOUT)
+    )
     input_format: str | None = None  # the parser of every file (loading.kb.INPUT_FORMATS), whatever its name says
 
     def __post_init__(self) -> None:
         # names in any case ("NIST", "TA2"), as the command line takes them
-        for name, known, what in (("engine", ENGINES, "engine"), ("store", STORES, "store"), ("input_format", INPUT_FORMATS, "input format")):
+        for name, known, what in (
+            ("engine", ENGINES, "engine"),
+            ("store", STORES, "store"),
+            ("input_format", INPUT_FORMATS, "input format"),
+        ):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, choose(getattr(self, name), known, what))
         if self.task is not None:
@@ -57,9 +63,13 @@ class Options:
         if isinstance(self.min_severity, str):
             object.__setattr__(self, "min_severity", Severity.parse(self.min_severity))
         if self.select is not None and not isinstance(self.select, frozenset):
-            object.__setattr__(self, "select", frozenset([self.select] if isinstance(self.select, str) else self.select))
+            object.__setattr__(
+                self, "select", frozenset([self.select] if isinstance(self.select, str) else self.select)
+            )
         if not isinstance(self.ignore, frozenset):
-            object.__setattr__(self, "ignore", frozenset([self.ignore] if isinstance(self.ignore, str) else self.ignore))
+            object.__setattr__(
+                self, "ignore", frozenset([self.ignore] if isinstance(self.ignore, str) else self.ignore)
+            )
 
     def rules(self, catalog: Catalog) -> list[Rule]:
         """The rules this run executes, in catalogue order; UsageError when the options are wrong
@@ -126,7 +136,9 @@ class Options:
             return f"rule {ident} is not checked: {rule.unchecked_reason}"
         if rule.kind == "submission":
             return f"rule {ident} checks a TA3 submission folder: run it with aifcheck lint-submission"
-        return f"rule {ident} belongs to profile '{rule.profile}', not to '{self.profile}' (use --profile {rule.profile})"
+        return (
+            f"rule {ident} belongs to profile '{rule.profile}', not to '{self.profile}' (use --profile {rule.profile})"
+        )
 
     def _why_skipped(self, rule: Rule) -> str:
         if rule.severity < self.min_severity:
@@ -234,7 +246,11 @@ def _lost(path: str, reason: str) -> FileReport:
 
 
 def validate_file(
-    path: str, opts: Options, progress: FileProgress | None = None, threads: int | None = None, checker: Checker | None = None
+    path: str,
+    opts: Options,
+    progress: FileProgress | None = None,
+    threads: int | None = None,
+    checker: Checker | None = None,
 ) -> FileReport:
     """Load one file and run every selected rule on it; an unreadable file becomes a FileError.
     ``checker``: what the run checks files with (by default the shipped catalogue's rules for
@@ -255,7 +271,9 @@ def validate_file(
             progress(path, phase, done, total)
 
     try:
-        kb = load_kb(path, reading, Limits(max_size=opts.max_size), opts.store, on_store, input_format=opts.input_format)
+        kb = load_kb(
+            path, reading, Limits(max_size=opts.max_size), opts.store, on_store, input_format=opts.input_format
+        )
     except InputError as exc:
         return FileReport(path, error=FileError(path, str(exc)), seconds=time.perf_counter() - started)
     with kb:
@@ -295,7 +313,9 @@ def _shipped_checker(options: Options, threads: int | None) -> Checker:
     return Checker(options, load_catalog(), threads)
 
 
-def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | None = None, condition: int | None = None) -> FileReport:
+def check_kb(
+    kb: KB, checker: Checker, progress: Callable[[int, int], None] | None = None, condition: int | None = None
+) -> FileReport:
     """Run the checker's rules (for a file of this TA3 condition) on one KB, and locate what they find."""
     opts, rules = checker.options, checker.rules(condition)
     by_id = {rule.id: rule for rule in rules}
@@ -311,7 +331,9 @@ def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | No
                 break
             current_rule = result.rule_id
         if isinstance(result, RuleFailure):
-            if all(e.rule_id != result.rule_id for e in file_report.rule_errors):  # one per rule, the first of its checks
+            if all(
+                e.rule_id != result.rule_id for e in file_report.rule_errors
+            ):  # one per rule, the first of its checks
                 file_report.rule_errors.append(FileError(kb.path, f"{kb.path}: {result.message}", result.rule_id))
             continue
         key = (result.rule_id, result.focus, result.message)
@@ -322,7 +344,9 @@ def check_kb(kb: KB, checker: Checker, progress: Callable[[int, int], None] | No
         found.append(result)
     file_report.violations = sorted(_violation(kb, by_id[result.rule_id], result) for result in found)
     if opts.profile != "ta3" and _holds_claims(kb):
-        file_report.notes.append("it holds claim frames (aida:Claim): the rules of claim frames were not run (give --profile ta3)")
+        file_report.notes.append(
+            "it holds claim frames (aida:Claim): the rules of claim frames were not run (give --profile ta3)"
+        )
     if opts.max_violations is not None and len(file_report.violations) > opts.max_violations:
         # keep the N most severe findings, shown in file order
         kept = sorted(file_report.violations, key=lambda v: -v.severity)[: opts.max_violations]
@@ -354,7 +378,9 @@ def _violation(kb: KB, rule: Rule, result: RawResult) -> Violation:
         severity=rule.severity,
         message=printable(message),
         plan_ref=rule.plan_ref,
-        value=printable(node_text(kb, result.value)) if result.value is not None and result.value != result.focus else None,
+        value=printable(node_text(kb, result.value))
+        if result.value is not None and result.value != result.focus
+        else None,
     )
 
 

@@ -1,6 +1,7 @@
 """The rule catalogue a run uses: the one built from shapes/ and shipped beside them, read as JSON
 without rdflib (see aifcheck.validation.catalog); built from the shapes (aifcheck.validation.build)
 only when the shapes differ from the ones it was built from."""
+
 from __future__ import annotations
 
 import sys
@@ -30,7 +31,9 @@ def load_catalog() -> Catalog:
         return Catalog.from_json(found, current)
     from aifcheck.validation.build import build_catalog
 
-    print("aifcheck: the rule shapes differ from the built catalogue: building it (once, into the cache)", file=sys.stderr)
+    print(
+        "aifcheck: the rule shapes differ from the built catalogue: building it (once, into the cache)", file=sys.stderr
+    )
     catalog = build_catalog(shape_texts(), current)
     CATALOG.keep(current, catalog.to_json())
     QUERIES.keep(current, queries_json(compile_queries(catalog)))

@@ -29,6 +29,7 @@ Reading of the rules:
   frames, 2 of 4 and 2 of 8 topics), so a query without a folder (no claim frame returned for
   it) is reported only with ``complete=True``.
 """
+
 from __future__ import annotations
 
 import os
@@ -154,7 +155,9 @@ def lint(
     chosen = Chosen.of(options or Options(profile="ta3"), catalog)
     root = Path(directory)
     if not root.is_dir():
-        raise InputError(str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)")
+        raise InputError(
+            str(root), "not a folder (give the folder that holds one folder per query, or a whole TA3 run)"
+        )
     parts = _conditions(root, condition)
     if len(parts) > 1 and (topics is not None or queries is not None):
         raise UsageError("a whole TA3 run takes NIST's user-queries folder (--user-queries), not --topics or --queries")
@@ -180,7 +183,6 @@ def _conditions(root: Path, condition: int | None) -> list[tuple[Path, int]]:
     if not parts:
         raise UsageError(f"{root}: give --condition (the folder is neither a ConditionN folder nor holds one)")
     return parts
-
 
 
 def _user_queries(folder: Path, condition: int) -> tuple[Path | None, Path | None]:
@@ -211,8 +213,14 @@ class Chosen:
         options = replace(options, profile="ta3")
         s_rules = {r.id for r in catalog.rules.values() if r.kind == "submission"}
         named = {
-            option: catalog.resolve([choose(part.strip(), _nameable(catalog), "rule ID")
-                                     for name in names for part in name.split(",") if part.strip()])
+            option: catalog.resolve(
+                [
+                    choose(part.strip(), _nameable(catalog), "rule ID")
+                    for name in names
+                    for part in name.split(",")
+                    if part.strip()
+                ]
+            )
             for option, names in (("select", options.select or ()), ("ignore", options.ignore))
         }
         wanted = named["select"] & s_rules if options.select is not None else s_rules
@@ -232,8 +240,14 @@ def _nameable(catalog: Catalog) -> set[str]:
 
 
 def _lint_condition(
-    root: Path, condition: int, topics: str | os.PathLike | None, queries: str | os.PathLike | None, complete: bool, spread: Spread,
-    catalog: Catalog, chosen: Chosen,
+    root: Path,
+    condition: int,
+    topics: str | os.PathLike | None,
+    queries: str | os.PathLike | None,
+    complete: bool,
+    spread: Spread,
+    catalog: Catalog,
+    chosen: Chosen,
 ) -> Report:
     _check_options(condition, topics, queries)
     report = Report("submission")
@@ -245,12 +259,16 @@ def _lint_condition(
         known_from = f"the topics file {topics}"
         report.input_errors.extend(problems)
     folders, strays = _scan(root)
-    checker = Checker(replace(chosen.frames, condition=condition), catalog, spread.threads()) if chosen.check_frames else None
+    checker = (
+        Checker(replace(chosen.frames, condition=condition), catalog, spread.threads()) if chosen.check_frames else None
+    )
     frames, claim_ids = _validate_frames(folders, checker, spread)
     submission = Submission(root, condition, folders, strays, claim_ids, known, known_from, complete)
     files = {**frames, **{str(f.ranking.path): FileReport(str(f.ranking.path)) for f in folders if f.ranking}}
     for violation in check(submission, catalog, chosen.submission_rules):
-        files.setdefault(violation.file, FileReport(violation.file, is_file=not Path(violation.file).is_dir())).violations.append(violation)
+        files.setdefault(
+            violation.file, FileReport(violation.file, is_file=not Path(violation.file).is_dir())
+        ).violations.append(violation)
     for file_report in files.values():
         file_report.violations.sort()
     report.files = list(files.values())
@@ -281,7 +299,9 @@ def _validate_frame(path: str, checker: Checker | None) -> tuple[FileReport, tup
     except InputError as exc:
         return FileReport(path, error=_input_error(exc)), None
     with kb:
-        file_report = check_kb(kb, checker) if checker is not None else FileReport(path, triples=len(kb), prefixes=kb.prefixes)
+        file_report = (
+            check_kb(kb, checker) if checker is not None else FileReport(path, triples=len(kb), prefixes=kb.prefixes)
+        )
         ids = _claim_ids(kb)
     file_report.seconds = time.perf_counter() - started
     return file_report, ids
@@ -441,7 +461,9 @@ def _s2(sub: Submission) -> Iterator[Finding]:
             if len(cells) != len(columns):
                 shape = "the line is empty" if cells == ("",) else f"the line has {len(cells)} tab-separated columns"
                 yield Finding(
-                    file, number, expected,
+                    file,
+                    number,
+                    expected,
                     f"{shape}; a Condition {sub.condition} ranking line has {len(columns)}: {', '.join(columns)}",
                 )
 
@@ -454,7 +476,9 @@ def _s3(sub: Submission) -> Iterator[Finding]:
         for file, number, (query, frame, rank, *_) in sub.well_formed(folder):
             if (query, frame) in pairs:
                 yield Finding(
-                    file, number, frame,
+                    file,
+                    number,
+                    frame,
                     f"claim frame {frame} is ranked again for {query} (first on line {pairs[query, frame]}): "
                     "each claim frame has exactly one line",
                 )
@@ -466,7 +490,9 @@ def _s3(sub: Submission) -> Iterator[Finding]:
             tied = ranks.setdefault((query, Decimal(rank)), (number, frame))
             if tied[0] != number:
                 yield Finding(
-                    file, number, frame,
+                    file,
+                    number,
+                    frame,
                     f"claim frame {frame} has rank {rank}, as {tied[1]} on line {tied[0]}: ranks may not be tied",
                 )
 
@@ -479,7 +505,9 @@ def _s4(sub: Submission) -> Iterator[Finding]:
         for file, number, (_, frame, _, relation) in sub.well_formed(folder):
             if relation not in RELATIONS:
                 yield Finding(
-                    file, number, frame,
+                    file,
+                    number,
+                    frame,
                     f"claim relation {relation!r} of claim frame {frame} is not one of {', '.join(RELATIONS)}",
                 )
 

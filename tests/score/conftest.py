@@ -1,4 +1,5 @@
 """Fixtures of the TA1 scorer tests: NIST's example run, scored once per session."""
+
 from __future__ import annotations
 
 import shutil
@@ -6,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from helpers import SHARED_DATA
-
 from ta1_example import EXAMPLE, run_example
 
 

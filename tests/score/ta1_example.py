@@ -1,4 +1,5 @@
 """NIST's example TA1 run, for the TA1 scorer tests."""
+
 from __future__ import annotations
 
 from helpers import SHARED_DATA
@@ -13,7 +14,13 @@ def run_example(source, out, **options):
     """Score ``source`` against NIST's gold and AUX data, as NIST scored its example run, and
     write NIST's output layout under ``out``."""
     layout = NistLayout(out)
-    scores = score_ta1(source, SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data", run_id="example-task1-run",
-                       on_document=layout.document, **options)
+    scores = score_ta1(
+        source,
+        SHARED_DATA / "ta1-gold-tsv",
+        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        run_id="example-task1-run",
+        on_document=layout.document,
+        **options,
+    )
     layout.run(scores)
     return scores

@@ -1,4 +1,5 @@
 """What the TA2 tests share: the fixtures' folder, the AUX data they need, the installed command."""
+
 from __future__ import annotations
 
 import subprocess
@@ -24,7 +25,9 @@ def need_aux() -> None:
 
 def aifcheck(*args: object) -> subprocess.CompletedProcess:
     """The installed command."""
-    return subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
 
 
 def by_query_sorted(text: str) -> list[str]:

@@ -1,13 +1,13 @@
 """``score ta1|ta3 --ci``: the intervals of the headline metrics written beside the scores, as
 ``score ci`` computes them from those score files."""
+
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-from ta1_example import EXAMPLE
-
 from helpers import SHARED_DATA
+from ta1_example import EXAMPLE
 
 T3 = Path(__file__).parent / "fixtures" / "ta3" / "T3"
 
@@ -18,13 +18,49 @@ def _run(*args: object) -> subprocess.CompletedProcess:
 
 def test_score_ta3_ci_writes_each_metric_s_intervals_as_score_ci_does(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = _run("score", "ta3", T3 / "RUN1", "--queries-to-score", T3 / "queries_to_score.tab", "--claim-mappings",
-                T3 / "claim-mappings.tab", "--assessments", T3 / "LDC", "-o", out, "--ci", "--ci-seed", "3")
+    proc = _run(
+        "score",
+        "ta3",
+        T3 / "RUN1",
+        "--queries-to-score",
+        T3 / "queries_to_score.tab",
+        "--claim-mappings",
+        T3 / "claim-mappings.tab",
+        "--assessments",
+        T3 / "LDC",
+        "-o",
+        out,
+        "--ci",
+        "--ci-seed",
+        "3",
+    )
     assert proc.returncode == 0, proc.stderr
     written = sorted(p.name for p in (out / "scores").glob("*-ci.*"))
-    assert written == sorted(f"{m}-ci.{s}" for m in ("NDCGScorerV1", "NDCGScorerV2", "F1ScorerV1A", "F1ScorerV1B", "F1ScorerV1C",
-                                                     "F1ScorerV2A", "F1ScorerV2B", "F1ScorerV2C") for s in ("txt", "tab"))
-    alone = _run("score", "ci", out / "scores" / "NDCGScorerV1-scores.tab", "--seed", "3", "-o", tmp_path / "ci.txt", "--tab", tmp_path / "ci.tab")
+    assert written == sorted(
+        f"{m}-ci.{s}"
+        for m in (
+            "NDCGScorerV1",
+            "NDCGScorerV2",
+            "F1ScorerV1A",
+            "F1ScorerV1B",
+            "F1ScorerV1C",
+            "F1ScorerV2A",
+            "F1ScorerV2B",
+            "F1ScorerV2C",
+        )
+        for s in ("txt", "tab")
+    )
+    alone = _run(
+        "score",
+        "ci",
+        out / "scores" / "NDCGScorerV1-scores.tab",
+        "--seed",
+        "3",
+        "-o",
+        tmp_path / "ci.txt",
+        "--tab",
+        tmp_path / "ci.tab",
+    )
     assert alone.returncode == 0, alone.stderr
     assert (tmp_path / "ci.tab").read_bytes() == (out / "scores" / "NDCGScorerV1-ci.tab").read_bytes()
 
@@ -35,8 +71,18 @@ def test_score_ta1_ci_writes_the_twelve_metrics_intervals(tmp_path: Path) -> Non
     if not EXAMPLE.is_dir():
         pytest.skip(f"NIST's example TA1 run not found at {EXAMPLE}")
     out = tmp_path / "out"
-    proc = _run("score", "ta1", EXAMPLE / "SPARQL-output", "--gold", SHARED_DATA / "ta1-gold-tsv", "--aux",
-                SHARED_DATA / "ta1-scoring" / "AUX-data", "-o", out, "--ci")
+    proc = _run(
+        "score",
+        "ta1",
+        EXAMPLE / "SPARQL-output",
+        "--gold",
+        SHARED_DATA / "ta1-gold-tsv",
+        "--aux",
+        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        "-o",
+        out,
+        "--ci",
+    )
     assert proc.returncode == 0, proc.stderr
     assert len(list((out / "scores").glob("*-ci.tab"))) == 12
     assert "seed" in proc.stderr  # the seed drawn is said

@@ -4,6 +4,7 @@ and adds decimal scores as integers. These tests hold it to a plain bootstrap (n
 per replication, int64 indices, float64 means, arch's strict comparison): the exact distribution
 where it can be enumerated, the intervals within Monte-Carlo noise where it cannot, and the
 printed bounds of the integer sums against float64 sums of the same draws."""
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,12 @@ def reference_intervals(sample: np.ndarray, sizes, replications: int, seed: int)
     the bias from the replications strictly below the mean."""
     generator = np.random.default_rng(seed)
     n = len(sample)
-    means = np.concatenate([sample[generator.integers(0, n, size=(min(2000, replications - start), n))].mean(axis=1)
-                            for start in range(0, replications, 2000)])
+    means = np.concatenate(
+        [
+            sample[generator.integers(0, n, size=(min(2000, replications - start), n))].mean(axis=1)
+            for start in range(0, replications, 2000)
+        ]
+    )
     accel = acceleration((sample.sum() - sample) / (n - 1))
     return {size: bca(means, float(sample.mean()), accel, size) for size in sizes}
 
@@ -101,8 +106,15 @@ def test_pooled_samples_give_the_plain_bootstrap_intervals_within_noise(tmp_path
     assert len({line.key for line in fast.lines}) == 9
     for line in fast.lines:
         language, metatype = line.key[1:]
-        sample = np.array([float(row.cells[4]) for row in table.rows if not row.cells[0].startswith("ALL-")
-                           and language in (row.cells[2], "ALL") and metatype in (row.cells[3], "ALL")])
+        sample = np.array(
+            [
+                float(row.cells[4])
+                for row in table.rows
+                if not row.cells[0].startswith("ALL-")
+                and language in (row.cells[2], "ALL")
+                and metatype in (row.cells[3], "ALL")
+            ]
+        )
         assert len(sample) == line.sample_size
         reference = reference_intervals(sample, sizes, 100_000, seed=1)
         for size in sizes:
@@ -111,11 +123,14 @@ def test_pooled_samples_give_the_plain_bootstrap_intervals_within_noise(tmp_path
             assert line.intervals[size] == pytest.approx(reference[size], abs=0.0012), (line.key, size)
 
 
-@pytest.mark.parametrize("sample, expected", [
-    # research §9: the means of arch's bounds over 40 runs (A: continuous; C: tied, never moved)
-    ([0.0] * 8 + [round(0.05 + 0.0217 * i, 4) for i in range(32)], None),
-    ([1.0] * 120 + [0.0] * 6 + [0.5] * 2, {0.95: (0.8906, 0.9727), 0.9: (0.8984, 0.9688)}),
-])
+@pytest.mark.parametrize(
+    "sample, expected",
+    [
+        # research §9: the means of arch's bounds over 40 runs (A: continuous; C: tied, never moved)
+        ([0.0] * 8 + [round(0.05 + 0.0217 * i, 4) for i in range(32)], None),
+        ([1.0] * 120 + [0.0] * 6 + [0.5] * 2, {0.95: (0.8906, 0.9727), 0.9: (0.8984, 0.9688)}),
+    ],
+)
 def test_single_samples_agree_with_the_plain_bootstrap(sample, expected):
     data = np.array(sample)
     fast = mean_intervals(data, (0.9, 0.95), Stream.of(None))
@@ -131,10 +146,17 @@ def ta1_samples(table) -> tuple[np.ndarray, list[np.ndarray]]:
     data = [row for row in table.rows if not row.cells[0].startswith("ALL-")]
     values = np.array([float(row.cells[4]) for row in data])
     members = []
-    for language in sorted({row.cells[2] for row in data}) + ["ALL"]:
-        for metatype in sorted({row.cells[3] for row in data}) + ["ALL"]:
-            members.append(np.array([i for i, row in enumerate(data) if language in (row.cells[2], "ALL")
-                                     and metatype in (row.cells[3], "ALL")]))
+    for language in [*sorted({row.cells[2] for row in data}), "ALL"]:
+        for metatype in [*sorted({row.cells[3] for row in data}), "ALL"]:
+            members.append(
+                np.array(
+                    [
+                        i
+                        for i, row in enumerate(data)
+                        if language in (row.cells[2], "ALL") and metatype in (row.cells[3], "ALL")
+                    ]
+                )
+            )
     return values, [rows for rows in members if len(rows) > 1]
 
 
@@ -175,8 +197,13 @@ def test_ties_count_as_nist_s_float64_sums_count_them():
     decides between two attainable upper bounds. Over 40 seeds NIST's stream gives 0.6979 in 30
     runs and 0.6927 in 10; counting no tie below would give 0.6927 nearly always."""
     table = read_table(FIXTURES / "tied.tab")
-    sample = np.array([float(r.cells[4]) for r in table.rows
-                       if not r.cells[0].startswith("ALL-") and r.cells[2:4] == ("ENG", "Event")])
+    sample = np.array(
+        [
+            float(r.cells[4])
+            for r in table.rows
+            if not r.cells[0].startswith("ALL-") and r.cells[2:4] == ("ENG", "Event")
+        ]
+    )
     assert len(sample) == 32 and not resample._float_sums_exact(sample)
     nist = [round(mean_intervals(sample, (0.9,), Stream(seed, True))[0.9][1], 4) for seed in range(1, 41)]
     ours = [round(mean_intervals(sample, (0.9,), Stream(seed, False))[0.9][1], 4) for seed in range(1, 41)]
@@ -220,7 +247,9 @@ def test_tied_replications_drawn_as_counts_are_below_as_often_as_in_nist_s_sums(
             nist_ties += np.count_nonzero(tied)
             nist_below += np.count_nonzero(sample[block[tied]].mean(axis=1) < sample.mean())
     sums, _, counts = resample._count_sums(numbers, replications, seed=9)
-    assert len(np.unique(sample)) * resample._COUNTS_FACTOR < n and len(counts) == np.count_nonzero(sums == total) > 1000
+    assert (
+        len(np.unique(sample)) * resample._COUNTS_FACTOR < n and len(counts) == np.count_nonzero(sums == total) > 1000
+    )
     ours = resample.replicate_means(sample, [np.arange(n)], replications, seed=9)[0]
     share = (ours.below - np.count_nonzero(sums < total)) / len(counts)
     assert nist_below / nist_ties > 0.05  # NIST's rounding puts a good share below

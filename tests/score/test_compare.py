@@ -1,5 +1,6 @@
 """`aifcheck score compare` and aifcheck.score.compare: two runs, metric by metric, with a paired
 bootstrap interval of the difference and an approximate-randomization p-value."""
+
 from __future__ import annotations
 
 import json
@@ -97,13 +98,22 @@ def test_unpaired_documents_are_listed_and_left_out(tmp_path):
     rng = np.random.default_rng(2)
     base = documents(rng, 10)
     other = {**{d: v for d, v in base.items() if d != "D3"}, "D99": [0.9]}
-    done = aifcheck("score", "compare", str(write_ta1(tmp_path / "a", base)), str(write_ta1(tmp_path / "b", other)),
-                    "--format", "json")
+    done = aifcheck(
+        "score",
+        "compare",
+        str(write_ta1(tmp_path / "a", base)),
+        str(write_ta1(tmp_path / "b", other)),
+        "--format",
+        "json",
+    )
     assert done.returncode == 0
     metric = json.loads(done.stdout)["metrics"]["FrameMetric"]
     assert metric["units"] == 9 and metric["only_a"] == ["D3"] and metric["only_b"] == ["D99"]
     assert metric["difference"] == 0 and metric["p_value"] == 1  # the paired documents are the same
-    assert "warning: FrameMetric: 2 document(s) in one run only are left out (only in A: D3; only in B: D99)" in done.stderr
+    assert (
+        "warning: FrameMetric: 2 document(s) in one run only are left out (only in A: D3; only in B: D99)"
+        in done.stderr
+    )
 
 
 def test_a_metric_in_one_run_only_is_not_compared(tmp_path):
@@ -117,7 +127,10 @@ def test_a_metric_in_one_run_only_is_not_compared(tmp_path):
 
 def test_tab_file_and_text(tmp_path):
     values = documents(np.random.default_rng(4), 6)
-    a, b = write_ta1(tmp_path / "a", values), write_ta1(tmp_path / "b", {d: [v * 0.9 for v in vs] for d, vs in values.items()})
+    a, b = (
+        write_ta1(tmp_path / "a", values),
+        write_ta1(tmp_path / "b", {d: [v * 0.9 for v in vs] for d, vs in values.items()}),
+    )
     tab = tmp_path / "compare.tab"
     done = aifcheck("score", "compare", str(a), str(b), "--tab", str(tab))
     assert done.returncode == 0
@@ -158,7 +171,9 @@ def test_approximate_randomization_and_bootstrap_on_arrays():
 
 def test_a_missing_folder_is_one_line(tmp_path):
     done = aifcheck("score", "compare", str(tmp_path / "nope"), str(tmp_path))
-    assert done.returncode == 3 and done.stderr.strip() == f"aifcheck: error: {tmp_path / 'nope'}: no such file or folder"
+    assert (
+        done.returncode == 3 and done.stderr.strip() == f"aifcheck: error: {tmp_path / 'nope'}: no such file or folder"
+    )
     empty = tmp_path / "empty"
     empty.mkdir()
     done = aifcheck("score", "compare", str(empty), str(empty))

@@ -5,13 +5,14 @@ commands.
 Expected values are the hand-computed cases of research/ta3-crux-scoring.md §4 (C1-C9 and the
 Task 2 example), and hand computations written out below for the readings of §3.4.
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES as PROJECT_FIXTURES, TEST_DATA
+from helpers import TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
@@ -22,9 +23,25 @@ from aifcheck.score.crux.relations import score_relations
 app = application()
 
 FIXTURES = Path(__file__).parent / "fixtures" / "crux"
-BASE = dict(zip(COLUMNS, ("D1", "c1", "Curing the Virus", "X cures COVID-19", "lemon slices in hot water",
-                          "Jiao Shenme Minzi", "true-certain", "Mayo Clinic", "neutral-unknown",
-                          "on xxxx-04-04Txx:xx:xx", "Loudoun County", "CNN")))
+BASE = dict(
+    zip(
+        COLUMNS,
+        (
+            "D1",
+            "c1",
+            "Curing the Virus",
+            "X cures COVID-19",
+            "lemon slices in hot water",
+            "Jiao Shenme Minzi",
+            "true-certain",
+            "Mayo Clinic",
+            "neutral-unknown",
+            "on xxxx-04-04Txx:xx:xx",
+            "Loudoun County",
+            "CNN",
+        ),
+    )
+)
 
 
 def _line(**changes: str) -> str:
@@ -50,16 +67,36 @@ CASES = {  # system lines, gold lines, (TP, FP, FN), (P, R, F1), accuracy
     "C1 identical": ([_line()], [_line()], (1, 0, 0), (1, 1, 1), 1.0),
     "C2 X differs": ([_line(x_variable="ginger")], [_line()], (0, 1, 1), (0, 0, 0), 0.0),
     "C3 epistemic and sentiment differ": (
-        [_line(epistemic_status="false-certain", sentiment_status="negative")], [_line()], (1, 0, 0), (1, 1, 1), 0.82),
-    "C4 system lists the gold claim twice": ([_line(), _line(claim_id="c2")], [_line()], (1, 1, 0), (0.5, 1, 0.6667), 1.0),
+        [_line(epistemic_status="false-certain", sentiment_status="negative")],
+        [_line()],
+        (1, 0, 0),
+        (1, 1, 1),
+        0.82,
+    ),
+    "C4 system lists the gold claim twice": (
+        [_line(), _line(claim_id="c2")],
+        [_line()],
+        (1, 1, 0),
+        (0.5, 1, 0.6667),
+        1.0,
+    ),
     "C5 the best matching, not the greedy one": (
         [_line(claimer="C2"), _line(claim_id="c2", epistemic_status="false-certain")],
-        [_line(), _line(claim_id="c2", claimer="C2", epistemic_status="false-certain")], (2, 0, 0), (1, 1, 1), 0.84),
+        [_line(), _line(claim_id="c2", claimer="C2", epistemic_status="false-certain")],
+        (2, 0, 0),
+        (1, 1, 1),
+        0.84,
+    ),
     "C6 another document": ([_line(root_uid="D2")], [_line()], (0, 1, 1), (0, 0, 0), 0.0),
     "C7 empty system": ([], [_line()], (0, 0, 1), (0, 0, 0), 0.0),
     "C7 empty both": ([], [], (0, 0, 0), (0, 0, 0), 0.0),
-    "C8 EMPTY_NA on both sides": ([_line(claim_location="EMPTY_NA")], [_line(claim_location="EMPTY_NA")],
-                                  (1, 0, 0), (1, 1, 1), 1.0),
+    "C8 EMPTY_NA on both sides": (
+        [_line(claim_location="EMPTY_NA")],
+        [_line(claim_location="EMPTY_NA")],
+        (1, 0, 0),
+        (1, 1, 1),
+        1.0,
+    ),
     "C8 a location against EMPTY_NA": ([_line()], [_line(claim_location="EMPTY_NA")], (1, 0, 0), (1, 1, 1), 0.99),
 }
 
@@ -74,7 +111,11 @@ def test_claim_cases(name: str, tmp_path: Path) -> None:
 
 
 def test_c9_per_field_values_are_document_value_pairs(tmp_path: Path) -> None:
-    gold = [_line(claimer="C1"), _line(claim_id="c2", claimer="C1", x_variable="x2"), _line(claim_id="c3", claimer="C2")]
+    gold = [
+        _line(claimer="C1"),
+        _line(claim_id="c2", claimer="C1", x_variable="x2"),
+        _line(claim_id="c3", claimer="C2"),
+    ]
     system = [_line(claimer="C1"), _line(claim_id="c2", claimer="C3")]
     claimer = _claims(tmp_path, system, gold).fields["claimer"]
     assert (claimer.precision, claimer.recall, claimer.f1) == (0.5, 0.5, 0.5)
@@ -95,9 +136,13 @@ def test_documents_are_scored_one_by_one(tmp_path: Path) -> None:
 
 # --- Task 1: readings of §3.4 ---------------------------------------------------------------
 
+
 def test_a2_names_compare_case_folded_with_spaces_collapsed(tmp_path: Path) -> None:
-    scores = _claims(tmp_path, [_line(x_variable="Lemon  Slices in HOT water", claimer=" jiao shenme minzi")],
-                     [_line(x_variable="lemon slices in hot water")])
+    scores = _claims(
+        tmp_path,
+        [_line(x_variable="Lemon  Slices in HOT water", claimer=" jiao shenme minzi")],
+        [_line(x_variable="lemon slices in hot water")],
+    )
     assert scores.accuracy == 1.0
 
 
@@ -105,15 +150,20 @@ def test_a2_identities_win_when_both_files_have_them(tmp_path: Path) -> None:
     header = "\t".join([*COLUMNS, "qnode_x_variable_identity", "description"])
     gold = [header, f"{_line(x_variable='Vitamin C')}\tNILQE30318\tgold"]
     # same identity, another name: a match; another identity, the same name: none
-    system = [header, f"{_line(x_variable='ascorbic acid')}\tNILQE30318\tx",
-              f"{_line(claim_id='c2', x_variable='Vitamin C')}\tNILQE30319\ty"]
+    system = [
+        header,
+        f"{_line(x_variable='ascorbic acid')}\tNILQE30318\tx",
+        f"{_line(claim_id='c2', x_variable='Vitamin C')}\tNILQE30319\ty",
+    ]
     assert _counts(_claims(tmp_path, system, gold)) == (1, 1, 0)
     # a 12-column system has no identities: names are compared
     assert _counts(_claims(tmp_path, [_line(x_variable="Vitamin C")], gold)) == (1, 0, 0)
 
 
 def test_a3_unknown_date_is_empty(tmp_path: Path) -> None:
-    scores = _claims(tmp_path, [_line(claim_datetime="unknown xxxx-xx-xxTxx:xx:xx")], [_line(claim_datetime="EMPTY_NA")])
+    scores = _claims(
+        tmp_path, [_line(claim_datetime="unknown xxxx-xx-xxTxx:xx:xx")], [_line(claim_datetime="EMPTY_NA")]
+    )
     assert scores.accuracy == 1.0
     assert scores.fields["claim_datetime"].precision == 0  # EMPTY_NA is no value
 
@@ -124,7 +174,9 @@ def test_a5_dates_match_exactly(tmp_path: Path) -> None:
 
 
 def test_a10_affiliation_sets(tmp_path: Path) -> None:
-    same = _claims(tmp_path, [_line(claimer_affiliation="WHO; Mayo Clinic")], [_line(claimer_affiliation="Mayo Clinic;WHO")])
+    same = _claims(
+        tmp_path, [_line(claimer_affiliation="WHO; Mayo Clinic")], [_line(claimer_affiliation="Mayo Clinic;WHO")]
+    )
     assert same.accuracy == 1.0
     fewer = _claims(tmp_path, [_line()], [_line(claimer_affiliation="Mayo Clinic;WHO")])
     assert fewer.accuracy == 0.98
@@ -161,6 +213,7 @@ def test_a14_gold_claim_id_repeated(tmp_path: Path) -> None:
 
 
 # --- Task 2 ---------------------------------------------------------------------------------
+
 
 def _relations(tmp_path: Path, system: list[str], gold: list[str]):
     return score_relations(_write(tmp_path / "system.tab", system), _write(tmp_path / "gold.tab", gold))
@@ -202,11 +255,18 @@ def test_task2_macro_over_the_classes_present(tmp_path: Path) -> None:
 
 def test_task2_header_named_gold_and_duplicates(tmp_path: Path) -> None:
     # the second row gives the pair (b, a) again, as refute (b refutes a): the first row counts
-    gold = ["claim_id_1\troot_uid_1\tclaim_id_2\troot_uid_2\trelation", "a\tD1\tb\tD2\tsupported_by",
-            "a\tD1\tb\tD2\trefuted_by"]
+    gold = [
+        "claim_id_1\troot_uid_1\tclaim_id_2\troot_uid_2\trelation",
+        "a\tD1\tb\tD2\tsupported_by",
+        "a\tD1\tb\tD2\trefuted_by",
+    ]
     scores = _relations(tmp_path, ["b\tsupport\ta"], gold)
     assert scores.accuracy == 1.0
-    assert len(scores.warnings) == 1 and "gold.tab:3" in scores.warnings[0] and "the first row counts" in scores.warnings[0]
+    assert (
+        len(scores.warnings) == 1
+        and "gold.tab:3" in scores.warnings[0]
+        and "the first row counts" in scores.warnings[0]
+    )
 
 
 TASK2_ERRORS = {
@@ -227,12 +287,16 @@ def test_task2_format_errors(name: str, tmp_path: Path) -> None:
 
 # --- the commands ---------------------------------------------------------------------------
 
+
 def _invoke(*args: str | Path):
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_crux_claims_json_keys(tmp_path: Path) -> None:
-    system, gold = _write(tmp_path / "s.tab", CASES["C3 epistemic and sentiment differ"][0]), _write(tmp_path / "g.tab", [_line()])
+    system, gold = (
+        _write(tmp_path / "s.tab", CASES["C3 epistemic and sentiment differ"][0]),
+        _write(tmp_path / "g.tab", [_line()]),
+    )
     result = _invoke("score", "crux-claims", system, "--gold", gold, "--format", "json")
     assert result.exit_code == 0, result.output
     scores = json.loads(result.stdout)
@@ -243,7 +307,10 @@ def test_crux_claims_json_keys(tmp_path: Path) -> None:
 
 
 def test_crux_claims_rounds_to_four_decimals(tmp_path: Path) -> None:
-    system, gold = _write(tmp_path / "s.tab", [_line(), _line(claim_id="c2"), _line(claim_id="c3")]), _write(tmp_path / "g.tab", [_line()])
+    system, gold = (
+        _write(tmp_path / "s.tab", [_line(), _line(claim_id="c2"), _line(claim_id="c3")]),
+        _write(tmp_path / "g.tab", [_line()]),
+    )
     scores = json.loads(_invoke("score", "crux-claims", system, "--gold", gold, "--format", "json").stdout)
     assert (scores["precision"], scores["f1"]) == (0.3333, 0.5)
 
@@ -259,8 +326,15 @@ def test_crux_claims_text(tmp_path: Path) -> None:
 
 
 def test_crux_relations_json_keys(tmp_path: Path) -> None:
-    result = _invoke("score", "crux-relations", _write(tmp_path / "s.tab", SYSTEM), "--gold", _write(tmp_path / "g.tab", GOLD),
-                     "--format", "json")
+    result = _invoke(
+        "score",
+        "crux-relations",
+        _write(tmp_path / "s.tab", SYSTEM),
+        "--gold",
+        _write(tmp_path / "g.tab", GOLD),
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     scores = json.loads(result.stdout)
     assert scores["macro_f1"] == 0.6667
@@ -272,8 +346,10 @@ def test_crux_format_error_exits_3_with_one_line(tmp_path: Path) -> None:
     gold = _write(tmp_path / "g.tab", [_line(), _line(epistemic_status="maybe")])
     result = _invoke("score", "crux-claims", _write(tmp_path / "s.tab", [_line()]), "--gold", gold)
     assert result.exit_code == 3
-    assert result.stderr.splitlines() == [f"aifcheck: error: {gold}:2: unknown epistemic_status 'maybe' "
-                                          "(expected true-certain, true-uncertain, false-certain, false-uncertain, unknown)"]
+    assert result.stderr.splitlines() == [
+        f"aifcheck: error: {gold}:2: unknown epistemic_status 'maybe' "
+        "(expected true-certain, true-uncertain, false-certain, false-uncertain, unknown)"
+    ]
 
 
 def test_claims_crux_output_is_a_system_file(tmp_path: Path) -> None:
@@ -293,8 +369,15 @@ def test_real_claim_frames_are_a_system_file(shared_data: Path, tmp_path: Path) 
     assert written.exit_code == 0, written.output
     system = _write(tmp_path / "system.tab", written.stdout.splitlines())
     unique = {line.split("\t")[1]: line for line in written.stdout.splitlines()}  # gold IDs are unique (A14)
-    result = _invoke("score", "crux-claims", system, "--gold", _write(tmp_path / "gold.tab", list(unique.values())),
-                     "--format", "json")
+    result = _invoke(
+        "score",
+        "crux-claims",
+        system,
+        "--gold",
+        _write(tmp_path / "gold.tab", list(unique.values())),
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     scores = json.loads(result.stdout)
     assert scores["recall"] == 1.0

@@ -1,18 +1,19 @@
 """``aifcheck claims --relations identical``: identical claims from their fields alone (CRUX plan
 §2.2), written in the CRUX Task 2 layout that ``aifcheck score crux-relations`` reads."""
+
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 from pathlib import Path
 
-from helpers import FIXTURES, TEST_DATA
+from helpers import TEST_DATA
 from typer.testing import CliRunner
 
-from aifcheck.extract.claims import identical_pairs
-from aifcheck.render.claims import to_relations
 from aifcheck.cli import application
+from aifcheck.extract.claims import identical_pairs
 from aifcheck.extract.model import Claim, ClaimComponent
+from aifcheck.render.claims import to_relations
 
 app = application()
 
@@ -21,16 +22,31 @@ RUN = TEST_DATA / "submission" / "run"
 # true-uncertain: the same truth value
 COPY = Path(__file__).parent / "fixtures" / "crux" / "CLDOCA0001.000009.ttl"
 
-BASE = Claim(source="a.ttl", document="D1", claim_id="C1", topic="Origin", subtopic="Where", template="X is the origin",
-             x_variable=ClaimComponent("bats", "Q10"), claimer=ClaimComponent("WHO", "Q7817"),
-             epistemic="EpistemicTrueCertain", sentiment="SentimentNeutralUnknown")
+BASE = Claim(
+    source="a.ttl",
+    document="D1",
+    claim_id="C1",
+    topic="Origin",
+    subtopic="Where",
+    template="X is the origin",
+    x_variable=ClaimComponent("bats", "Q10"),
+    claimer=ClaimComponent("WHO", "Q7817"),
+    epistemic="EpistemicTrueCertain",
+    sentiment="SentimentNeutralUnknown",
+)
 
 
 def test_same_fields_same_identities_same_truth_value() -> None:
     found = [
         BASE,
-        replace(BASE, claim_id="C2", document="D2", epistemic="EpistemicTrueUncertain",
-                x_variable=ClaimComponent("fruit bats", "Q10"), sentiment="SentimentNegative"),  # names differ: no matter
+        replace(
+            BASE,
+            claim_id="C2",
+            document="D2",
+            epistemic="EpistemicTrueUncertain",
+            x_variable=ClaimComponent("fruit bats", "Q10"),
+            sentiment="SentimentNegative",
+        ),  # names differ: no matter
         replace(BASE, claim_id="C3", epistemic="EpistemicFalseCertain"),  # another truth value
         replace(BASE, claim_id="C4", subtopic="When"),
         replace(BASE, claim_id="C5", claimer=ClaimComponent("WHO", "EMPTY_TBD")),  # no identity: never identical
@@ -67,7 +83,8 @@ def test_command_output_is_a_crux_relations_file(tmp_path: Path) -> None:
 
 def test_no_pair_in_nist_s_example_submission(shared_data: Path) -> None:
     # its run claims have no identities (EMPTY_TBD); its query claim frames differ
-    result = CliRunner().invoke(app, ["claims", "--relations", "identical", str(shared_data / "task3-run"),
-                                      str(shared_data / "user-queries")])
+    result = CliRunner().invoke(
+        app, ["claims", "--relations", "identical", str(shared_data / "task3-run"), str(shared_data / "user-queries")]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout == ""

@@ -1,4 +1,5 @@
 """munkres_assign: munkres 1.1.4's choice among tied assignments (traced by hand below)."""
+
 from __future__ import annotations
 
 import pytest

@@ -6,6 +6,7 @@ pools are digests (SHA-256 of every file's path and bytes) of what NIST's unmodi
 ``generate_pool.py task3`` wrote from NIST's own docker stages on the same runs, run offline; its
 ``runs_directory`` column holds the runs' folder as given, here ``runs``.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -29,17 +30,23 @@ AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
 pytestmark = pytest.mark.skipif(not RUN.is_dir(), reason="NIST's example task3 run (../shared/data/m54) is absent")
 
 NIST_POOL = "a176798a0a5bd66bdfd664e6905447de63ede96f0a075c8d29a70633e7612ac0"
-NIST_POOL_AGAIN = "e71d755a1b9b3fe3c4e7886518e9d7b08c1be5b1251c7be6a334918aa481d866"  # with the first as a previous pool
+NIST_POOL_AGAIN = (
+    "e71d755a1b9b3fe3c4e7886518e9d7b08c1be5b1251c7be6a334918aa481d866"  # with the first as a previous pool
+)
 ALL = "ontopic:{0},supporting:{0},refuting:{0},related:{0},nonrefuting:{0},nonsupporting:{0}"
-QUERIES_TO_SCORE = "\n".join([
-    "query_id\tcondition\ttopic_id\tdepth",
-    f"CLL0C04979A.000004\tCondition5\tT302\t{ALL.format(2)}",
-    f"CLL0C04C08B.000004\tCondition5\tT302\t{ALL.format(1)}",
-    "T301\tCondition6\tT301\tontopic:5",
-    "T302\tCondition6\tT302\tontopic:1",
-    "C303\tCondition7\tC303\tontopic:5",
-]) + "\n"
-
+QUERIES_TO_SCORE = (
+    "\n".join(
+        [
+            "query_id\tcondition\ttopic_id\tdepth",
+            f"CLL0C04979A.000004\tCondition5\tT302\t{ALL.format(2)}",
+            f"CLL0C04C08B.000004\tCondition5\tT302\t{ALL.format(1)}",
+            "T301\tCondition6\tT301\tontopic:5",
+            "T302\tCondition6\tT302\tontopic:1",
+            "C303\tCondition7\tC303\tontopic:5",
+        ]
+    )
+    + "\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +72,18 @@ def test_the_pool_is_nist_s(runs: Path, monkeypatch) -> None:
     assert digest(runs / "pool") == NIST_POOL
     assert len(pool.claims) == 9 and len(pool.mappings) == 10  # one claim is in two queries with the same content
     mappings = (runs / "pool" / "claim-mappings.tab").read_text().splitlines()
-    assert mappings[0] == "pool_claim_uid\tcondition\tquery_id\tclaim_relations\trank\trun_claim_id\trun_id\truns_directory\tin_previous_pools"
-    assert "285132e3035d7dd15d83ed3cad56bcb0\tCondition5\tCLL0C04979A.000004\tontopic,related,nonrefuting,nonsupporting\t1\t" \
-           "CLL0C04AJNP.001755\tsystem\truns\tFalse" in mappings
-    assert "that Wearing masks is required in location/GPE/facility-<Target store>" in (runs / "pool" / "human-readable-format.tab").read_text()
+    assert (
+        mappings[0]
+        == "pool_claim_uid\tcondition\tquery_id\tclaim_relations\trank\trun_claim_id\trun_id\truns_directory\tin_previous_pools"
+    )
+    assert (
+        "285132e3035d7dd15d83ed3cad56bcb0\tCondition5\tCLL0C04979A.000004\tontopic,related,nonrefuting,nonsupporting\t1\t"
+        "CLL0C04AJNP.001755\tsystem\truns\tFalse" in mappings
+    )
+    assert (
+        "that Wearing masks is required in location/GPE/facility-<Target store>"
+        in (runs / "pool" / "human-readable-format.tab").read_text()
+    )
 
 
 def test_a_previous_pool_is_honoured(runs: Path, monkeypatch, tmp_path: Path) -> None:
@@ -92,7 +107,11 @@ def _assess(pool: Path, package: Path) -> None:
         judged = [lines[0]]
         for line in lines[1:]:
             cells = line.split("\t")
-            cells[5] = names.get((cells[1], cells[2]), "none") if cells[3] == "ec_similarity" else cells[5].replace("NIL", "Correct")
+            cells[5] = (
+                names.get((cells[1], cells[2]), "none")
+                if cells[3] == "ec_similarity"
+                else cells[5].replace("NIL", "Correct")
+            )
             judged.append("\t".join(cells))
         (claims / outer.name).write_text("\n".join(judged), encoding="utf-8")
         for suffix in ("-raw-kes.tab", "-readable-kes.txt"):
@@ -107,18 +126,32 @@ def _assess(pool: Path, package: Path) -> None:
 
 
 def aifcheck(*args: object, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd
+    )
 
 
 def test_the_installed_command_pools_as_the_api_does(runs: Path, tmp_path: Path) -> None:
-    done = aifcheck("pool", "ta3", "runs/system", "runs/query_claim_frames", "--queries-to-score", "queries.tab",
-                    "-o", tmp_path / "pool", cwd=runs)
+    done = aifcheck(
+        "pool",
+        "ta3",
+        "runs/system",
+        "runs/query_claim_frames",
+        "--queries-to-score",
+        "queries.tab",
+        "-o",
+        tmp_path / "pool",
+        cwd=runs,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("pooled 10 run claim(s) of 2 run(s) into 9 pool claim(s), 9 new")
     assert digest(tmp_path / "pool") == NIST_POOL
-    failed = aifcheck("pool", "ta3", "runs/system", "--queries-to-score", "missing.tab", "-o", tmp_path / "pool2", cwd=runs)
-    assert failed.returncode == 3 and len(failed.stderr.splitlines()) == 1 and "missing.tab: cannot read" in failed.stderr
+    failed = aifcheck(
+        "pool", "ta3", "runs/system", "--queries-to-score", "missing.tab", "-o", tmp_path / "pool2", cwd=runs
+    )
+    assert (
+        failed.returncode == 3 and len(failed.stderr.splitlines()) == 1 and "missing.tab: cannot read" in failed.stderr
+    )
 
 
 def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> None:
@@ -126,33 +159,73 @@ def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> N
     scored_queries = tmp_path / "queries.tab"
     scored_queries.write_text("".join(line for line in QUERIES_TO_SCORE.splitlines(True) if "Condition7" not in line))
     pool = tmp_path / "pool"
-    done = aifcheck("pool", "ta3", "runs/system", "runs/query_claim_frames", "--queries-to-score", scored_queries,
-                    "-o", pool, cwd=runs)
+    done = aifcheck(
+        "pool",
+        "ta3",
+        "runs/system",
+        "runs/query_claim_frames",
+        "--queries-to-score",
+        scored_queries,
+        "-o",
+        pool,
+        cwd=runs,
+    )
     assert done.returncode == 0, done.stderr
     _assess(pool, tmp_path / "LDC")
-    scored = aifcheck("score", "ta3", "runs/system", "--queries-to-score", scored_queries, "--claim-mappings",
-                      pool / "claim-mappings.tab", "--assessments", tmp_path / "LDC", "-o", tmp_path / "scores", cwd=runs)
+    scored = aifcheck(
+        "score",
+        "ta3",
+        "runs/system",
+        "--queries-to-score",
+        scored_queries,
+        "--claim-mappings",
+        pool / "claim-mappings.tab",
+        "--assessments",
+        tmp_path / "LDC",
+        "-o",
+        tmp_path / "scores",
+        cwd=runs,
+    )
     assert scored.returncode == 0, scored.stderr
     table = (tmp_path / "scores" / "scores" / "NDCGScorerV1-scores.tab").read_text(encoding="utf-8")
     rows = {tuple(line.split("\t")[:3]): line.split("\t") for line in table.splitlines()[1:]}
     # the third claim of CLL0C04979A.000004 was not pooled (depth 2): two claims are assessed
     assert rows["Condition5", "CLL0C04979A.000004", "ontopic"][4] == "2"
     assert {key[1] for key in rows} == {"CLL0C04979A.000004", "CLL0C04C08B.000004", "T301", "T302", "ALL-Macro"}
-    assert rows["Condition6", "T301", "ontopic"][6] == "1.0000"  # both claims correct and distinct: the run's order is ideal
+    assert (
+        rows["Condition6", "T301", "ontopic"][6] == "1.0000"
+    )  # both claims correct and distinct: the run's order is ideal
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (lambda r: (r / "runs/system/SPARQL-VALID-output/Condition6/T301/T301.ranking.tsv").write_text("T301\tx\tone\n"),
-     "T301.ranking.tsv:1: rank 'one' is not a whole number"),
-    (lambda r: (r / "runs/system/ARF-output/Condition7/C303/CLL0C0492UF.000762-outer-claim.tab").unlink(),
-     "CLL0C0492UF.000762-outer-claim.tab: cannot read"),
-    (lambda r: (r / "queries.tab").write_text("query_id\tcondition\tdepth\nT301\tCondition6\tsupporting:1\n"),
-     "queries.tab:2: the depth of Condition6 T301 has no ontopic"),
-    (lambda r: (r / "queries.tab").write_text("query_id\tcondition\tdepth\nT301\tCondition6\tontopic=1\n"),
-     "queries.tab:2: depth 'ontopic=1': 'ontopic=1' is not <list>:<number>"),
-    (lambda r: (r / "runs/system/ARF-output/Condition7/C303/CLL0C0492UF.000762-outer-claim.tab").write_text("claim_id\n"),
-     "CLL0C0492UF.000762-outer-claim.tab:1: the header has no column component_type"),
-])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda r: (r / "runs/system/SPARQL-VALID-output/Condition6/T301/T301.ranking.tsv").write_text(
+                "T301\tx\tone\n"
+            ),
+            "T301.ranking.tsv:1: rank 'one' is not a whole number",
+        ),
+        (
+            lambda r: (r / "runs/system/ARF-output/Condition7/C303/CLL0C0492UF.000762-outer-claim.tab").unlink(),
+            "CLL0C0492UF.000762-outer-claim.tab: cannot read",
+        ),
+        (
+            lambda r: (r / "queries.tab").write_text("query_id\tcondition\tdepth\nT301\tCondition6\tsupporting:1\n"),
+            "queries.tab:2: the depth of Condition6 T301 has no ontopic",
+        ),
+        (
+            lambda r: (r / "queries.tab").write_text("query_id\tcondition\tdepth\nT301\tCondition6\tontopic=1\n"),
+            "queries.tab:2: depth 'ontopic=1': 'ontopic=1' is not <list>:<number>",
+        ),
+        (
+            lambda r: (r / "runs/system/ARF-output/Condition7/C303/CLL0C0492UF.000762-outer-claim.tab").write_text(
+                "claim_id\n"
+            ),
+            "CLL0C0492UF.000762-outer-claim.tab:1: the header has no column component_type",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_naming_the_file_and_line(runs: Path, tmp_path: Path, edit, message: str) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(runs / "runs", copy / "runs")

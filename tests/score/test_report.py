@@ -1,6 +1,7 @@
 """`aifcheck score report`: one self-contained HTML page. It parses, holds every number of the
 score files, loads nothing from elsewhere, needs no script, and renders in a real browser
 (headless Chromium; skipped with a reason where Chromium is not installed)."""
+
 from __future__ import annotations
 
 import shutil
@@ -12,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import SHARED_DATA
+from test_compare import documents, write_ta1
 
 from aifcheck.render.report_html import report_html
 from aifcheck.score.report import report_data
 from aifcheck.score.scorefiles import read_scores
-from test_compare import documents, write_ta1
 
 EXAMPLE = SHARED_DATA / "ta1-scoring" / "example-task1-run"
 VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
@@ -83,8 +84,9 @@ def two_runs(tmp_path) -> list[Path]:
 
 
 def run_report(runs: list[Path], target: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["aifcheck", "score", "report", *map(str, runs), "-o", str(target)],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        ["aifcheck", "score", "report", *map(str, runs), "-o", str(target)], capture_output=True, text=True
+    )
 
 
 def test_report_parses_and_holds_every_number_of_the_score_files(two_runs, tmp_path):
@@ -160,11 +162,28 @@ def _chromium() -> str:
 def _screenshot(page: Path, picture: Path) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as profile:
         return subprocess.run(
-            [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", "--hide-scrollbars",
-             "--window-size=1366,900", f"--screenshot={picture}", page.resolve().as_uri()],
-            capture_output=True, text=True, timeout=120)
+            [
+                _chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--hide-scrollbars",
+                "--window-size=1366,900",
+                f"--screenshot={picture}",
+                page.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
 
 def _console_errors(done: subprocess.CompletedProcess) -> list[str]:
@@ -182,7 +201,7 @@ def _ink(picture: Path) -> float:
 def test_browser_catches_a_broken_page(tmp_path):
     """The browser check itself can fail: a page with a script error logs it, a blank page has no ink."""
     broken = tmp_path / "broken.html"
-    broken.write_text('<!DOCTYPE html><html><body><script>notDefined();</script></body></html>')
+    broken.write_text("<!DOCTYPE html><html><body><script>notDefined();</script></body></html>")
     done = _screenshot(broken, tmp_path / "broken.png")
     assert _console_errors(done)
     assert _ink(tmp_path / "broken.png") < 0.001

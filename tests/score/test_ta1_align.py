@@ -6,6 +6,7 @@ run (test_ta1_reproduce.py) checks them on real data, these on shapes it lacks: 
 cluster, table pairs (0 included), mentions with several partners. Confidences are in (0, 1], as
 the validation stage leaves them.
 """
+
 from __future__ import annotations
 
 import marshal
@@ -15,13 +16,15 @@ import numpy as np
 import pytest
 
 from aifcheck.extract.model import Cluster, Mention, Metatype, Span
+from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.matching import munkres_assign
 from aifcheck.pipeline.ta1.align import _Mentions, _TypeCache, type_similarity
-from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity
 
 QNODES = [f"Q{n}" for n in range(8)]
-AUX = Aux("aux", ("D",), {"D": ("E",)}, {"E": "text"}, {"E": "ENG"}, {"text": marshal.dumps({})}, "core", "parent_children")
+AUX = Aux(
+    "aux", ("D",), {"D": ("E",)}, {"E": "text"}, {"E": "ENG"}, {"text": marshal.dumps({})}, "core", "parent_children"
+)
 
 
 def random_clusters(rng: random.Random, count: int, prefix: str) -> list[Cluster]:
@@ -42,7 +45,12 @@ def text_mention(start: int, end: int) -> Mention:
 @pytest.mark.parametrize("seed", range(20))
 def test_the_type_matrix_is_type_similarity_pair_by_pair(seed: int) -> None:
     rng = random.Random(seed)
-    pairs = {(a, b): rng.choice([0.0, round(rng.random(), 3)]) for a in QNODES for b in QNODES if a != b and rng.random() < 0.3}
+    pairs = {
+        (a, b): rng.choice([0.0, round(rng.random(), 3)])
+        for a in QNODES
+        for b in QNODES
+        if a != b and rng.random() < 0.3
+    }
     types = TypeSimilarity("table", pairs, frozenset(), "taggable")
     first, second = random_clusters(rng, 7, "s"), random_clusters(rng, 5, "g")
     matrix = _TypeCache(types).matrix(first, second)
@@ -56,7 +64,9 @@ def munkres_matched(mentions: _Mentions, first: Cluster, second: Cluster) -> lis
     block = mentions.iou[np.ix_(mentions.members[id(first)], mentions.members[id(second)])]
     if not (block > 0).any():
         return []
-    return sorted((int(r), int(c), float(block[r, c])) for r, c in munkres_assign(block.max() - block) if block[r, c] > 0)
+    return sorted(
+        (int(r), int(c), float(block[r, c])) for r, c in munkres_assign(block.max() - block) if block[r, c] > 0
+    )
 
 
 def test_matching_without_munkres_is_munkres_matching() -> None:

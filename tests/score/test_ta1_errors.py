@@ -1,4 +1,5 @@
 """Bad input: one clear line naming the file (and row), validate's exit codes, no traceback."""
+
 from __future__ import annotations
 
 import json
@@ -16,19 +17,32 @@ runner = CliRunner()
 
 
 def invoke(run, gold, aux, out, *extra):
-    return runner.invoke(app, ["score", "ta1", str(run), "--gold", str(gold), "--aux", str(aux), "-o", str(out), *extra])
+    return runner.invoke(
+        app, ["score", "ta1", str(run), "--gold", str(gold), "--aux", str(aux), "-o", str(out), *extra]
+    )
 
 
 def test_scores_the_example_run(ta1_data, tmp_path):
-    result = invoke(EXAMPLE / "SPARQL-output", ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out", "--run-id", "example-task1-run")
+    result = invoke(
+        EXAMPLE / "SPARQL-output",
+        ta1_data / "ta1-gold-tsv",
+        ta1_data / "ta1-scoring/AUX-data",
+        tmp_path / "out",
+        "--run-id",
+        "example-task1-run",
+    )
     assert result.exit_code == 0
     frame = next(line for line in result.stdout.splitlines() if line.startswith("FrameMetric"))
     expected = json.loads((EXAMPLE / "results.json").read_text())["scores"][0]
-    assert frame.split()[1:] == [str(expected[k]) for k in ("FrameMetric_S", "FrameMetric_ENG_S", "FrameMetric_RUS_S", "FrameMetric_SPA_S")]
+    assert frame.split()[1:] == [
+        str(expected[k]) for k in ("FrameMetric_S", "FrameMetric_ENG_S", "FrameMetric_RUS_S", "FrameMetric_SPA_S")
+    ]
 
 
 def test_missing_gold_folder_is_a_usage_error(ta1_data, tmp_path):
-    result = invoke(EXAMPLE / "SPARQL-output", tmp_path / "nowhere", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out")
+    result = invoke(
+        EXAMPLE / "SPARQL-output", tmp_path / "nowhere", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out"
+    )
     assert result.exit_code == 2 and "--gold" in result.output and "Traceback" not in result.output
 
 
@@ -101,9 +115,15 @@ def test_a_run_of_kbs_none_core(ta1_data, tmp_path):
     out = tmp_path / "out"
     result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
     assert result.exit_code == 3 and "L0C04936H.ttl: not a core document" in result.output
-    assert "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: nothing scored" in result.output
+    assert (
+        "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: nothing scored"
+        in result.output
+    )
     log = _nothing_scored(out, 0, {})
-    assert "KB_STATS - Input directory contains 1 KBs in total. (valid 1, invalid 0)" in log and "NOTHING_TO_SCORE" not in log
+    assert (
+        "KB_STATS - Input directory contains 1 KBs in total. (valid 1, invalid 0)" in log
+        and "NOTHING_TO_SCORE" not in log
+    )
 
 
 def test_an_empty_run_has_nothing_to_score(ta1_data, tmp_path):
@@ -131,7 +151,10 @@ def test_a_table_folder_lacking_a_table_stops_as_nist_s_driver_does(sparql_copy,
     (sparql_copy / "L0C0499MZ.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv").unlink()
     out = tmp_path / "out"
     result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
-    assert result.exit_code == 3 and "L0C0499MZ.ttl: no AIDA_P3_TA1_CM_A0001.rq.tsv: NIST's driver stops on it: nothing scored" in result.output
+    assert (
+        result.exit_code == 3
+        and "L0C0499MZ.ttl: no AIDA_P3_TA1_CM_A0001.rq.tsv: NIST's driver stops on it: nothing scored" in result.output
+    )
     log = _nothing_scored(out, 1, {"NO_CLASS_NAME": 1})
     assert f"MISSING_OPEN_PERFORMER_FILE - {sparql_copy}/L0C0499MZ.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv is expected" in log
 
@@ -145,7 +168,11 @@ def test_a_table_run_of_no_core_document_scores_the_core_from_gold(sparql_copy, 
     result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
     assert result.exit_code == 0, result.output
     results = _results(out)
-    assert results["FatalError"] == "No" and results["Errors"] == 0 and len(list((out / "scores").glob("*-scores.tab"))) == 12
+    assert (
+        results["FatalError"] == "No"
+        and results["Errors"] == 0
+        and len(list((out / "scores").glob("*-scores.tab"))) == 12
+    )
     assert "L0C04936H" not in (out / "logs" / "validate-responses.log").read_text()  # never validated
     assert "KB_STATS" not in (out / "logs" / "run.log").read_text()  # logged for a run of KBs only
 
@@ -153,7 +180,14 @@ def test_a_table_run_of_no_core_document_scores_the_core_from_gold(sparql_copy, 
 def test_bad_type_similarity_value(sparql_copy, ta1_data, tmp_path):
     table = tmp_path / "similarity.tsv"
     table.write_text("q1\tq2\tsimilarity\nQ1\tQ2\thigh\n")
-    result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out", "--type-similarity", str(table))
+    result = invoke(
+        sparql_copy,
+        ta1_data / "ta1-gold-tsv",
+        ta1_data / "ta1-scoring/AUX-data",
+        tmp_path / "out",
+        "--type-similarity",
+        str(table),
+    )
     assert result.exit_code == 3 and f"{table}:2:" in result.output
 
 
@@ -165,11 +199,23 @@ def test_the_error_reported_is_the_one_nist_s_stage_order_meets_first(sparql_cop
     am = sparql_copy / "L0C0499MZ.ttl" / "AIDA_P3_TA1_AM_A0001.rq.tsv"
     am.write_text(am.read_text().replace("?predicate\t", "?role\t", 1))
     for jobs in ("1", "2"):
-        result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / f"out{jobs}", "--jobs", jobs)
+        result = invoke(
+            sparql_copy,
+            ta1_data / "ta1-gold-tsv",
+            ta1_data / "ta1-scoring/AUX-data",
+            tmp_path / f"out{jobs}",
+            "--jobs",
+            jobs,
+        )
         assert result.exit_code == 3 and "L0C0499MZ.ttl/AIDA_P3_TA1_AM_A0001.rq.tsv:1:" in result.output, result.output
     am.write_text(am.read_text().replace("?role\t", "?predicate\t", 1))  # the span alone is then the error
-    result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out3", "--jobs", "2")
-    assert result.exit_code == 3 and "L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: mention span 'not-a-span'" in result.output, result.output
+    result = invoke(
+        sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out3", "--jobs", "2"
+    )
+    assert (
+        result.exit_code == 3
+        and "L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv:2: mention span 'not-a-span'" in result.output
+    ), result.output
 
 
 def test_a_gold_cluster_with_two_temporal_tuples_names_the_second_row(ta1_data, tmp_path):
@@ -179,7 +225,9 @@ def test_a_gold_cluster_with_two_temporal_tuples_names_the_second_row(ta1_data, 
     header, *rows = table.read_text().splitlines()
     table.write_text("\n".join([header, *(line for row in rows for line in (row, row))]) + "\n")  # each row twice
     result = invoke(EXAMPLE / "SPARQL-output", gold, ta1_data / "ta1-scoring/AUX-data", tmp_path / "out")
-    found = re.search(rf"{re.escape(str(table))}:(\d+): gold cluster (\S+) of L0C0499MZ has 2 temporal tuples", result.output)
+    found = re.search(
+        rf"{re.escape(str(table))}:(\d+): gold cluster (\S+) of L0C0499MZ has 2 temporal tuples", result.output
+    )
     assert result.exit_code == 3 and found, result.output
     line, cluster = int(found.group(1)), found.group(2)
     lines = table.read_text().splitlines()

@@ -8,6 +8,7 @@ its DWD overlay and KGTK cache, score_submission.py), run offline on the KB's ta
 shot row (on which it stops), writes the same VALID, FILTERED, alignment, similarities and scores
 files as aifcheck. The IoU values below are worked by hand from NIST's rules (aifcheck.pipeline.ta1.iou).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -95,17 +96,27 @@ def test_a_shot_row_is_invalid_where_nist_stops(scored) -> None:
 
 def test_each_kind_is_aligned_with_nist_s_iou(scored) -> None:
     out, _ = scored
-    found = {(r[1], r[2], r[3].split(":")[1]): (r[3], r[4], float(r[5])) for r in lines(out / "alignment" / "mention" / f"{DOC}.tab")}
+    found = {
+        (r[1], r[2], r[3].split(":")[1]): (r[3], r[4], float(r[5]))
+        for r in lines(out / "alignment" / "mention" / f"{DOC}.tab")
+    }
     # image: 1-px collar in a 400x400 image: (9..190 x 9..210) against (0..200 x 0..200)
-    assert found["cluster-S-car", "cluster-G-car", "L0C049DOJ"][2] == pytest.approx(181 * 191 / (200 * 200 + 181 * 201 - 181 * 191))
+    assert found["cluster-S-car", "cluster-G-car", "L0C049DOJ"][2] == pytest.approx(
+        181 * 191 / (200 * 200 + 181 * 201 - 181 * 191)
+    )
     # key frame: the same, in the 1280x720 key frame L0C049DNY_3
-    assert found["cluster-S-person", "cluster-G-person", "L0C049DNY_3"][2] == pytest.approx(191 * 301 / (201 * 301 + 192 * 312 - 191 * 301))
+    assert found["cluster-S-person", "cluster-G-person", "L0C049DNY_3"][2] == pytest.approx(
+        191 * 301 / (201 * 301 + 192 * 312 - 191 * 301)
+    )
     # video times, a 0.01 s collar: 2.49..7.01 against 1.99..6.01
     assert found["cluster-S-crash", "cluster-G-crash", "L0C049DNY"][2] == pytest.approx((6.01 - 2.49) / (7.01 - 1.99))
     # a key frame against video times of the same video, compared as the first (the gold's) is:
     # as times (3.02 / 4.02), not as boxes (5 / 6)
-    assert found["cluster-S-screen", "cluster-G-screen", "L0C049DNY_4"] == (f"{DOC}:L0C049DNY_4:(10,0)-(13,0)", f"{DOC}:L0C049DNY:(10.0,0)-(14.0,0)",
-                                                             pytest.approx(3.02 / 4.02))
+    assert found["cluster-S-screen", "cluster-G-screen", "L0C049DNY_4"] == (
+        f"{DOC}:L0C049DNY_4:(10,0)-(13,0)",
+        f"{DOC}:L0C049DNY:(10.0,0)-(14.0,0)",
+        pytest.approx(3.02 / 4.02),
+    )
     clusters = {(r[1], r[2]): float(r[3]) for r in lines(out / "alignment" / "cluster" / f"{DOC}.tab")}
     assert clusters["cluster-S-crash", "cluster-G-crash"] == 2.0  # its video and text mentions
     assert clusters["cluster-S-sound", "None"] == 0  # audio of the video: no gold near it
@@ -131,11 +142,22 @@ def test_an_audio_element_is_invalid_where_nist_stops(aux: Path, tmp_path: Path)
         table.write(f"L0C049AUD\tmp3\t{DOC}\tn/a\n")
     run = tmp_path / "run"
     run.mkdir()
-    kb = (KINDS / "run" / f"{DOC}.ttl").read_text().replace('run:sound-audio a aida:AudioJustification ; aida:source "L0C049DNY"',
-                                                              'run:sound-audio a aida:AudioJustification ; aida:source "L0C049AUD"')
+    kb = (
+        (KINDS / "run" / f"{DOC}.ttl")
+        .read_text()
+        .replace(
+            'run:sound-audio a aida:AudioJustification ; aida:source "L0C049DNY"',
+            'run:sound-audio a aida:AudioJustification ; aida:source "L0C049AUD"',
+        )
+    )
     (run / f"{DOC}.ttl").write_text(kb)
     out = tmp_path / "out"
     scores = score(run, audio_aux, out)
     assert scores.results["ErrorStats"] == {"Validator": 2}
-    assert "MISSING_ITEM_WITH_KEY - audio boundary 'L0C049AUD' not found" in (out / "logs" / "validate-responses.log").read_text()
-    assert json.loads((out / "results.json").read_text())["scores"][0]["TypeMetricV4_S"] == "1.0000"  # no unaligned cluster left
+    assert (
+        "MISSING_ITEM_WITH_KEY - audio boundary 'L0C049AUD' not found"
+        in (out / "logs" / "validate-responses.log").read_text()
+    )
+    assert (
+        json.loads((out / "results.json").read_text())["scores"][0]["TypeMetricV4_S"] == "1.0000"
+    )  # no unaligned cluster left

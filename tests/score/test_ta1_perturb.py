@@ -2,6 +2,7 @@
 
 Each test edits one cell (or rows) of the run's SPARQL-output and scores it; expectations are
 NIST's rules (validate_responses.py, filter_responses.py, the scorers) applied by hand."""
+
 from __future__ import annotations
 
 import json
@@ -44,7 +45,7 @@ def valid_rows(out: Path, kind: str, document: str = DOC) -> list[list[str]]:
 def test_unknown_negation_value_drops_the_row_and_counts_an_error(sparql_copy, tmp_path):
     # validate_negation_status: not Negated/NotNegated -> UNKNOWN_VALUE (ERROR), row invalid
     edit(sparql_copy, "CM", 2, 4, "Maybe")
-    out, scores, results = score(sparql_copy, tmp_path)
+    out, _scores, results = score(sparql_copy, tmp_path)
     assert len(valid_rows(out, "CM")) == 104
     assert results["Errors"] == 1 and results["ErrorStats"] == {"Validator": 1}
     assert "ERROR - Validator - UNKNOWN_VALUE" in (out / "logs" / "validate-responses.log").read_text()
@@ -54,8 +55,12 @@ def test_span_past_the_element_end_is_clipped(sparql_copy, tmp_path, ta1_data):
     # DocumentBoundary.validate fails, get_corrected_span clips the end to the element's last
     # character (the largest end_char of its sentences): a WARNING, the row stays
     original = edit(sparql_copy, "CM", 2, 3, f"{DOC}:L0C049DTH:(1,0)-(999999,0)")
-    ends = [int(line.split("\t")[3]) for line in (ta1_data / "ta1-scoring/AUX-data/LDC2021E11.sentence_boundaries.txt").read_text().splitlines()[1:] if line.startswith("L0C049DTH\t")]
-    out, scores, results = score(sparql_copy, tmp_path)
+    ends = [
+        int(line.split("\t")[3])
+        for line in (ta1_data / "ta1-scoring/AUX-data/LDC2021E11.sentence_boundaries.txt").read_text().splitlines()[1:]
+        if line.startswith("L0C049DTH\t")
+    ]
+    out, _scores, results = score(sparql_copy, tmp_path)
     spans = [r[3] for r in valid_rows(out, "CM") if r[0] == original[0].split("#")[1].rstrip(">")]
     assert f"{DOC}:L0C049DTH:(1,0)-({max(ends)},0)" in spans
     assert results["Errors"] == 0
@@ -99,7 +104,10 @@ def test_missing_month_is_completed_as_nist_does(sparql_copy, tmp_path):
     found = [r for r in valid_rows(out, "TM") if r[0] == cluster]
     assert found[0][1:4] == ['"01"', '"01"', '"2015"']
     assert results["Errors"] == 0
-    assert "MISSING_DATE_FIELD - Missing start_after month; using '2015-01-01'" in (out / "logs" / "validate-responses.log").read_text()
+    assert (
+        "MISSING_DATE_FIELD - Missing start_after month; using '2015-01-01'"
+        in (out / "logs" / "validate-responses.log").read_text()
+    )
 
 
 def test_out_of_range_confidence_becomes_one(sparql_copy, tmp_path):
@@ -157,7 +165,11 @@ def test_system_date_a_year_off_scores_one_thirteenth_on_that_constraint(sparql_
     # other three constraints equal the gold sentinels -> 1 each; S = (3 + 1/13) / 4
     out0 = from_sparql[0]
     aligned = _aligned(out0)
-    temporal = [r for r in rows(out0 / "scores" / "TemporalMetric-scores.tab")[1:] if r[0] == DOC and r[5] != "None" and r[6] == "1.0000"]
+    temporal = [
+        r
+        for r in rows(out0 / "scores" / "TemporalMetric-scores.tab")[1:]
+        if r[0] == DOC and r[5] != "None" and r[6] == "1.0000"
+    ]
     system_cluster = temporal[0][5]
     assert aligned[system_cluster] == temporal[0][4]
     lines = rows(table(sparql_copy, "TM"))
@@ -166,7 +178,9 @@ def test_system_date_a_year_off_scores_one_thirteenth_on_that_constraint(sparql_
     lines[line][3] = '"0002"'
     write(table(sparql_copy, "TM"), lines)
     out, _, _ = score(sparql_copy, tmp_path)
-    found = [r for r in rows(out / "scores" / "TemporalMetric-scores.tab")[1:] if r[0] == DOC and r[5] == system_cluster]
+    found = [
+        r for r in rows(out / "scores" / "TemporalMetric-scores.tab")[1:] if r[0] == DOC and r[5] == system_cluster
+    ]
     assert found[0][6] == f"{(3 + 1 / 13) / 4:6.4f}"
 
 

@@ -1,5 +1,6 @@
 """NIST's example TA1 run reproduced: every file NIST's own code reproduces, byte for byte,
 from its SPARQL-output and end to end from the run's Turtle KBs (expected files: NIST's)."""
+
 from __future__ import annotations
 
 import filecmp
@@ -12,7 +13,14 @@ from ta1_example import EXAMPLE
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
 
-FOLDERS = ("SPARQL-CLEAN-output", "SPARQL-VALID-output", "SPARQL-FILTERED-output", "alignment/cluster", "alignment/mention", "scores")
+FOLDERS = (
+    "SPARQL-CLEAN-output",
+    "SPARQL-VALID-output",
+    "SPARQL-FILTERED-output",
+    "alignment/cluster",
+    "alignment/mention",
+    "scores",
+)
 
 
 def _same_tree(expected, found) -> list[str]:
@@ -22,7 +30,9 @@ def _same_tree(expected, found) -> list[str]:
             twin = found / path.relative_to(expected)
             if not twin.is_file() or not filecmp.cmp(path, twin, shallow=False):
                 differences.append(str(path.relative_to(expected)))
-    extra = {p.relative_to(found) for p in found.rglob("*") if p.is_file()} - {p.relative_to(expected) for p in expected.rglob("*") if p.is_file()}
+    extra = {p.relative_to(found) for p in found.rglob("*") if p.is_file()} - {
+        p.relative_to(expected) for p in expected.rglob("*") if p.is_file()
+    }
     return differences + sorted(map(str, extra))
 
 
@@ -52,10 +62,13 @@ def test_similarities_match_where_nist_s_table_is_known(from_sparql):
         expected = path.read_text().splitlines()
         found = (out / "similarities" / path.name).read_text().splitlines()
         assert [row.split("\t")[:5] for row in found] == [row.split("\t")[:5] for row in expected]
-        aligned = {tuple(r.split("\t")[1:3]) for r in (EXAMPLE / "alignment" / "cluster" / path.name).read_text().splitlines()[1:]}
+        aligned = {
+            tuple(r.split("\t")[1:3])
+            for r in (EXAMPLE / "alignment" / "cluster" / path.name).read_text().splitlines()[1:]
+        }
         for mine, nist in zip(found[1:], expected[1:]):
             _, side1, c1, side2, c2, *_ = nist.split("\t")
-            if (side1 == side2 and c1 == c2) or (side1, side2) == ("system", "gold") and (c1, c2) in aligned:
+            if (side1 == side2 and c1 == c2) or ((side1, side2) == ("system", "gold") and (c1, c2) in aligned):
                 assert mine == nist
 
 
@@ -65,7 +78,11 @@ def test_query_engine_prints_nist_s_rows(ta1_data):
         with load_kb(ta1_data / "task1-run" / f"{document}.ttl") as kb:
             for kind in ("CM", "AM", "TM"):
                 mine = run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv().splitlines()
-                nist = (EXAMPLE / "SPARQL-output" / f"{document}.ttl" / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv").read_text().splitlines()
+                nist = (
+                    (EXAMPLE / "SPARQL-output" / f"{document}.ttl" / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
+                    .read_text()
+                    .splitlines()
+                )
                 assert mine[0] == nist[0]
                 assert Counter(mine[1:]) == Counter(nist[1:])
 

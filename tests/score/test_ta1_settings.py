@@ -10,6 +10,7 @@ offline on the same SPARQL-output with the same tables (NIST's Similarity class 
 set to aifcheck's bundled table, the overlay below, and a KGTK stand-in answering from the extra
 file), and aifcheck writes the same alignment, FILTERED and score files.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,10 @@ def kb(tmp_path: Path, **types: str) -> Path:
     text = (KINDS / "run" / f"{DOC}.ttl").read_text()
     for subject, qnode in types.items():
         old = {"car": "Q1420", "sound": "Q215627"}[subject]
-        text = text.replace(f'rdf:subject run:{subject} ; rdf:predicate rdf:type ; rdf:object "{old}"',
-                            f'rdf:subject run:{subject} ; rdf:predicate rdf:type ; rdf:object "{qnode}"')
+        text = text.replace(
+            f'rdf:subject run:{subject} ; rdf:predicate rdf:type ; rdf:object "{old}"',
+            f'rdf:subject run:{subject} ; rdf:predicate rdf:type ; rdf:object "{qnode}"',
+        )
     run = tmp_path / "run"
     run.mkdir()
     (run / f"{DOC}.ttl").write_text(text)
@@ -61,7 +64,9 @@ def aifcheck(*args: object) -> subprocess.CompletedProcess:
 
 
 def score_kinds(run: Path, aux: Path, out: Path, *options: object) -> subprocess.CompletedProcess:  # noqa: F811
-    return aifcheck("score", "ta1", run, "--gold", KINDS / "gold", "--aux", aux, "--run-id", "kinds", "-o", out, *options)
+    return aifcheck(
+        "score", "ta1", run, "--gold", KINDS / "gold", "--aux", aux, "--run-id", "kinds", "-o", out, *options
+    )
 
 
 def rows(path: Path) -> list[list[str]]:
@@ -69,6 +74,7 @@ def rows(path: Path) -> list[list[str]]:
 
 
 # --- the defaults are NIST's ---------------------------------------------------------------
+
 
 def test_the_defaults_are_the_values_of_nist_s_makefile() -> None:
     makefile = SHARED / "reference" / "nist-aida" / "docker-Makefile"
@@ -87,6 +93,7 @@ def test_the_defaults_are_the_values_of_nist_s_makefile() -> None:
 
 # --- each option changes what it should -----------------------------------------------------
 
+
 def test_iou_thresholds_by_language_and_modality(aux: Path, tmp_path: Path) -> None:  # noqa: F811
     out = tmp_path / "default"
     assert score_kinds(KINDS / "run", aux, out).returncode == 1  # the shot row's logged error, as test_ta1_kinds
@@ -99,17 +106,28 @@ def test_iou_thresholds_by_language_and_modality(aux: Path, tmp_path: Path) -> N
     # spa:image above 0.827 unaligns the car; spa:video above 0.701 drops the crash's video pair
     # (the key frame pair of the person, 0.914, stays: a key frame's modality is its video's)
     out = tmp_path / "spa"
-    assert score_kinds(KINDS / "run", aux, out, "--iou-threshold", "SPA:image:0.83", "--iou-threshold", "spa:video:0.72").returncode == 1
+    assert (
+        score_kinds(
+            KINDS / "run", aux, out, "--iou-threshold", "SPA:image:0.83", "--iou-threshold", "spa:video:0.72"
+        ).returncode
+        == 1
+    )
     found = {(r[1], r[2]): r[3] for r in rows(out / "alignment" / "cluster" / f"{DOC}.tab")}
     assert ("cluster-S-car", "cluster-G-car") not in found and found["cluster-S-car", "None"] == "0"
-    assert found["cluster-S-crash", "cluster-G-crash"] == "1.0" and default["cluster-S-crash", "cluster-G-crash"] == "2.0"
-    assert found["cluster-S-person", "cluster-G-person"] == "1.0" and found["cluster-S-screen", "cluster-G-screen"] == "1.0"
+    assert (
+        found["cluster-S-crash", "cluster-G-crash"] == "1.0" and default["cluster-S-crash", "cluster-G-crash"] == "2.0"
+    )
+    assert (
+        found["cluster-S-person", "cluster-G-person"] == "1.0"
+        and found["cluster-S-screen", "cluster-G-screen"] == "1.0"
+    )
     mentions = {r[3] for r in rows(out / "alignment" / "mention" / f"{DOC}.tab")}
     assert f"{DOC}:L0C049DNY:(2.5,0)-(7.0,0)" not in mentions and f"{DOC}:L0C049E0L:(30,0)-(40,0)" in mentions
     # what NIST's code computes with these thresholds, run offline on the KB's tables without the shot row
     results = json.loads((out / "results.json").read_text())["scores"][0]
-    assert [results[k] for k in ("FrameMetric_S", "CoreferenceMetric_F1", "TypeMetricV4_S", "ArgumentMetricV3A2_TRFscore")] == [
-        "0.1333", "0.6000", "0.5000", "0.2222"]
+    assert [
+        results[k] for k in ("FrameMetric_S", "CoreferenceMetric_F1", "TypeMetricV4_S", "ArgumentMetricV3A2_TRFscore")
+    ] == ["0.1333", "0.6000", "0.5000", "0.2222"]
 
 
 def test_min_type_similarity_and_an_extra_pair(aux: Path, tmp_path: Path) -> None:  # noqa: F811
@@ -121,9 +139,13 @@ def test_min_type_similarity_and_an_extra_pair(aux: Path, tmp_path: Path) -> Non
     # KGTK's answer (class 0.5, jc 0.4): the mean 0.45 is above NIST's 0.3, below 0.5
     extra = table(tmp_path, "extra.tsv", f"q1\tq2\tclass\tjc\tq1_label\nQ1420\t{NEW_CAR}\t0.5\t0.4\tcar\n")
     assert _system_to_gold(run, aux, extra_similarities=extra)["cluster-S-car"] == ("cluster-G-car", 0.45)
-    assert "cluster-S-car" not in _system_to_gold(run, aux, extra_similarities=extra, settings=TA1Settings(min_type_similarity=0.5))
+    assert "cluster-S-car" not in _system_to_gold(
+        run, aux, extra_similarities=extra, settings=TA1Settings(min_type_similarity=0.5)
+    )
     # --similarity-types class: 0.5 alone, which reaches the minimum 0.5 (NIST: >=)
-    found = _system_to_gold(run, aux, extra_similarities=extra, settings=TA1Settings(min_type_similarity=0.5, similarity_types=("class",)))
+    found = _system_to_gold(
+        run, aux, extra_similarities=extra, settings=TA1Settings(min_type_similarity=0.5, similarity_types=("class",))
+    )
     assert found["cluster-S-car"] == ("cluster-G-car", 0.5)
 
 
@@ -136,7 +158,9 @@ def test_an_extra_pair_lowers_the_count_by_one(aux: Path, tmp_path: Path) -> Non
     out = tmp_path / "out"
     result = score_kinds(run, aux, out, "--extra-similarities", extra)
     warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
-    assert len(warnings) == 1 and warnings[0].startswith(f"aifcheck: warning: {len(after)} type pair(s) have no similarity")
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"aifcheck: warning: {len(after)} type pair(s) have no similarity"
+    )
     # the extra pair's value, 0.25, is below 0.3: the car stays unaligned
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
 
@@ -159,12 +183,36 @@ def test_alpha_and_similarity_types_decide_what_is_evaluable(aux: Path, tmp_path
 
 def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -> None:  # noqa: F811
     run = kb(tmp_path, car=NEW_CAR)
-    near = table(tmp_path, "near.json", json.dumps({"events": {}, "relations": {}, "entities": {
-        "car": {"wd_node": NEW_CAR, "similar_nodes": [{"wd_node": "Q1420", "similarity_type": "NN"}]}}}))
-    same = table(tmp_path, "same.json", json.dumps({"events": {}, "relations": {}, "entities": {
-        "car": {"wd_node": NEW_CAR, "similar_nodes": [{"wd_node": "Q1420", "similarity_type": "SS"}]}}}))
+    near = table(
+        tmp_path,
+        "near.json",
+        json.dumps(
+            {
+                "events": {},
+                "relations": {},
+                "entities": {
+                    "car": {"wd_node": NEW_CAR, "similar_nodes": [{"wd_node": "Q1420", "similarity_type": "NN"}]}
+                },
+            }
+        ),
+    )
+    same = table(
+        tmp_path,
+        "same.json",
+        json.dumps(
+            {
+                "events": {},
+                "relations": {},
+                "entities": {
+                    "car": {"wd_node": NEW_CAR, "similar_nodes": [{"wd_node": "Q1420", "similarity_type": "SS"}]}
+                },
+            }
+        ),
+    )
     assert _system_to_gold(run, aux, overlay=near)["cluster-S-car"] == ("cluster-G-car", 0.9)  # both ways
-    assert "cluster-S-car" not in _system_to_gold(run, aux, overlay=near, settings=TA1Settings(near_neighbour_similarity=0.2))
+    assert "cluster-S-car" not in _system_to_gold(
+        run, aux, overlay=near, settings=TA1Settings(near_neighbour_similarity=0.2)
+    )
     strict = TA1Settings(min_type_similarity=1.0)
     assert "cluster-S-car" not in _system_to_gold(run, aux, overlay=near, settings=strict)
     assert _system_to_gold(run, aux, overlay=same, settings=strict)["cluster-S-car"] == ("cluster-G-car", 1.0)
@@ -179,20 +227,27 @@ def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -
 
 # --- bad values ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("options", "says"), [
-    (["--alpha", "1.5"], "--alpha 1.5: give a number from 0 to 1"),
-    (["--alpha", "nan"], "--alpha nan: give a number from 0 to 1"),
-    (["--min-type-similarity", "-0.1"], "--min-type-similarity -0.1: give a number from 0 to 1"),
-    (["--near-neighbour-similarity", "2"], "--near-neighbour-similarity 2.0: give a number from 0 to 1"),
-    (["--iou-threshold", "fra:text:0.5"], "unknown language 'fra' (known: eng, rus, spa, ukr)"),
-    (["--iou-threshold", "eng:audio:0.5"], "unknown modality 'audio' (known: image, text, video)"),
-    (["--iou-threshold", "eng:text"], "--iou-threshold 'eng:text': give LANG:MODALITY:VALUE"),
-    (["--iou-threshold", "eng:text:high"], "'high' is not a number"),
-    (["--iou-threshold", "eng:text:1.1"], "--iou-threshold eng:text 1.1: give a number from 0 to 1"),
-    (["--similarity-types", "class,cosine"], "unknown type 'cosine' (known: class, complex, jc, text, topsim, transe)"),
-    (["--similarity-types", ","], "--similarity-types: give one or more of"),
-    (["--similarity-types", "jc,jc"], "a type is given twice"),
-])
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--alpha", "1.5"], "--alpha 1.5: give a number from 0 to 1"),
+        (["--alpha", "nan"], "--alpha nan: give a number from 0 to 1"),
+        (["--min-type-similarity", "-0.1"], "--min-type-similarity -0.1: give a number from 0 to 1"),
+        (["--near-neighbour-similarity", "2"], "--near-neighbour-similarity 2.0: give a number from 0 to 1"),
+        (["--iou-threshold", "fra:text:0.5"], "unknown language 'fra' (known: eng, rus, spa, ukr)"),
+        (["--iou-threshold", "eng:audio:0.5"], "unknown modality 'audio' (known: image, text, video)"),
+        (["--iou-threshold", "eng:text"], "--iou-threshold 'eng:text': give LANG:MODALITY:VALUE"),
+        (["--iou-threshold", "eng:text:high"], "'high' is not a number"),
+        (["--iou-threshold", "eng:text:1.1"], "--iou-threshold eng:text 1.1: give a number from 0 to 1"),
+        (
+            ["--similarity-types", "class,cosine"],
+            "unknown type 'cosine' (known: class, complex, jc, text, topsim, transe)",
+        ),
+        (["--similarity-types", ","], "--similarity-types: give one or more of"),
+        (["--similarity-types", "jc,jc"], "a type is given twice"),
+    ],
+)
 def test_a_bad_value_is_one_line_and_exit_2(tmp_path: Path, options: list[str], says: str) -> None:
     out = tmp_path / "out"
     result = aifcheck("score", "ta1", tmp_path, "--gold", tmp_path, "--aux", tmp_path, "-o", out, *options)
@@ -205,20 +260,48 @@ def test_bad_values_through_the_api() -> None:
         TA1Settings(alpha=-1)
     with pytest.raises(UsageError, match="unknown modality 'pdf'"):
         TA1Settings(iou_thresholds=((("eng", "pdf"), 0.5),))
-    assert TA1Settings.parse_iou_thresholds(["eng:text:0.5, rus:image:0.2", "eng:text:0.7"]) == ((("eng", "text"), 0.7), (("rus", "image"), 0.2))
+    assert TA1Settings.parse_iou_thresholds(["eng:text:0.5, rus:image:0.2", "eng:text:0.7"]) == (
+        (("eng", "text"), 0.7),
+        (("rus", "image"), 0.2),
+    )
 
 
-@pytest.mark.parametrize(("option", "name", "text", "says"), [
-    ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\tjc\nQ1\tQ2\t0.5\t0.5\nQ1\tQ3\t0.5\tsimilar\n", ":3: jc 'similar' is not a number"),
-    ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\nQ1\tQ2\t0.5\n", ":1: the header has no column jc"),
-    ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\tjc\nQ1\tQ2\t0.5\n", ":2: 3 cells, the header has 4 columns"),
-    ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\tjc\n\tQ2\t0.5\t0.5\n", ":2: a pair needs both q1 and q2"),
-    ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\tjc\nQ1\tQ2\tinf\t0.5\n", ":2: class 'inf' is not a finite number"),
-    ("--overlay", "overlay.json", '{"events": {},\n "relations": {}', ":2:17: not JSON"),
-    ("--overlay", "overlay.json", '{"events": {}, "relations": {}}', ": no 'entities' object"),
-    ("--overlay", "overlay.json", '{"events": {"e": {"similar_nodes": []}}, "relations": {}, "entities": {}}', ": events node 'e' has no wd_node"),
-])
-def test_a_bad_row_is_one_line_naming_it_and_exit_3(aux: Path, tmp_path: Path, option: str, name: str, text: str, says: str) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("option", "name", "text", "says"),
+    [
+        (
+            "--extra-similarities",
+            "extra.tsv",
+            "q1\tq2\tclass\tjc\nQ1\tQ2\t0.5\t0.5\nQ1\tQ3\t0.5\tsimilar\n",
+            ":3: jc 'similar' is not a number",
+        ),
+        ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\nQ1\tQ2\t0.5\n", ":1: the header has no column jc"),
+        (
+            "--extra-similarities",
+            "extra.tsv",
+            "q1\tq2\tclass\tjc\nQ1\tQ2\t0.5\n",
+            ":2: 3 cells, the header has 4 columns",
+        ),
+        ("--extra-similarities", "extra.tsv", "q1\tq2\tclass\tjc\n\tQ2\t0.5\t0.5\n", ":2: a pair needs both q1 and q2"),
+        (
+            "--extra-similarities",
+            "extra.tsv",
+            "q1\tq2\tclass\tjc\nQ1\tQ2\tinf\t0.5\n",
+            ":2: class 'inf' is not a finite number",
+        ),
+        ("--overlay", "overlay.json", '{"events": {},\n "relations": {}', ":2:17: not JSON"),
+        ("--overlay", "overlay.json", '{"events": {}, "relations": {}}', ": no 'entities' object"),
+        (
+            "--overlay",
+            "overlay.json",
+            '{"events": {"e": {"similar_nodes": []}}, "relations": {}, "entities": {}}',
+            ": events node 'e' has no wd_node",
+        ),
+    ],
+)
+def test_a_bad_row_is_one_line_naming_it_and_exit_3(
+    aux: Path, tmp_path: Path, option: str, name: str, text: str, says: str
+) -> None:  # noqa: F811
     path = table(tmp_path, name, text)
     result = score_kinds(KINDS / "run", aux, tmp_path / "out", option, path)
     assert result.returncode == 3 and f"{path}{says}" in result.stderr
@@ -230,8 +313,15 @@ def test_a_bad_row_is_one_line_naming_it_and_exit_3(aux: Path, tmp_path: Path, o
 # the ALL-Macro rows of NIST's score files, its code run offline with these settings (see the
 # module's docstring); with NIST's defaults the example run's Total is 0.3488
 NIST_NON_DEFAULT = {
-    "Total": "0.3135", "FrameMetric_RUS_S": "0.2495", "FrameMetric_SPA_S": "0.3776", "TypeMetricV4_S": "0.7046", "TypeMetricV4_RUS_S": "0.6123",
-    "TypeMetricV4_SPA_S": "0.7969", "TemporalMetric_S": "0.7500", "TemporalMetric_SPA_S": "0.6667", "CoreferenceMetric_F1": "0.0453",
+    "Total": "0.3135",
+    "FrameMetric_RUS_S": "0.2495",
+    "FrameMetric_SPA_S": "0.3776",
+    "TypeMetricV4_S": "0.7046",
+    "TypeMetricV4_RUS_S": "0.6123",
+    "TypeMetricV4_SPA_S": "0.7969",
+    "TemporalMetric_S": "0.7500",
+    "TemporalMetric_SPA_S": "0.6667",
+    "CoreferenceMetric_F1": "0.0453",
     "ArgumentMetricV3A2_TRFscore": "0.0105",
 }
 
@@ -241,10 +331,33 @@ def test_every_setting_at_once_as_nist_s_code_computes_it(tmp_path: Path) -> Non
     if not example.is_dir():
         pytest.skip(f"NIST's example run not found at {example}")
     out = tmp_path / "out"
-    result = aifcheck("score", "ta1", example / "SPARQL-output", "--gold", SHARED_DATA / "ta1-gold-tsv", "--aux", SHARED_DATA / "ta1-scoring" / "AUX-data",
-                      "--run-id", "example-task1-run", "-o", out, "--alpha", "0.5", "--min-type-similarity", "0.5", "--near-neighbour-similarity", "0.6",
-                      "--similarity-types", "class", "--iou-threshold", "spa:text:0.6,rus:text:0.3",
-                      "--overlay", DATA / "overlay.json", "--extra-similarities", DATA / "extra.tsv")
+    result = aifcheck(
+        "score",
+        "ta1",
+        example / "SPARQL-output",
+        "--gold",
+        SHARED_DATA / "ta1-gold-tsv",
+        "--aux",
+        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        "--run-id",
+        "example-task1-run",
+        "-o",
+        out,
+        "--alpha",
+        "0.5",
+        "--min-type-similarity",
+        "0.5",
+        "--near-neighbour-similarity",
+        "0.6",
+        "--similarity-types",
+        "class",
+        "--iou-threshold",
+        "spa:text:0.6,rus:text:0.3",
+        "--overlay",
+        DATA / "overlay.json",
+        "--extra-similarities",
+        DATA / "extra.tsv",
+    )
     assert result.returncode == 0, result.stderr
     found = json.loads((out / "results.json").read_text())["scores"][0]
     assert {key: found[key] for key in NIST_NON_DEFAULT} == NIST_NON_DEFAULT

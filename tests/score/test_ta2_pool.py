@@ -2,6 +2,7 @@
 an earlier pool and kits of 2 lines, against what NIST's pooler wrote for them (``pool/nist/``:
 pool.txt, the kits, the .klm and each run's SPARQL-POOLED output; its last step, the md5 by
 macOS's ``md5``, fails on Linux after those)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,15 +16,17 @@ import pytest
 from ta2_common import AUX, FIXTURES, aifcheck, need_aux  # noqa: F401 (a fixture)
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.ta2.pool import pool_ta2
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+from aifcheck.pipeline.ta2.pool import pool_ta2
 from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
 
 CASE = FIXTURES / "pool"
 RUNS = (CASE / "runs" / "runA", CASE / "runs" / "runB")
 
 
-def pool_command(out: Path, *options: object, runs: tuple[Path, ...] = RUNS, queries: Path = CASE / "queries.tab") -> subprocess.CompletedProcess:
+def pool_command(
+    out: Path, *options: object, runs: tuple[Path, ...] = RUNS, queries: Path = CASE / "queries.tab"
+) -> subprocess.CompletedProcess:
     return aifcheck("pool", "ta2", *runs, "--queries-to-score", queries, "--aux", AUX, "-o", out, *options)
 
 
@@ -38,9 +41,16 @@ def test_the_pool_is_nist_s(tmp_path: Path) -> None:
     written = files(out)
     for name, content in files(CASE / "nist").items():
         assert written[name] == content, name
-    assert written["runs_to_pool.txt"] == b"run_id\nrunA\nrunB\n" and written["queries.tab"] == (CASE / "queries.tab").read_bytes()
+    assert (
+        written["runs_to_pool.txt"] == b"run_id\nrunA\nrunB\n"
+        and written["queries.tab"] == (CASE / "queries.tab").read_bytes()
+    )
     assert "aifcheck: note: " in done.stderr and "P9.rq.tsv: query P9 is not in the queries table" in done.stderr
-    assert done.stdout.splitlines()[1:4] == ["P1      Natasha           6    3", "P2      Q5                2    1", "P3      Olha              3    2"]
+    assert done.stdout.splitlines()[1:4] == [
+        "P1      Natasha           6    3",
+        "P2      Q5                2    1",
+        "P3      Olha              3    2",
+    ]
 
 
 def test_the_ldc_package_is_a_tarball_named_with_its_md5(tmp_path: Path) -> None:
@@ -62,8 +72,11 @@ def test_the_pool_as_values() -> None:
     pool = pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE))
     p1 = [(line.response_id, line.document, line.mention) for line in pool.lines if line.query_id == "P1"]
     assert p1[0] == (1, "L0C04C4IA", "L0C04CAAG:(8,0)-(12,0)") and len(p1) == 7  # 4K6 pooled: no earlier pool
-    assert [(k.name, len(k.lines), k.languages) for k in pool.kits] == [("BATCH1_P1_1.tab", 7, "ENG,RUS"), ("BATCH1_P2_1.tab", 2, "ENG"),
-                                                                        ("BATCH1_P3_1.tab", 3, "ENG,RUS")]
+    assert [(k.name, len(k.lines), k.languages) for k in pool.kits] == [
+        ("BATCH1_P1_1.tab", 7, "ENG,RUS"),
+        ("BATCH1_P2_1.tab", 2, "ENG"),
+        ("BATCH1_P3_1.tab", 3, "ENG,RUS"),
+    ]
     assert [line.source for line in pool.lines if line.query_id == "P3"] == ["IMAGE", "VIDEO", "TEXT"]
     assert pool.batch == "BATCH1" and [r.run_id for r in pool.runs] == ["runA", "runB"] and pool.errors == 0
     later = pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[CASE / "previous"], batch="BATCH2", kit_size=2)
@@ -75,7 +88,7 @@ def _run_with(tmp_path: Path, query_link_target: str, link_target: str, entrypoi
     run = tmp_path / "runX" / "SPARQL-VALID-output"
     run.mkdir(parents=True)
     header = "?docid\t?query_link_target\t?link_target\t?cluster\t?mention_span\t?j_cv\t?link_cv"
-    row = f"L0C04C50R\t{query_link_target}\t{link_target}\tk1\tL0C04C50R:L0C04CAAU:(31,0)-(36,0)\t\"0.9\"\t\"0.9\""
+    row = f'L0C04C50R\t{query_link_target}\t{link_target}\tk1\tL0C04C50R:L0C04CAAU:(31,0)-(36,0)\t"0.9"\t"0.9"'
     (run / "K1.rq.tsv").write_text(f"{header}\n{row}\n", encoding="utf-8")
     queries = tmp_path / "queries.tab"
     queries.write_text(f"query_id\tentrypoint\tclusters\tdocuments\nK1\t{entrypoint}\t1\t10\n", encoding="utf-8")
@@ -86,7 +99,12 @@ def test_a_part_of_a_list_entry_point_is_pooled_where_nist_stops(tmp_path: Path)
     run, queries = _run_with(tmp_path, "Q1|Q2", "Q1", "Q1|Q2")
     done = pool_command(tmp_path / "out", runs=(run,), queries=queries)
     assert done.returncode == 0 and "UNEXPECTED_ENTRYPOINT_DESCRIPTOR" in done.stderr
-    assert (tmp_path / "out" / "pool.txt").read_text(encoding="utf-8").splitlines()[1].startswith("K1\tQ1|Q2\t1\tTEXT\tL0C04C50R\t")
+    assert (
+        (tmp_path / "out" / "pool.txt")
+        .read_text(encoding="utf-8")
+        .splitlines()[1]
+        .startswith("K1\tQ1|Q2\t1\tTEXT\tL0C04C50R\t")
+    )
 
 
 def test_a_row_of_another_query_stops_the_pool(tmp_path: Path) -> None:
@@ -106,7 +124,9 @@ def test_usage_errors(tmp_path: Path) -> None:
         pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[tmp_path])
     bad = tmp_path / "previous"
     bad.mkdir()
-    (bad / "pool.txt").write_text("QUERY_ID\tDOCUMENT_ID\tMENTION_SPAN\tRESPONSE_ID\nP1\tD\tE:(1,0)-(2,0)\tseven\n", encoding="utf-8")
+    (bad / "pool.txt").write_text(
+        "QUERY_ID\tDOCUMENT_ID\tMENTION_SPAN\tRESPONSE_ID\nP1\tD\tE:(1,0)-(2,0)\tseven\n", encoding="utf-8"
+    )
     with pytest.raises(InputError, match="RESPONSE_ID 'seven'"):
         pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[bad])
     out = tmp_path / "out"

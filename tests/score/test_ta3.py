@@ -5,6 +5,7 @@ Expected values come from two independent sources: NIST's own score files for ea
 hand-computed values of research/ta3-crux-scoring.md §4 (T1-T13, which that document also
 verified on NIST's code), with the arithmetic written out where the test adds to them.
 """
+
 from __future__ import annotations
 
 import math
@@ -12,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
 from aifcheck.render.ta3.scores import write_score_files
+from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "RUN1").is_dir())
@@ -41,6 +42,7 @@ def _log(rank: int) -> float:
 
 # --- NIST's own output, byte for byte -------------------------------------------------------
 
+
 @pytest.mark.parametrize("case", [c for c in CASES if c != "T12_nil"])
 def test_score_files_are_nist_s_wherever_nist_finishes(case: str, tmp_path: Path) -> None:
     write_score_files(_score(case), tmp_path)
@@ -65,6 +67,7 @@ def test_every_metric_is_written_twice(tmp_path: Path) -> None:
 
 
 # --- research document §4 -------------------------------------------------------------------
+
 
 def test_t1_gains_dcg_and_ndcg() -> None:
     scores = _score("T1")
@@ -91,7 +94,12 @@ def test_t2_f1_best_cutoff() -> None:
 def test_t3_ndcg_per_list() -> None:
     rows = _rows(_score("T3"), "NDCGScorerV1")
     assert {r: round(row.ndcg, 4) for r, row in rows.items()} == {
-        "ontopic": 1.0, "supporting": 1.0, "refuting": 1.0, "related": 0.0, "nonrefuting": 1.0, "nonsupporting": 0.9173,
+        "ontopic": 1.0,
+        "supporting": 1.0,
+        "refuting": 1.0,
+        "related": 0.0,
+        "nonrefuting": 1.0,
+        "nonsupporting": 0.9173,
     }
     assert rows["ontopic"].gains == (112, 112, 16, 0) and rows["ontopic"].ground_truth == 3
     assert rows["supporting"].gains == (112, 0)  # G is related, not supporting
@@ -163,7 +171,11 @@ def test_t9_no_relation_row_means_no_relation_in_either_order_under_the_plan() -
     first, second = _score("T9_identical_last", plan=True), _score("T9_related_last", plan=True)
     assert first.metrics == second.metrics
     assert not first.warnings  # the file's last row is "identical": no relation either way
-    assert len(second.warnings) == 1 and "1 correct claim(s) have no relation row (uidS for Q1): they have no relation (--plan)" in second.warnings[0]
+    assert (
+        len(second.warnings) == 1
+        and "1 correct claim(s) have no relation row (uidS for Q1): they have no relation (--plan)"
+        in second.warnings[0]
+    )
 
 
 def test_t9_by_default_a_claim_without_a_row_takes_the_last_row_s_relation_as_in_nist_s_code() -> None:
@@ -173,7 +185,10 @@ def test_t9_by_default_a_claim_without_a_row_takes_the_last_row_s_relation_as_in
     # NIST stops there (nDCG > 1): the documented result is the value, with its warning
     assert any("> 1" in w for w in second.warnings)
     (touched,) = [w for w in second.warnings if "no relation row" in w]
-    assert "1 correct claim(s) have no relation row (uidS for Q1): they take the relation of the file's last row (related)" in touched
+    assert (
+        "1 correct claim(s) have no relation row (uidS for Q1): they take the relation of the file's last row (related)"
+        in touched
+    )
 
 
 def test_t10_truth_without_gain_counts_in_the_macro() -> None:
@@ -198,6 +213,7 @@ def test_t13_no_relations_leaves_every_condition5_list_without_truth() -> None:
 
 
 # --- our own cases --------------------------------------------------------------------------
+
 
 def test_date_bounds_30_days_apart_are_near_31_are_not() -> None:
     # P's range is 2020-01-01..31 both ends; D31 moves T1 31 days, D30 every bound 30 days;
@@ -289,7 +305,9 @@ def test_nist_docker_layout_scores_the_same(tmp_path: Path) -> None:
         frames.mkdir(parents=True)
         for line in ranking.read_text(encoding="utf-8").splitlines():
             (frames / f"{line.split()[1]}-outer-claim.tab").write_text("", encoding="utf-8")
-    docker = score_ta3(tmp_path, root / "queries_to_score.tab", root / "claim-mappings.tab", root / "LDC", run_id="RUN1")
+    docker = score_ta3(
+        tmp_path, root / "queries_to_score.tab", root / "claim-mappings.tab", root / "LDC", run_id="RUN1"
+    )
     assert docker.metrics == _score("multi").metrics
 
 

@@ -3,6 +3,7 @@ and the ``aifcheck score ta3`` command itself (typer's CliRunner, and once the i
 
 Each broken input is a copy of a fixture (tests/score/fixtures/ta3) with one thing changed.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -29,8 +30,20 @@ def _paths(root: Path) -> list[Path]:
 
 def _command(root: Path, out: Path, *extra: str) -> list[str]:
     run, queries, mappings, package = _paths(root)
-    return ["score", "ta3", str(run), "--queries-to-score", str(queries), "--claim-mappings", str(mappings),
-            "--assessments", str(package), "-o", str(out), *extra]
+    return [
+        "score",
+        "ta3",
+        str(run),
+        "--queries-to-score",
+        str(queries),
+        "--claim-mappings",
+        str(mappings),
+        "--assessments",
+        str(package),
+        "-o",
+        str(out),
+        *extra,
+    ]
 
 
 def _copy(case: str, tmp_path: Path) -> Path:
@@ -56,38 +69,126 @@ T3_CLAIM_E = "LDC/data/TA3/system_claims/uidE-outer-claim.tab"
 BROKEN = {
     "NIL judgement (T12)": ("T12_nil", None, None, "uidC-outer-claim.tab", 10, "unknown correctness 'NIL'"),
     "two mappings for one claim (T12)": (
-        "T1", "claim-mappings.tab", lambda lines: [*lines[:2], lines[1], *lines[2:]], "claim-mappings.tab", 3,
-        "a second row maps claim CL_A"),
-    "ranking tie (T13)": ("T1", T1_RANKING, lambda l: [l[0], l[1].replace("\t2", "\t1"), *l[2:]], "T100.ranking.tsv", 2,
-                          "rank 1 is given to CL_C and to CL_A"),
-    "claim ranked twice": ("T1", T1_RANKING, lambda l: [*l[:2], l[0].replace("\t1", "\t9"), *l[2:]], "T100.ranking.tsv", 3,
-                           "CL_A is ranked twice"),
-    "rank not a number": ("T1", T1_RANKING, lambda l: [l[0].replace("\t1", "\tfirst"), *l[1:]], "T100.ranking.tsv", 1,
-                          "rank 'first' of CL_A is not a number"),
+        "T1",
+        "claim-mappings.tab",
+        lambda lines: [*lines[:2], lines[1], *lines[2:]],
+        "claim-mappings.tab",
+        3,
+        "a second row maps claim CL_A",
+    ),
+    "ranking tie (T13)": (
+        "T1",
+        T1_RANKING,
+        lambda l: [l[0], l[1].replace("\t2", "\t1"), *l[2:]],
+        "T100.ranking.tsv",
+        2,
+        "rank 1 is given to CL_C and to CL_A",
+    ),
+    "claim ranked twice": (
+        "T1",
+        T1_RANKING,
+        lambda l: [*l[:2], l[0].replace("\t1", "\t9"), *l[2:]],
+        "T100.ranking.tsv",
+        3,
+        "CL_A is ranked twice",
+    ),
+    "rank not a number": (
+        "T1",
+        T1_RANKING,
+        lambda l: [l[0].replace("\t1", "\tfirst"), *l[1:]],
+        "T100.ranking.tsv",
+        1,
+        "rank 'first' of CL_A is not a number",
+    ),
     "Condition 5 line without relation": (
-        "T3", "RUN1/Condition5/Q1/Q1.ranking.tsv", lambda l: [l[0].rsplit("\t", 1)[0], *l[1:]], "Q1.ranking.tsv", 1,
-        "3 columns, expected 4"),
+        "T3",
+        "RUN1/Condition5/Q1/Q1.ranking.tsv",
+        lambda l: [l[0].rsplit("\t", 1)[0], *l[1:]],
+        "Q1.ranking.tsv",
+        1,
+        "3 columns, expected 4",
+    ),
     "ranked claim frame missing": ("T1", None, None, "T100.ranking.tsv", 2, "CL_C is ranked but"),
-    "unknown condition": ("T1", "queries_to_score.tab", lambda l: [l[0], l[1].replace("Condition6", "Condition8"), *l[2:]],
-                          "queries_to_score.tab", 2, "unknown condition 'Condition8'"),
-    "missing pooling depth": ("T3", "queries_to_score.tab", lambda l: [l[0], l[1].replace(",nonsupporting:30", ""), *l[2:]],
-                              "queries_to_score.tab", 2, "no pooling depth for nonsupporting"),
-    "malformed depth": ("T1", "queries_to_score.tab", lambda l: [l[0], l[1].replace("ontopic:2", "ontopic=2"), *l[2:]],
-                        "queries_to_score.tab", 2, "'ontopic=2' is not <list>:<number>"),
-    "no query claim frame mapping": ("T3", "claim-mappings.tab", lambda l: [l[0], *l[2:]], "claim-mappings.tab", None,
-                                     "no row maps the query claim frame of Q1"),
-    "missing mapping column": ("T1", "claim-mappings.tab", lambda l: [l[0].replace("run_claim_id", "run_claim"), *l[1:]],
-                               "claim-mappings.tab", 1, "no column run_claim_id"),
-    "pool claim without outer claim": ("T3", None, None, "claim-mappings.tab", 4, "pool claim uidE has no uidE-outer-claim.tab"),
-    "outer claim row too short": ("T3", T3_CLAIM_E, lambda l: [*l[:3], l[3].rsplit("\t", 1)[0], *l[4:]],
-                                  "uidE-outer-claim.tab", 4, "5 cells, the header has 6 columns"),
-    "required field without component 1": ("T3", T3_CLAIM_E, lambda l: [x.replace("\tclaimer\t1\t", "\tclaimer\t2\t") for x in l],
-                                           "uidE-outer-claim.tab", None, "required field claimer has no component 1"),
-    "component without its value row": ("T3", T3_CLAIM_E, lambda l: [x for x in l if "xVariable\t1\tec_similarity" not in x],
-                                        "uidE-outer-claim.tab", 6, "xVariable 1 has no 'ec_similarity' row"),
-    "malformed date range": ("T7", "LDC/data/TA3/system_claims/uidK-outer-claim.tab",
-                             lambda l: [x.replace("(2020-03-01,2020-03-01)-(", "(2020-03-01)-(") for x in l],
-                             "uidK-outer-claim.tab", 7, "date range '(2020-03-01)-(2020-03-01,2020-03-01)'"),
+    "unknown condition": (
+        "T1",
+        "queries_to_score.tab",
+        lambda l: [l[0], l[1].replace("Condition6", "Condition8"), *l[2:]],
+        "queries_to_score.tab",
+        2,
+        "unknown condition 'Condition8'",
+    ),
+    "missing pooling depth": (
+        "T3",
+        "queries_to_score.tab",
+        lambda l: [l[0], l[1].replace(",nonsupporting:30", ""), *l[2:]],
+        "queries_to_score.tab",
+        2,
+        "no pooling depth for nonsupporting",
+    ),
+    "malformed depth": (
+        "T1",
+        "queries_to_score.tab",
+        lambda l: [l[0], l[1].replace("ontopic:2", "ontopic=2"), *l[2:]],
+        "queries_to_score.tab",
+        2,
+        "'ontopic=2' is not <list>:<number>",
+    ),
+    "no query claim frame mapping": (
+        "T3",
+        "claim-mappings.tab",
+        lambda l: [l[0], *l[2:]],
+        "claim-mappings.tab",
+        None,
+        "no row maps the query claim frame of Q1",
+    ),
+    "missing mapping column": (
+        "T1",
+        "claim-mappings.tab",
+        lambda l: [l[0].replace("run_claim_id", "run_claim"), *l[1:]],
+        "claim-mappings.tab",
+        1,
+        "no column run_claim_id",
+    ),
+    "pool claim without outer claim": (
+        "T3",
+        None,
+        None,
+        "claim-mappings.tab",
+        4,
+        "pool claim uidE has no uidE-outer-claim.tab",
+    ),
+    "outer claim row too short": (
+        "T3",
+        T3_CLAIM_E,
+        lambda l: [*l[:3], l[3].rsplit("\t", 1)[0], *l[4:]],
+        "uidE-outer-claim.tab",
+        4,
+        "5 cells, the header has 6 columns",
+    ),
+    "required field without component 1": (
+        "T3",
+        T3_CLAIM_E,
+        lambda l: [x.replace("\tclaimer\t1\t", "\tclaimer\t2\t") for x in l],
+        "uidE-outer-claim.tab",
+        None,
+        "required field claimer has no component 1",
+    ),
+    "component without its value row": (
+        "T3",
+        T3_CLAIM_E,
+        lambda l: [x for x in l if "xVariable\t1\tec_similarity" not in x],
+        "uidE-outer-claim.tab",
+        6,
+        "xVariable 1 has no 'ec_similarity' row",
+    ),
+    "malformed date range": (
+        "T7",
+        "LDC/data/TA3/system_claims/uidK-outer-claim.tab",
+        lambda l: [x.replace("(2020-03-01,2020-03-01)-(", "(2020-03-01)-(") for x in l],
+        "uidK-outer-claim.tab",
+        7,
+        "date range '(2020-03-01)-(2020-03-01,2020-03-01)'",
+    ),
     "relations file missing": ("T3", None, None, "cross_claim_relations.tab", None, "no cross_claim_relations.tab"),
 }
 
@@ -145,18 +246,21 @@ def test_not_a_run(tmp_path: Path) -> None:
 
 # --- the command ----------------------------------------------------------------------------
 
+
 def test_command_writes_nist_files_and_prints_a_summary(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, _command(FIXTURES / "T3", tmp_path))
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "scores").iterdir()) == sorted(
-        f"{m}-scores.{s}" for m in METRICS for s in ("tab", "txt"))
+        f"{m}-scores.{s}" for m in METRICS for s in ("tab", "txt")
+    )
     header, *rows = result.stdout.splitlines()
     assert header.split() == ["Condition", "ClaimRelation", *METRICS]
     summary = {tuple(r.split()[:2]): r.split()[2:] for r in rows}
     assert summary["Condition5", "nonsupporting"][0] == "0.9173"
     assert summary["Condition5", "related"][METRICS.index("F1ScorerV1B")] == "-"  # no query with truth (T5)
     assert (tmp_path / "scores" / "NDCGScorerV1-scores.tab").read_text(encoding="utf-8") == (
-        FIXTURES / "T3" / "nist" / "NDCGScorerV1-scores.tab").read_text(encoding="utf-8")
+        FIXTURES / "T3" / "nist" / "NDCGScorerV1-scores.tab"
+    ).read_text(encoding="utf-8")
 
 
 def test_command_plan_mode(tmp_path: Path) -> None:
@@ -174,7 +278,11 @@ def test_command_warnings_go_to_stderr(tmp_path: Path) -> None:
 
 
 def test_installed_command(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "aifcheck", *_command(FIXTURES / "T1", tmp_path)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "aifcheck", *_command(FIXTURES / "T1", tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "Condition6 ontopic" in done.stdout and "0.8934" in done.stdout

@@ -7,6 +7,7 @@ topic to each query claim frame of the topic, a Condition 5 claim gets the relat
 tagged, and the other claims of the topic "related". What is checked is what follows from that without the scorer's arithmetic: every
 query is scored, each list holds the run's ranked lines, the default run ID is the folder's name.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -20,11 +21,15 @@ TAG_RELATIONS = {"supporting": "supported_by", "refuting": "refuted_by", "relate
 
 
 def _outer_claim(uid: str, claim) -> str:
-    rows = [("claimTemplate", "value", claim.template or claim.topic, "Correct"),
-            ("claimEpistemic", "polarity", claim.epistemic, "Correct")]
+    rows = [
+        ("claimTemplate", "value", claim.template or claim.topic, "Correct"),
+        ("claimEpistemic", "polarity", claim.epistemic, "Correct"),
+    ]
     for kind, component in (("xVariable", claim.x_variable), ("claimer", claim.claimer)):
-        rows += [(kind, "overallAssessment", "value", "Correct"),
-                 (kind, "ec_similarity", "value", component.identity if component else "none")]
+        rows += [
+            (kind, "overallAssessment", "value", "Correct"),
+            (kind, "ec_similarity", "value", component.identity if component else "none"),
+        ]
     return "\n".join([HEADER, *(f"{uid}\t{kind}\t1\t{name}\t{value}\t{label}" for kind, name, value, label in rows)])
 
 
@@ -42,14 +47,17 @@ def test_the_real_submission_is_scored_in_full(shared_data: Path, tmp_path: Path
     (package / "system_claims").mkdir(parents=True)
     for claim_id, claim in claims.items():
         (package / "system_claims" / f"uid-{claim_id}-outer-claim.tab").write_text(
-            _outer_claim(f"uid-{claim_id}", claim), encoding="utf-8")
+            _outer_claim(f"uid-{claim_id}", claim), encoding="utf-8"
+        )
     queries = ["query_id\tcondition\ttopic_id\tdepth"]
     mappings = ["pool_claim_uid\tcondition\tquery_id\trun_claim_id\trun_id"]
     relations = ["query_claim_id\tsystem_claim_id\trelation"]
     lines: Counter[tuple[str, str]] = Counter()
     tags: dict[tuple[str, str], str] = {}  # (Condition 5 query, claim) -> the run's relation
     topic_claims: dict[str, set[str]] = {}
-    depth = ",".join(f"{r}:30" for r in ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting"))
+    depth = ",".join(
+        f"{r}:30" for r in ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting")
+    )
     for ranking in sorted(run.glob("Condition*/*/*.ranking.tsv")):
         condition, query = ranking.parent.parent.name, ranking.parent.name
         topic = topics[claims[query].topic] if condition == "Condition5" else query

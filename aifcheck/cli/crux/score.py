@@ -1,8 +1,9 @@
 """``aifcheck score crux-claims`` and ``crux-relations``: thin layers over aifcheck.score.crux.
 
-    aifcheck score crux-claims SYSTEM.tab --gold GOLD.tab [--format text|json]
-    aifcheck score crux-relations SYSTEM.tab --gold GOLD.tab [--format text|json]
+aifcheck score crux-claims SYSTEM.tab --gold GOLD.tab [--format text|json]
+aifcheck score crux-relations SYSTEM.tab --gold GOLD.tab [--format text|json]
 """
+
 from __future__ import annotations
 
 import sys
@@ -35,8 +36,8 @@ def crux_claims(
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 1: claim-frame P/R/F1, accuracy and per-field P/R/F1 (CRUX plan §2.1)."""
-    from aifcheck.score.crux.claims import score_claims
     from aifcheck.render.crux.scores import claims_json, claims_text
+    from aifcheck.score.crux.claims import score_claims
 
     scores = score_claims(system, gold)
     warn(scores.warnings)
@@ -49,8 +50,8 @@ def crux_relations(
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
 ) -> None:
     """CRUX Task 2: per-class P/R/F1 and macro-F1 of cross-claim relations (CRUX plan §2.2)."""
-    from aifcheck.score.crux.relations import score_relations
     from aifcheck.render.crux.scores import relations_json, relations_text
+    from aifcheck.score.crux.relations import score_relations
 
     scores = score_relations(system, gold)
     warn(scores.warnings)

@@ -4,6 +4,7 @@ Prints the headline metrics (ALL-Macro, per language) on stdout and one line per
 stderr. Exit codes as ``validate``: 0 scored, 1 scored but NIST's stages logged errors (rows
 dropped as invalid, or nothing to score), 2 usage error, 3 an input NIST's pipeline cannot read.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,10 +12,10 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
 from aifcheck.cli.progress import ProgressBar
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
+from aifcheck.errors import ExitStatus
 
 
 def register(score: typer.Typer) -> None:
@@ -31,32 +32,87 @@ EXAMPLES = """Examples:
 
 
 def ta1(
-    run: Annotated[Path, typer.Argument(help="A folder of document KBs (<doc>.ttl) or in NIST's SPARQL-output layout (<doc>.ttl/*.rq.tsv).")],
-    gold: Annotated[Path, typer.Option("--gold", help="NIST's gold tables: <doc>.ttl/AIDA_P3_TA1_{CM,AM,TM}_A0001.rq.tsv.")],
-    aux: Annotated[Path, typer.Option("--aux", help="NIST's AUX-data folder (coredocs-xx, parent_children, boundaries, encodings).")],
+    run: Annotated[
+        Path,
+        typer.Argument(
+            help="A folder of document KBs (<doc>.ttl) or in NIST's SPARQL-output layout (<doc>.ttl/*.rq.tsv)."
+        ),
+    ],
+    gold: Annotated[
+        Path, typer.Option("--gold", help="NIST's gold tables: <doc>.ttl/AIDA_P3_TA1_{CM,AM,TM}_A0001.rq.tsv.")
+    ],
+    aux: Annotated[
+        Path,
+        typer.Option("--aux", help="NIST's AUX-data folder (coredocs-xx, parent_children, boundaries, encodings)."),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write NIST's output layout into this new folder.")],
-    type_similarity: Annotated[Path | None, typer.Option("--type-similarity", help="DWD type similarities 'q1 q2 similarity' (default: the bundled table).")] = None,
-    taggable_types: Annotated[Path | None, typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list).")] = None,
-    extra_similarities: Annotated[Path | None, typer.Option(
-        "--extra-similarities", help="More type pairs, as the KGTK similarity service answers them (columns q1, q2 and one per similarity "
-        "type): for the pairs --type-similarity lacks, the mean of --similarity-types.")] = None,
-    overlay: Annotated[Path | None, typer.Option(
-        "--overlay", help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours at least "
-        "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.")] = None,
-    alpha: Annotated[float, typer.Option("--alpha", help="A type more similar than this to a taggable type is evaluable (NIST's ALPHA).")] = 0.9,
-    iou_threshold: Annotated[list[str] | None, typer.Option(
-        "--iou-threshold", metavar="LANG:MODALITY:VALUE",
-        help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality (image, text, video); "
-        "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).")] = None,
-    min_type_similarity: Annotated[float, typer.Option(
-        "--min-type-similarity", help="A smaller TypeSim of two clusters counts as 0 in the alignment (NIST's MIN_TYPE_SIMILARITY).")] = 0.3,
-    near_neighbour_similarity: Annotated[float, typer.Option(
-        "--near-neighbour-similarity", help="The similarity of near neighbours of --overlay, at least (NIST's NN_SIMILARITY_VALUE).")] = 0.9,
-    similarity_types: Annotated[str, typer.Option(
-        "--similarity-types", help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, jc, "
-        "text, topsim, transe (NIST's SIMILARITY_TYPES).")] = "class,jc",
-    run_id: Annotated[str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")] = None,
-    plan: Annotated[bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")] = False,
+    type_similarity: Annotated[
+        Path | None,
+        typer.Option(
+            "--type-similarity", help="DWD type similarities 'q1 q2 similarity' (default: the bundled table)."
+        ),
+    ] = None,
+    taggable_types: Annotated[
+        Path | None,
+        typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list)."),
+    ] = None,
+    extra_similarities: Annotated[
+        Path | None,
+        typer.Option(
+            "--extra-similarities",
+            help="More type pairs, as the KGTK similarity service answers them (columns q1, q2 and one per similarity "
+            "type): for the pairs --type-similarity lacks, the mean of --similarity-types.",
+        ),
+    ] = None,
+    overlay: Annotated[
+        Path | None,
+        typer.Option(
+            "--overlay",
+            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours at least "
+            "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float,
+        typer.Option("--alpha", help="A type more similar than this to a taggable type is evaluable (NIST's ALPHA)."),
+    ] = 0.9,
+    iou_threshold: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--iou-threshold",
+            metavar="LANG:MODALITY:VALUE",
+            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality (image, text, video); "
+            "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).",
+        ),
+    ] = None,
+    min_type_similarity: Annotated[
+        float,
+        typer.Option(
+            "--min-type-similarity",
+            help="A smaller TypeSim of two clusters counts as 0 in the alignment (NIST's MIN_TYPE_SIMILARITY).",
+        ),
+    ] = 0.3,
+    near_neighbour_similarity: Annotated[
+        float,
+        typer.Option(
+            "--near-neighbour-similarity",
+            help="The similarity of near neighbours of --overlay, at least (NIST's NN_SIMILARITY_VALUE).",
+        ),
+    ] = 0.9,
+    similarity_types: Annotated[
+        str,
+        typer.Option(
+            "--similarity-types",
+            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, jc, "
+            "text, topsim, transe (NIST's SIMILARITY_TYPES).",
+        ),
+    ] = "class,jc",
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="The run ID in the score tables (default: the RUN folder's name).")
+    ] = None,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Compute the metrics as plan §4 defines them, not as NIST's code does.")
+    ] = False,
     force: Annotated[bool, FORCE] = False,
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
@@ -73,13 +129,31 @@ def ta1(
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
     check_run_id(run_id)
-    settings = TA1Settings(alpha, TA1Settings.parse_iou_thresholds(iou_threshold or ()), min_type_similarity, near_neighbour_similarity,
-                           TA1Settings.parse_similarity_types([similarity_types]))
+    settings = TA1Settings(
+        alpha,
+        TA1Settings.parse_iou_thresholds(iou_threshold or ()),
+        min_type_similarity,
+        near_neighbour_similarity,
+        TA1Settings.parse_similarity_types([similarity_types]),
+    )
     inputs = [run, gold, aux, type_similarity, taggable_types, extra_similarities, overlay]
     with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar:
         layout = NistLayout(folder)
-        scores = score_ta1(run, gold, aux, type_similarity, taggable_types, run_id, plan, progress=bar.stage, spread=spread,
-                           on_document=layout.document, settings=settings, extra_similarities=extra_similarities, overlay=overlay)
+        scores = score_ta1(
+            run,
+            gold,
+            aux,
+            type_similarity,
+            taggable_types,
+            run_id,
+            plan,
+            progress=bar.stage,
+            spread=spread,
+            on_document=layout.document,
+            settings=settings,
+            extra_similarities=extra_similarities,
+            overlay=overlay,
+        )
         layout.run(scores)
         if ci and scores.metrics:
             intervals_beside(folder, ci_seed)
@@ -90,7 +164,9 @@ def ta1(
         typer.echo(f"aifcheck: warning: {warning}", err=True)
     typer.echo(headline_table(scores), nl=False)
     if scores.stopped:
-        typer.echo(f"aifcheck: error: {scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)", err=True)
+        typer.echo(
+            f"aifcheck: error: {scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)", err=True
+        )
         raise typer.Exit(int(ExitStatus.UNREADABLE))
     if scores.errors:
         typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)

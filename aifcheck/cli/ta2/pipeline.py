@@ -4,6 +4,7 @@ closing message on stdout. Exit codes as ``score ta1``: 0 done, 1 done but NIST'
 logged errors (rows dropped), 2 usage error, 3 an input that cannot be read or an output that
 cannot be written.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,8 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FORCE
+from aifcheck.errors import ExitStatus
 
 TA2_EXAMPLES = """Example:
 
@@ -26,10 +27,23 @@ def register(pipeline_app: typer.Typer) -> None:
 
 
 def ta2(
-    run: Annotated[Path, typer.Argument(help="The run: a folder holding task2_kb.ttl and nothing else, as NIST's docker takes it.")],
-    queries: Annotated[Path, typer.Option("--queries", help="NIST's TA2 queries table (query_id entity_id entrypoint_type entrypoint clusters documents).")],
-    aux: Annotated[Path, typer.Option("--aux", help="NIST's AUX-data folder (*.coredocs.txt, parent_children, boundaries, encodings).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write NIST's output folders into this folder (new or empty).")],
+    run: Annotated[
+        Path, typer.Argument(help="The run: a folder holding task2_kb.ttl and nothing else, as NIST's docker takes it.")
+    ],
+    queries: Annotated[
+        Path,
+        typer.Option(
+            "--queries",
+            help="NIST's TA2 queries table (query_id entity_id entrypoint_type entrypoint clusters documents).",
+        ),
+    ],
+    aux: Annotated[
+        Path,
+        typer.Option("--aux", help="NIST's AUX-data folder (*.coredocs.txt, parent_children, boundaries, encodings)."),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Write NIST's output folders into this folder (new or empty).")
+    ],
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then clean and validate."""

@@ -9,6 +9,7 @@ pooled rows), prints each query's pooled mentions and kits on stdout, notes and 
 name (it holds the time and an md5) on stderr. Exit
 status as ``score ta2``: 0, 1 when rows of the runs were dropped or invalid, 2, 3.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,8 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.errors import ExitStatus
 from aifcheck.cli.common import FORCE
+from aifcheck.errors import ExitStatus
 
 EXAMPLES = """Example:
 
@@ -31,20 +32,36 @@ def register(pool_app: typer.Typer) -> None:
 
 
 def ta2(
-    runs: Annotated[list[Path], typer.Argument(help="The runs: folders holding SPARQL-VALID-output/ (NIST's docker output); a folder's name is its run ID.")],
-    queries_to_score: Annotated[Path, typer.Option(help="NIST's queries table (query_id, entrypoint, clusters, documents).")],
-    aux: Annotated[Path, typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings).")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="The runs: folders holding SPARQL-VALID-output/ (NIST's docker output); a folder's name is its run ID."
+        ),
+    ],
+    queries_to_score: Annotated[
+        Path, typer.Option(help="NIST's queries table (query_id, entrypoint, clusters, documents).")
+    ],
+    aux: Annotated[
+        Path,
+        typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings)."),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write the pool into this new folder.")],
-    previous_pool: Annotated[list[Path] | None, typer.Option(
-        "--previous-pool", "-p", help="An earlier pool's folder (its pool.txt): its mentions are not pooled again (repeatable).")] = None,
+    previous_pool: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--previous-pool",
+            "-p",
+            help="An earlier pool's folder (its pool.txt): its mentions are not pooled again (repeatable).",
+        ),
+    ] = None,
     batch: Annotated[str, typer.Option("--batch", "-b", help="The batch ID in the kits' names.")] = "BATCH1",
     kit_size: Annotated[int, typer.Option("--kit-size", "-k", help="The most lines in a kit.")] = 200,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
     from aifcheck.errors import UsageError
-    from aifcheck.pipeline.ta2.pool import pool_ta2
     from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
+    from aifcheck.pipeline.ta2.pool import pool_ta2
     from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.pool import pool_summary, write_pool
@@ -55,7 +72,14 @@ def ta2(
             raise UsageError(f"RUN: {run} does not exist")
     if not queries_to_score.is_file():
         raise UsageError(f"--queries-to-score: {queries_to_score} is not a file")
-    pool = pool_ta2(runs, read_queries(queries_to_score, POOLER_COLUMNS), load_aux(aux, TA2_CORE), previous_pool or (), batch, kit_size)
+    pool = pool_ta2(
+        runs,
+        read_queries(queries_to_score, POOLER_COLUMNS),
+        load_aux(aux, TA2_CORE),
+        previous_pool or (),
+        batch,
+        kit_size,
+    )
     package = write_pool(pool, queries_to_score, output, force)
     for note in pool.notes:
         typer.echo(f"aifcheck: note: {note}", err=True)

@@ -8,6 +8,7 @@ all), prints a summary table (or JSON) on stdout and one line per warning or not
 Exit status: 0 scored, 1 scored but response rows were dropped or invalid (NIST's validation
 logs errors), 2 usage error, 3 an input that cannot be read or scored.
 """
+
 from __future__ import annotations
 
 import sys
@@ -34,26 +35,54 @@ def register(score: typer.Typer) -> None:
 
 
 def ta2(
-    run: Annotated[Path, typer.Argument(help="The run: NIST's docker output (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv), "
-                                              "or a folder holding task2_kb.ttl, which NIST's TA2 stages are run on first.")],
-    queries_to_score: Annotated[Path, typer.Option(help="NIST's queries table (query_id, entity_id, entrypoint_type, entrypoint, clusters, documents).")],
+    run: Annotated[
+        Path,
+        typer.Argument(
+            help="The run: NIST's docker output (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv), "
+            "or a folder holding task2_kb.ttl, which NIST's TA2 stages are run on first."
+        ),
+    ],
+    queries_to_score: Annotated[
+        Path,
+        typer.Option(
+            help="NIST's queries table (query_id, entity_id, entrypoint_type, entrypoint, clusters, documents)."
+        ),
+    ],
     assessments: Annotated[Path, typer.Option(help="LDC's package: data/TA2/*.tab.")],
-    aux: Annotated[Path, typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.tab and .txt here.")],
-    run_id: Annotated[str | None, typer.Option(help="The run ID in the score files (default: RUN's folder name).")] = None,
+    aux: Annotated[
+        Path,
+        typer.Option(help="NIST's AUX-data folder (<package>.coredocs.txt, parent_children, boundaries, encodings)."),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="Write OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.tab and .txt here."
+        ),
+    ],
+    run_id: Annotated[
+        str | None, typer.Option(help="The run ID in the score files (default: RUN's folder name).")
+    ] = None,
     cutoff: Annotated[bool, typer.Option("--cutoff", "-C", help="NIST's -C: divide each AP by min(Rel, K).")] = False,
-    normalize: Annotated[bool, typer.Option("--normalize", "-N", help="NIST's -N: with -W, divide weights by a cluster's highest j_cv.")] = False,
-    weighted: Annotated[bool, typer.Option("--weighted", "-W", help="NIST's -W: weigh each right item by its j_cv.")] = False,
-    plan: Annotated[bool, typer.Option("--plan", help="The plan's definitions (§5.2) where NIST's code departs from them.")] = False,
-    output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text (a summary table) or json.")] = "text",
+    normalize: Annotated[
+        bool, typer.Option("--normalize", "-N", help="NIST's -N: with -W, divide weights by a cluster's highest j_cv.")
+    ] = False,
+    weighted: Annotated[
+        bool, typer.Option("--weighted", "-W", help="NIST's -W: weigh each right item by its j_cv.")
+    ] = False,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="The plan's definitions (§5.2) where NIST's code departs from them.")
+    ] = False,
+    output_format: Annotated[
+        str, typer.Option("--format", click_type=TABLE_FORMAT, help="text (a summary table) or json.")
+    ] = "text",
     force: Annotated[bool, FORCE] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
-    from aifcheck.score.ta2 import score_ta2
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.scores import scores_json, summary_text, write_scores
+    from aifcheck.score.ta2 import score_ta2
 
     inputs = (run, queries_to_score, assessments, aux)
     check_new_folder(output, force, inputs)

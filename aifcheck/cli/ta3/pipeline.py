@@ -5,12 +5,13 @@
 Bad input is one line (file, line where there is one) on stderr and exit 3; warnings (input NIST's
 docker reads in a way worth knowing, or stops on) go to stderr and do not change the exit status.
 """
+
 from __future__ import annotations
 
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -28,15 +29,27 @@ def register(pipeline: typer.Typer) -> None:
 
 
 def ta3(
-    run: Annotated[Path, typer.Argument(help="The TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv and its claim frames (.ttl).")],
-    user_queries: Annotated[Path, typer.Option(
-        help="NIST's user queries: Condition5|6|7/topics.tsv and Condition5/Query_Claim_Frames/.")],
-    aux: Annotated[Path, typer.Option(help="LDC's AUX data as NIST's docker mounts it (its *parent_children.tsv is read).")],
+    run: Annotated[
+        Path,
+        typer.Argument(help="The TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv and its claim frames (.ttl)."),
+    ],
+    user_queries: Annotated[
+        Path, typer.Option(help="NIST's user queries: Condition5|6|7/topics.tsv and Condition5/Query_Claim_Frames/.")
+    ],
+    aux: Annotated[
+        Path, typer.Option(help="LDC's AUX data as NIST's docker mounts it (its *parent_children.tsv is read).")
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write SPARQL-*-output, ARF-output and logs/ here.")],
-    depth: Annotated[Optional[str], typer.Option(
-        help="Keep only the N best-ranked claims per query and relation: Condition5:N,Condition6:N,Condition7:N.")] = None,
-    ltf: Annotated[Optional[Path], typer.Option(
-        help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text.")] = None,
+    depth: Annotated[
+        str | None,
+        typer.Option(
+            help="Keep only the N best-ranked claims per query and relation: Condition5:N,Condition6:N,Condition7:N."
+        ),
+    ] = None,
+    ltf: Annotated[
+        Path | None,
+        typer.Option(help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text."),
+    ] = None,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""

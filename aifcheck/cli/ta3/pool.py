@@ -1,12 +1,13 @@
 """The ``aifcheck pool ta3`` command: a thin layer over aifcheck.pipeline.ta3.pool.
 
-    aifcheck pool ta3 RUN... --queries-to-score FILE -o DIR [--previous-pool DIR]... [--force]
+aifcheck pool ta3 RUN... --queries-to-score FILE -o DIR [--previous-pool DIR]... [--force]
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,13 +25,22 @@ def register(pool: typer.Typer) -> None:
 
 
 def ta3(
-    runs: Annotated[list[Path], typer.Argument(
-        help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its folder's name.")],
-    queries_to_score: Annotated[Path, typer.Option(
-        help="NIST's queries table: query_id, condition, depth (ontopic:N,supporting:N,...).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write pool/, claim-mappings.tab and human-readable-format.tab here.")],
-    previous_pool: Annotated[Optional[list[Path]], typer.Option(
-        help="A pool made before: its claims are mapped but not written again (repeatable).")] = None,
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its folder's name."
+        ),
+    ],
+    queries_to_score: Annotated[
+        Path, typer.Option(help="NIST's queries table: query_id, condition, depth (ontopic:N,supporting:N,...).")
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Write pool/, claim-mappings.tab and human-readable-format.tab here.")
+    ],
+    previous_pool: Annotated[
+        list[Path] | None,
+        typer.Option(help="A pool made before: its claims are mapped but not written again (repeatable)."),
+    ] = None,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""

@@ -7,6 +7,7 @@ Input that cannot be read or scored is one line (file, line where there is one) 
 exit 3, as in every command; warnings (input NIST reads in a way worth knowing) go to stderr and do
 not change the exit status.
 """
+
 from __future__ import annotations
 
 import sys
@@ -31,27 +32,42 @@ def register(score: typer.Typer) -> None:
 
 
 def ta3(
-    submission: Annotated[Path, typer.Argument(
-        help="The run: Condition5|6|7/<query>/<query>.ranking.tsv and claim frames "
-             "(or NIST's docker output: SPARQL-AUGMENTED-output, ARF-output).")],
-    queries_to_score: Annotated[Path, typer.Option(
-        help="NIST's queries table (query_id, condition, topic_id, depth).")],
+    submission: Annotated[
+        Path,
+        typer.Argument(
+            help="The run: Condition5|6|7/<query>/<query>.ranking.tsv and claim frames "
+            "(or NIST's docker output: SPARQL-AUGMENTED-output, ARF-output)."
+        ),
+    ],
+    queries_to_score: Annotated[
+        Path, typer.Option(help="NIST's queries table (query_id, condition, topic_id, depth).")
+    ],
     claim_mappings: Annotated[Path, typer.Option(help="NIST's claim-mappings.tab (run claims -> pool claims).")],
-    assessments: Annotated[Path, typer.Option(
-        help="LDC's package: data/TA3/system_claims, ldc_claims, cross_claim_relations.tab.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Write OUT/scores/<Metric>-scores.tab and .txt here (OUT/scores new or empty, or --force).")],
-    run_id: Annotated[str | None, typer.Option(
-        help="The run's ID in claim-mappings.tab (default: SUBMISSION's folder name).")] = None,
-    plan: Annotated[bool, typer.Option(
-        "--plan", help="The plan's definitions where NIST's code departs from them (README).")] = False,
+    assessments: Annotated[
+        Path, typer.Option(help="LDC's package: data/TA3/system_claims, ldc_claims, cross_claim_relations.tab.")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write OUT/scores/<Metric>-scores.tab and .txt here (OUT/scores new or empty, or --force).",
+        ),
+    ],
+    run_id: Annotated[
+        str | None, typer.Option(help="The run's ID in claim-mappings.tab (default: SUBMISSION's folder name).")
+    ] = None,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="The plan's definitions where NIST's code departs from them (README).")
+    ] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
-    from aifcheck.score.ta3.scorer import score_ta3
     from aifcheck.render.ta3.scores import summary_table, write_score_files
+    from aifcheck.score.ta3.scorer import score_ta3
 
     check_run_id(run_id)
     inputs = [submission, queries_to_score, claim_mappings, assessments]
@@ -62,4 +78,3 @@ def ta3(
         intervals_beside(output, ci_seed)
     warn(scores.warnings)
     sys.stdout.write(summary_table(scores))
-

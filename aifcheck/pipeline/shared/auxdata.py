@@ -13,6 +13,7 @@ from its earliest sentence start to its latest sentence end (x; y is 0); an imag
 (0,0)-(width,height), a video's (0,0)-(length,0); coordinates stay as written, since a corrected
 span is printed from them.
 """
+
 from __future__ import annotations
 
 import marshal
@@ -119,7 +120,10 @@ class Aux:
         if document not in self._languages:
             found = {self.languages[e] for e in self.documents.get(document, ())} - {"N/A"}
             if len(found) > 1:
-                raise InputError(self.parent_children_file, f"document {document} has elements in several languages ({', '.join(sorted(found))}); NIST's code stops on it")
+                raise InputError(
+                    self.parent_children_file,
+                    f"document {document} has elements in several languages ({', '.join(sorted(found))}); NIST's code stops on it",
+                )
             self._languages[document] = found.pop() if found else None
         return self._languages[document]
 
@@ -141,7 +145,10 @@ def cache_file(key: str) -> Path:
     """Where the tables of a state of an AUX folder are kept: $AIFCHECK_CACHE_DIR, or
     $XDG_CACHE_HOME/aifcheck, or ~/.cache/aifcheck, named by a checksum of ``key`` (the file
     holds the key itself, which decides)."""
-    base = os.environ.get("AIFCHECK_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
+    base = (
+        os.environ.get("AIFCHECK_CACHE_DIR")
+        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aifcheck"
+    )
     return Path(base) / f"aux-{zlib.crc32(key.encode()):08x}.marshal"
 
 
@@ -190,9 +197,13 @@ def _read(folder: Path, names: list[str], core_suffix: str) -> Aux:
     core = []
     for line, (document,) in read_table(files["core"], ("root_id",)).cells(("root_id",)):
         if len(f"{document}.ttl".encode("utf-8", "surrogateescape")) > _NAME_MAX:  # its files are <doc>.ttl/...
-            raise InputError(files["core"], f"a document ID of {len(document):,} characters: longer than a file name may be", line)
+            raise InputError(
+                files["core"], f"a document ID of {len(document):,} characters: longer than a file name may be", line
+            )
         core.append(document)
-    modality_of = dict(cells for _, cells in read_table(files["encodings"], ("encoding", "modality")).cells(("encoding", "modality")))
+    modality_of = dict(
+        cells for _, cells in read_table(files["encodings"], ("encoding", "modality")).cells(("encoding", "modality"))
+    )
     modalities: dict[str, str | None] = {}
     languages: dict[str, str] = {}
     members: dict[str, dict[str, None]] = {}  # element -> its documents, in order
@@ -205,11 +216,23 @@ def _read(folder: Path, names: list[str], core_suffix: str) -> Aux:
     for element, of in members.items():
         for document in of:
             documents.setdefault(document, []).append(element)
-    extents = {"text": _text_extents(files["text"]), "image": _boxes(files["image"], "image_filename", True),
-               "keyframe": _boxes(files["keyframe"], "keyframeid", False), "video": _videos(files["video"])}
+    extents = {
+        "text": _text_extents(files["text"]),
+        "image": _boxes(files["image"], "image_filename", True),
+        "keyframe": _boxes(files["keyframe"], "keyframeid", False),
+        "video": _videos(files["video"]),
+    }
     packed = {kind: marshal.dumps(table) for kind, table in extents.items()}
-    return Aux(str(folder), tuple(core), {d: tuple(e) for d, e in documents.items()}, modalities, languages, packed,
-               files["core"], files["parent_children"])
+    return Aux(
+        str(folder),
+        tuple(core),
+        {d: tuple(e) for d, e in documents.items()},
+        modalities,
+        languages,
+        packed,
+        files["core"],
+        files["parent_children"],
+    )
 
 
 def _text_extents(path: str) -> dict[str, tuple]:
@@ -236,7 +259,9 @@ def _boxes(path: str, key: str, strip_extension: bool) -> dict[str, tuple]:
     found = {}
     for number, (name, size) in read_table(path, (key, "wxh")).cells((key, "wxh")):
         parts = size.split("x") if size else [0, 0]
-        if len(parts) != 2 or (size and not all(parts)):  # NIST's code stops on the first; aifcheck on an empty side too
+        if len(parts) != 2 or (
+            size and not all(parts)
+        ):  # NIST's code stops on the first; aifcheck on an empty side too
             raise InputError(path, f"wxh {size!r} is not WIDTHxHEIGHT", number)
         found[os.path.splitext(name)[0] if strip_extension else name] = (0, 0, *parts)
     return found
@@ -244,4 +269,7 @@ def _boxes(path: str, key: str, strip_extension: bool) -> dict[str, tuple]:
 
 def _videos(path: str) -> dict[str, tuple]:
     columns = ("video_filename", "length")
-    return {os.path.splitext(name)[0]: (0, 0, length or 0, 0) for _, (name, length) in read_table(path, columns).cells(columns)}
+    return {
+        os.path.splitext(name)[0]: (0, 0, length or 0, 0)
+        for _, (name, length) in read_table(path, columns).cells(columns)
+    }

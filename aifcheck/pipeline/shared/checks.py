@@ -8,6 +8,7 @@ aifcheck's own words for it. Where NIST's code stops with a traceback on a span 
 is not numbers) the RowFinding has a code of aifcheck's (``events.STOPS``) and says so in ``stops``;
 each task decides what to make of it.
 """
+
 from __future__ import annotations
 
 import re
@@ -78,13 +79,18 @@ class SpanChecker:
         """The span of a row of ``document``."""
         match = _PLAIN_PROVENANCE.match(span) or _PROVENANCE.match(span)
         if match is None or span.count(":") != 2:
-            return SpanCheck(span, RowFinding("INVALID_PROVENANCE_FORMAT", (span,), f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"))
+            return SpanCheck(
+                span,
+                RowFinding(
+                    "INVALID_PROVENANCE_FORMAT", (span,), f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"
+                ),
+            )
         span_document, element_text, *corners = match.groups()
         key = (document, span_document, element_text)
         found = self._elements.get(key)
         if found is None:
             found = self._elements[key] = self._element(*key)
-        problem, element, target, kind, extent, missing = found
+        problem, element, target, _kind, extent, missing = found
         if problem is not None:
             return _check(SpanCheck, (span, problem, None))
         try:
@@ -101,10 +107,22 @@ class SpanChecker:
             return _check(SpanCheck, (span, None, None))
         box = Boundary(*corners)
         if moved is None:
-            return SpanCheck(span, RowFinding("SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), f"span {span} lies outside its element {target}"))
+            return SpanCheck(
+                span,
+                RowFinding(
+                    "SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), f"span {span} lies outside its element {target}"
+                ),
+            )
         fixed = f"{span_document}:{target}:{Boundary(*moved)}"
-        return SpanCheck(fixed, None, RowFinding("SPAN_OFF_BOUNDARY_CORRECTED", (box, Boundary(*moved), bounds, element),
-                                              f"span {span} moved inside its element: {fixed}"))
+        return SpanCheck(
+            fixed,
+            None,
+            RowFinding(
+                "SPAN_OFF_BOUNDARY_CORRECTED",
+                (box, Boundary(*moved), bounds, element),
+                f"span {span} moved inside its element: {fixed}",
+            ),
+        )
 
     def _element(self, document: str, span_document: str, element_text: str) -> _Element:
         keyframe = _KEYFRAME.match(element_text)
@@ -114,19 +132,37 @@ class SpanChecker:
             return finding, element, element, "", None, None
 
         if span_document != document:
-            return invalid(RowFinding("MULTIPLE_DOCUMENTS", (span_document, document), f"the span is of document {span_document}, the row's is {document}"))
+            return invalid(
+                RowFinding(
+                    "MULTIPLE_DOCUMENTS",
+                    (span_document, document),
+                    f"the span is of document {span_document}, the row's is {document}",
+                )
+            )
         if span_document not in self.aux.documents:
             return invalid(RowFinding("UNKNOWN_ITEM", ("document", span_document), f"unknown document {span_document}"))
         if element not in self.aux.modalities:
-            return invalid(RowFinding("UNKNOWN_ITEM", ("document element", element), f"unknown document element {element}"))
+            return invalid(
+                RowFinding("UNKNOWN_ITEM", ("document element", element), f"unknown document element {element}")
+            )
         modality = self.aux.modalities[element]
         if modality is None:
-            return invalid(RowFinding("UNKNOWN_MODALITY", (element,), f"document element {element} has no known modality"))
+            return invalid(
+                RowFinding("UNKNOWN_MODALITY", (element,), f"document element {element} has no known modality")
+            )
         keyframe_id = element_text if keyframe and modality == "video" else None
         if keyframe_id is not None and keyframe_id not in self.aux.extents("keyframe"):
-            return invalid(RowFinding("MISSING_ITEM_WITH_KEY", ("KeyFrameID", keyframe_id), f"unknown key frame {keyframe_id}"))
+            return invalid(
+                RowFinding("MISSING_ITEM_WITH_KEY", ("KeyFrameID", keyframe_id), f"unknown key frame {keyframe_id}")
+            )
         if element not in self.aux.children(document):
-            return invalid(RowFinding("PARENT_CHILD_RELATION_FAILURE", (element, document), f"document element {element} is not part of document {document}"))
+            return invalid(
+                RowFinding(
+                    "PARENT_CHILD_RELATION_FAILURE",
+                    (element, document),
+                    f"document element {element} is not part of document {document}",
+                )
+            )
         kind = "keyframe" if keyframe_id else modality
         target = keyframe_id or element
         bounds = self.aux.extent(kind, target)
@@ -148,7 +184,12 @@ def _coordinates(span: str, corners: Sequence[str]) -> RowFinding | None:
         try:
             value = float(corner)
         except ValueError:
-            return RowFinding("NOT_A_NUMBER", (corner,), f"coordinate {corner!r} is not a number", f"coordinate {corner!r} of {span} is not a number")
+            return RowFinding(
+                "NOT_A_NUMBER",
+                (corner,),
+                f"coordinate {corner!r} is not a number",
+                f"coordinate {corner!r} of {span} is not a number",
+            )
         if value < 0:
             return RowFinding("NEGATIVE_NUMBER", (corner,), f"negative coordinate {corner}")
     for start, end in ((corners[0], corners[2]), (corners[1], corners[3])):
@@ -157,7 +198,9 @@ def _coordinates(span: str, corners: Sequence[str]) -> RowFinding | None:
     return None
 
 
-def _clip(corners: Sequence[str], values: Sequence[float], bounds: Boundary, limits: Sequence[float]) -> Sequence | None:
+def _clip(
+    corners: Sequence[str], values: Sequence[float], bounds: Boundary, limits: Sequence[float]
+) -> Sequence | None:
     """NIST's correction of a span's corners to its element's extent: the corners themselves (the
     same object) when inside; the whole element for a (0,0)-(0,0) span; None when the span lies
     wholly outside; else each corner outside the extent replaced by the extent's."""
@@ -169,5 +212,9 @@ def _clip(corners: Sequence[str], values: Sequence[float], bounds: Boundary, lim
         return (bounds.start_x, bounds.start_y, bounds.end_x, bounds.end_y)
     if sx > high_x or sy > high_y or ex < low_x or ey < low_y:
         return None
-    return (bounds.start_x if sx < low_x else corners[0], bounds.start_y if sy < low_y else corners[1],
-            bounds.end_x if ex > high_x else corners[2], bounds.end_y if ey > high_y else corners[3])
+    return (
+        bounds.start_x if sx < low_x else corners[0],
+        bounds.start_y if sy < low_y else corners[1],
+        bounds.end_x if ex > high_x else corners[2],
+        bounds.end_y if ey > high_y else corners[3],
+    )

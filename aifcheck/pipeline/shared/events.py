@@ -6,6 +6,7 @@ ERROR and WARNING events it logged; the TA1 driver's ``results.json`` counts the
 that hold "ERROR". This module keeps those rules so that aifcheck counts what NIST counts. An event
 NIST's specification marks CRITICAL (NIST stops) is an InputError raised where it happens instead.
 """
+
 from __future__ import annotations
 
 import time
@@ -14,7 +15,10 @@ from dataclasses import dataclass
 
 # code -> (level, message), as in NIST's log specifications; only the events of aifcheck's stages
 SPECS: dict[str, tuple[str, str]] = {
-    "CLUSTER_NOT_ANNOTATED": ("INFO", "Response line skipped because all mentions of cluster '{}' were outside annotated regions"),
+    "CLUSTER_NOT_ANNOTATED": (
+        "INFO",
+        "Response line skipped because all mentions of cluster '{}' were outside annotated regions",
+    ),
     "DEFAULT_INFO": ("INFO", "{}"),
     "INVALID_CONFIDENCE": ("WARNING", "Invalid confidence value '{}' (using 1.0)"),
     "INVALID_DATE": ("ERROR", "Cluster {} has invalid {} {}"),
@@ -35,13 +39,21 @@ SPECS: dict[str, tuple[str, str]] = {
     "NOTHING_TO_SCORE": ("ERROR", "Nothing to score."),
     "NO_TEMPORAL_CONSTRAINT": ("INFO", "Gold cluster {} in document {} has no temporal constraint"),
     "PARENT_CHILD_RELATION_FAILURE": ("ERROR", "'{}' is not a child of '{}'"),
-    "SPAN_OFF_BOUNDARY_CORRECTED": ("WARNING", "Correcting span '{}' to '{}' because it is outside the boundary '{}' of document element '{}'"),
-    "SPAN_OFF_BOUNDARY_ERROR": ("ERROR", "Cannot correct therefore removing span '{}' because it is outside the boundary '{}' of document element '{}'"),
+    "SPAN_OFF_BOUNDARY_CORRECTED": (
+        "WARNING",
+        "Correcting span '{}' to '{}' because it is outside the boundary '{}' of document element '{}'",
+    ),
+    "SPAN_OFF_BOUNDARY_ERROR": (
+        "ERROR",
+        "Cannot correct therefore removing span '{}' because it is outside the boundary '{}' of document element '{}'",
+    ),
     "START_BIGGER_THAN_END": ("ERROR", "'{}' is bigger than '{}' in '{}'"),
     "UNEXPECTED_CLAIM_ID": ("ERROR", "Unexpected claim ID '{}' (expected '{}')"),
     "UNEXPECTED_CLAIM_VALUE": ("ERROR", "Unexpected {} '{}' for claim {}"),
     "UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES": (
-        "WARNING", "Unexpected number of claim component QNode types for {} (provided: {}, expected <= {}); removing extra types"),
+        "WARNING",
+        "Unexpected number of claim component QNode types for {} (provided: {}, expected <= {}); removing extra types",
+    ),
     "UNEXPECTED_VALUE": ("ERROR", "Unexpected {}: {}"),
     "UNKNOWN_CLAIM_CONDITION": ("ERROR", "Unknown claim condition '{}'"),
     "UNKNOWN_CLAIM_ID": ("ERROR", "Unknown claim ID '{}'"),

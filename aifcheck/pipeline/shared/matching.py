@@ -1,4 +1,5 @@
 """One assignment helper for every scorer: a maximum-weight one-to-one matching."""
+
 from __future__ import annotations
 
 import sys
@@ -88,7 +89,9 @@ def munkres_assign(costs: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     return [(int(r), int(c)) for r, c in zip(*np.nonzero(starred[:rows, :columns]))]
 
 
-def _find_zero(zeros: np.ndarray, row_covered: np.ndarray, column_covered: np.ndarray, row: int, column: int) -> tuple[int, int] | None:
+def _find_zero(
+    zeros: np.ndarray, row_covered: np.ndarray, column_covered: np.ndarray, row: int, column: int
+) -> tuple[int, int] | None:
     """munkres' scan for an uncovered zero: the first row, from ``row`` on (wrapping round), that
     holds one, and in it the last one met scanning the columns from ``column`` on (wrapping)."""
     n = len(row_covered)

@@ -19,6 +19,7 @@ text alone reads back as that string:
 Rows come sorted by their printed cells, unless the query's ``# Order:`` header says otherwise
 (aifcheck.extract.query.order_keys).
 """
+
 from __future__ import annotations
 
 import os
@@ -29,13 +30,21 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, partial
 from pathlib import Path
 
-
 from aifcheck.errors import InputError, UsageError
-from aifcheck.extract.query import EntryPoints, Table, hidden_columns, order_keys, orders_by_line, parameters, query_text, table_names
+from aifcheck.extract.query import (
+    EntryPoints,
+    Table,
+    hidden_columns,
+    order_keys,
+    orders_by_line,
+    parameters,
+    query_text,
+    table_names,
+)
 from aifcheck.extract.query import run_sparql as run_user_query
 from aifcheck.extract.query import run_table as run_query
-from aifcheck.loading.rdf import BlankNode, Literal, NamedNode
 from aifcheck.loading.kb import KB, load_kb
+from aifcheck.loading.rdf import BlankNode, Literal, NamedNode
 from aifcheck.names import folder_condition
 from aifcheck.spread.parallel import Spread, map_files
 
@@ -83,7 +92,12 @@ def printed(kb: KB, table: Table) -> PrintedTable:
 
     def order(index: int) -> tuple:
         row = rows[index]
-        return tuple((kb.line_of(row[position[var]]) or 0) if by_line else cell(row[position[var]]) for var, by_line in keys) + cells[index]
+        return (
+            tuple(
+                (kb.line_of(row[position[var]]) or 0) if by_line else cell(row[position[var]]) for var, by_line in keys
+            )
+            + cells[index]
+        )
 
     ordered = dict.fromkeys(cells[i] for i in sorted(range(len(rows)), key=order))  # (distinct, in order)
     return PrintedTable(table.name, columns, tuple(ordered))
@@ -92,7 +106,9 @@ def printed(kb: KB, table: Table) -> PrintedTable:
 def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> PrintedTable:
     """A user's SELECT query (see aifcheck.extract.query.run_sparql), its rows printed and sorted."""
     table = run_user_query(kb, text, name, max_rows)
-    return PrintedTable(table.name, table.columns, tuple(sorted(tuple(format_term(term) for term in row) for row in table.rows)))
+    return PrintedTable(
+        table.name, table.columns, tuple(sorted(tuple(format_term(term) for term in row) for row in table.rows))
+    )
 
 
 def format_term(term: object) -> str:
@@ -178,7 +194,9 @@ def nist_tables(
         yield outcome if isinstance(outcome, InputError) else InputTables(path, folder, outcome)
 
 
-def _input_tables(path: str, names: tuple[str, ...], entry_points: EntryPoints) -> tuple[PrintedTable, ...] | InputError:
+def _input_tables(
+    path: str, names: tuple[str, ...], entry_points: EntryPoints
+) -> tuple[PrintedTable, ...] | InputError:
     """Every table of ``names`` that its entry points allow."""
     try:
         kb = load_kb(path, lines=any(orders_by_line(name) for name in names))

@@ -8,6 +8,7 @@ IoU > 0 in the matching of their mentions that maximises the total IoU. Both mat
 munkres' step order (aifcheck.pipeline.shared.matching.munkres_assign): when two matchings tie, NIST's files
 record munkres' choice, and the number of mention pairs can differ between tied matchings.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,8 +18,8 @@ import numpy as np
 from scipy import sparse
 
 from aifcheck.extract.model import Cluster, KnowledgeGraph, Mention
-from aifcheck.pipeline.shared.matching import munkres_assign
 from aifcheck.pipeline.shared.auxdata import Aux
+from aifcheck.pipeline.shared.matching import munkres_assign
 from aifcheck.pipeline.ta1.iou import iou_matrix
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity
@@ -45,13 +46,19 @@ class DocumentAlignment:
     document: str
     gold_to_system: dict[str, tuple[str, float]] = field(default_factory=dict)  # sorted by gold cluster
     system_to_gold: dict[str, tuple[str, float]] = field(default_factory=dict)
-    mentions: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict)  # gold cluster -> (gold, system mention, IoU)
-    system_mentions: dict[str, dict[str, str]] = field(default_factory=dict)  # system cluster -> system mention -> gold mention
+    mentions: dict[str, list[tuple[str, str, float]]] = field(
+        default_factory=dict
+    )  # gold cluster -> (gold, system mention, IoU)
+    system_mentions: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  # system cluster -> system mention -> gold mention
     unaligned_gold: list[str] = field(default_factory=list)  # in order of first appearance
     unaligned_system: list[str] = field(default_factory=list)
     similarities: list[SimilarityBlock] = field(default_factory=list)  # similarities/<doc>.tab, when asked
     self_similarity: dict[str, dict[str, float]] = field(default_factory=lambda: {"system": {}, "gold": {}})
-    graphs: dict[str, KnowledgeGraph] = field(default_factory=dict, repr=False)  # "system" | "gold" -> the document's objects
+    graphs: dict[str, KnowledgeGraph] = field(
+        default_factory=dict, repr=False
+    )  # "system" | "gold" -> the document's objects
     types: _TypeCache | None = field(default=None, repr=False)
 
     def type_similarity(self, system_cluster: str, gold_cluster: str) -> float:
@@ -87,7 +94,9 @@ class _Mentions:
         # each mention's partners (IoU > 0) by position, and each cluster's column of a position:
         # most pairs of clusters are matched in Python from these, without slicing the matrix
         self.partners = [
-            dict(zip(self.touching.indices[start:end].tolist(), self.iou[row, self.touching.indices[start:end]].tolist()))
+            dict(
+                zip(self.touching.indices[start:end].tolist(), self.iou[row, self.touching.indices[start:end]].tolist())
+            )
             for row, (start, end) in enumerate(zip(self.touching.indptr[:-1], self.touching.indptr[1:]))
         ]
         self.columns = {key: {int(p): c for c, p in enumerate(positions)} for key, positions in self.members.items()}
@@ -100,7 +109,9 @@ class _Mentions:
             columns = [self.members[id(c)] for c in clusters]
             rows = np.repeat(np.arange(len(clusters)), [len(c) for c in columns])
             data = np.ones(len(rows), dtype=np.int32)
-            return sparse.csr_matrix((data, (rows, np.concatenate(columns) if columns else [])), shape=(len(clusters), size))
+            return sparse.csr_matrix(
+                (data, (rows, np.concatenate(columns) if columns else [])), shape=(len(clusters), size)
+            )
 
         return (incidence(first) @ self.touching @ incidence(second).T).toarray() > 0
 
@@ -124,11 +135,20 @@ class _Mentions:
 
 def type_similarity(first: Cluster, second: Cluster, types: TypeSimilarity) -> float:
     """NIST's TypeSim: the greatest product of the two clusters' type weights and DWDTypeSim."""
-    return max(c1 * c2 * types.similarity(q1, q2) for q1, c1 in first.weighted_types for q2, c2 in second.weighted_types)
+    return max(
+        c1 * c2 * types.similarity(q1, q2) for q1, c1 in first.weighted_types for q2, c2 in second.weighted_types
+    )
 
 
-def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimilarity, aux: Aux, settings: TA1Settings,
-                   strict: bool = False, similarities: bool = False) -> DocumentAlignment | None:
+def align_document(
+    gold: KnowledgeGraph,
+    system: KnowledgeGraph,
+    types: TypeSimilarity,
+    aux: Aux,
+    settings: TA1Settings,
+    strict: bool = False,
+    similarities: bool = False,
+) -> DocumentAlignment | None:
     """The FMBM of a document, or None when gold or system has no cluster there (NIST then
     writes no alignment and no similarities for it). ``strict``: TypeSim must exceed the minimum
     (the plan), not reach it (NIST). ``similarities``: also the values of
@@ -140,7 +160,11 @@ def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimi
     gold_ids, system_ids = [c.iri for c in gold_clusters], [c.iri for c in system_clusters]
     language = aux.language(gold.source) if settings.iou_thresholds else None  # (all 0.1 otherwise)
     # NIST's threshold of a mention pair: its document's language and its first mention's modality
-    mentions = _Mentions(gold_clusters + system_clusters, aux, lambda mention: settings.iou_threshold(language, aux.modality(mention.span)))
+    mentions = _Mentions(
+        gold_clusters + system_clusters,
+        aux,
+        lambda mention: settings.iou_threshold(language, aux.modality(mention.span)),
+    )
     touching = mentions.overlapping(gold_clusters, system_clusters)
     cache = _TypeCache(types)
     sims = np.zeros((len(gold_ids), len(system_ids)))
@@ -163,7 +187,9 @@ def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimi
                 result.gold_to_system[g] = (s, float(sims[i, j]))
                 result.system_to_gold[s] = (g, float(sims[i, j]))
                 ids = (list(gold_clusters[i].by_span), list(system_clusters[j].by_span))
-                result.mentions[g] = [(ids[0][r], ids[1][c], v) for r, c, v in mentions.matched(gold_clusters[i], system_clusters[j])]
+                result.mentions[g] = [
+                    (ids[0][r], ids[1][c], v) for r, c, v in mentions.matched(gold_clusters[i], system_clusters[j])
+                ]
                 result.system_mentions[s] = {m_system: m_gold for m_gold, m_system, _ in result.mentions[g]}
     result.unaligned_gold = [c.iri for c in gold.clusters if c.iri not in result.gold_to_system]
     result.unaligned_system = [c.iri for c in system.clusters if c.iri not in result.system_to_gold]
@@ -171,7 +197,9 @@ def align_document(gold: KnowledgeGraph, system: KnowledgeGraph, types: TypeSimi
     for side, graph in (("system", system), ("gold", gold)):
         for cluster_id in aligned[side]:  # MentionSim x TypeSim of a cluster with itself
             cluster = graph.cluster(cluster_id)
-            result.self_similarity[side][cluster_id] = (1.0 * len(mentions.matched(cluster, cluster))) * cache(cluster, cluster)
+            result.self_similarity[side][cluster_id] = (1.0 * len(mentions.matched(cluster, cluster))) * cache(
+                cluster, cluster
+            )
     if similarities:
         _similarities(result, {"system": system, "gold": gold}, aligned, mentions, cache)
     return result
@@ -189,7 +217,9 @@ class _TypeCache:
     def key(self, cluster: Cluster) -> int:
         found = self.of_cluster.get(id(cluster))
         if found is None:
-            found = self.of_cluster[id(cluster)] = self.keys.setdefault(frozenset(cluster.weighted_types), len(self.keys))
+            found = self.of_cluster[id(cluster)] = self.keys.setdefault(
+                frozenset(cluster.weighted_types), len(self.keys)
+            )
         return found
 
     def __call__(self, first: Cluster, second: Cluster) -> float:
@@ -206,7 +236,9 @@ class _TypeCache:
         key1, inverse1 = np.unique([self.key(c) for c in first], return_inverse=True)
         key2, inverse2 = np.unique([self.key(c) for c in second], return_inverse=True)
         sets = {key: types for types, key in self.keys.items()}
-        (starts1, confidences1, qnodes1), (starts2, confidences2, qnodes2) = (_entries([sets[k] for k in keys]) for keys in (key1, key2))
+        (starts1, confidences1, qnodes1), (starts2, confidences2, qnodes2) = (
+            _entries([sets[k] for k in keys]) for keys in (key1, key2)
+        )
         similarity = np.equal.outer(np.array(qnodes1, dtype=object), np.array(qnodes2, dtype=object)).astype(float)
         columns: dict[str, list[int]] = {}
         for column, qnode in enumerate(qnodes2):
@@ -231,8 +263,13 @@ def _entries(type_sets: list[frozenset]) -> tuple[list[int], list[float], list[s
     return starts, confidences, qnodes
 
 
-def _similarities(result: DocumentAlignment, graphs: dict[str, KnowledgeGraph], aligned: dict[str, list[str]], mentions: _Mentions,
-                  cache: _TypeCache) -> None:
+def _similarities(
+    result: DocumentAlignment,
+    graphs: dict[str, KnowledgeGraph],
+    aligned: dict[str, list[str]],
+    mentions: _Mentions,
+    cache: _TypeCache,
+) -> None:
     """The values NIST writes for every ordered pair of aligned clusters of one metatype (system-
     system, system-gold, gold-gold): TypeSim without threshold, and TypeSim x MentionSim."""
     for side1, side2 in (("system", "system"), ("system", "gold"), ("gold", "gold")):
@@ -245,5 +282,13 @@ def _similarities(result: DocumentAlignment, graphs: dict[str, KnowledgeGraph], 
         for i, j in zip(*np.nonzero(mentions.overlapping(first, second))):
             if first[i].metatype == second[j].metatype:
                 counts[i, j] = len(mentions.matched(first[i], second[j]))
-        result.similarities.append(SimilarityBlock(side1, side2, tuple((c.iri, c.metatype) for c in first),
-                                                   tuple((c.iri, c.metatype) for c in second), type_sims, (1.0 * counts) * type_sims))
+        result.similarities.append(
+            SimilarityBlock(
+                side1,
+                side2,
+                tuple((c.iri, c.metatype) for c in first),
+                tuple((c.iri, c.metatype) for c in second),
+                type_sims,
+                (1.0 * counts) * type_sims,
+            )
+        )

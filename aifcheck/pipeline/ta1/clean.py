@@ -1,5 +1,6 @@
 """NIST's clean stage (``clean_sparql_output.py``): a cell holding ``<https://...#NAME>`` becomes
 ``NAME`` (the whole cell: NIST keeps only the name); every other cell is kept as it is."""
+
 from __future__ import annotations
 
 import re

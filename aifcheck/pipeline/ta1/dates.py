@@ -1,5 +1,6 @@
 """The dates of a TM row: four (year, month, day) constraints (the model's LDCDate), NIST's way of
 filling gaps."""
+
 from __future__ import annotations
 
 import re
@@ -37,13 +38,21 @@ def read_date(row: TableRow, name: str) -> tuple[LDCDate | None, Correction | No
     try:
         value = {field: None if t == "" else int(t) for field, t in text.items()}
     except ValueError:
-        raise InputError(row.path, f"{name} date has a part that is not a number ({text['year']}-{text['month']}-{text['day']}); NIST's pipeline stops on it", row.line) from None
+        raise InputError(
+            row.path,
+            f"{name} date has a part that is not a number ({text['year']}-{text['month']}-{text['day']}); NIST's pipeline stops on it",
+            row.line,
+        ) from None
     missing = [field for field in ("month", "day", "year") if text[field] == ""]
     if not missing:
         return LDCDate(value["year"], value["month"], value["day"]), None
     parts = [text["year"] or "xxxx", text["month"] or "xx", text["day"] or "xx"]
     if not _LDC_DATE.match("-".join(parts)):
-        raise InputError(row.path, f"{name} date {'-'.join(parts)} is not YYYY-MM-DD with its gaps; NIST's pipeline stops on it", row.line)
+        raise InputError(
+            row.path,
+            f"{name} date {'-'.join(parts)} is not YYYY-MM-DD with its gaps; NIST's pipeline stops on it",
+            row.line,
+        )
     if "year" in missing:
         return None, None
     year, month, day = parts
@@ -54,7 +63,9 @@ def read_date(row: TableRow, name: str) -> tuple[LDCDate | None, Correction | No
         try:
             day = "01" if after else str(monthrange(int(year), int(month))[1])
         except (ValueError, IndexError):
-            raise InputError(row.path, f"{name} date has month {month}; NIST's pipeline stops on it", row.line) from None
+            raise InputError(
+                row.path, f"{name} date has month {month}; NIST's pipeline stops on it", row.line
+            ) from None
     for field, completed in (("month", month), ("day", day), ("year", year)):
         row[f"{prefix}_{field}"] = f'"{completed}"'
     return LDCDate(int(year), int(month), int(day)), Correction(name, ",".join(missing), f"{year}-{month}-{day}")

@@ -5,15 +5,22 @@ row's own type is evaluable (taggable, or more similar than alpha to a taggable 
 is kept when its subject and its object each kept a CM row, a TM row when its subject did. The
 plan (§4.2) keeps every mention of a cluster that passes (``whole_clusters``).
 """
+
 from __future__ import annotations
 
-from aifcheck.pipeline.ta1.align import DocumentAlignment
 from aifcheck.pipeline.shared.events import EventLog, Where
+from aifcheck.pipeline.ta1.align import DocumentAlignment
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity
 from aifcheck.pipeline.ta1.tables import Document
 
 
-def filter_document(document: Document, alignment: DocumentAlignment | None, types: TypeSimilarity, log: EventLog, whole_clusters: bool = False) -> dict[int, bool]:
+def filter_document(
+    document: Document,
+    alignment: DocumentAlignment | None,
+    types: TypeSimilarity,
+    log: EventLog,
+    whole_clusters: bool = False,
+) -> dict[int, bool]:
     """Which of the document's (valid) rows pass, by ``id(row)``."""
     aligned = alignment.system_to_gold if alignment is not None else {}
     passed: dict[int, bool] = {}

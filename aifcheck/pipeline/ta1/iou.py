@@ -11,6 +11,7 @@ first: NIST's IoU is not symmetric there. NIST's intersection of two boxes whose
 but whose y ranges do not is the x overlap (not 0); that quirk is kept. Values below the threshold
 become 0 (the threshold of the first span of a pair). NIST's scorer stops on any other modality (audio, pdf).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -34,14 +35,23 @@ def iou_matrix(spans: list[Span], aux: Aux, threshold: float | np.ndarray) -> np
         groups[span.document, span.element].append(index)
     for members in groups.values():
         kinds = [_comparison(spans[i], aux) for i in members]
-        corners = np.array([(spans[i].start, spans[i].top, spans[i].end, spans[i].bottom) for i in members], dtype=float)
+        corners = np.array(
+            [(spans[i].start, spans[i].top, spans[i].end, spans[i].bottom) for i in members], dtype=float
+        )
         blocks = {}
         for kind in set(kinds):
             if kind == TEXT:
                 blocks[kind] = _text(corners)
             else:
-                blocks[kind] = _boxes(corners, [aux.boundary(spans[i]) for i in members], collar=1.0 if kind == BOX else 0.01, x_only=kind == TIME)
-        block = blocks[kinds[0]] if len(blocks) == 1 else np.array([blocks[kind][row] for row, kind in enumerate(kinds)])
+                blocks[kind] = _boxes(
+                    corners,
+                    [aux.boundary(spans[i]) for i in members],
+                    collar=1.0 if kind == BOX else 0.01,
+                    x_only=kind == TIME,
+                )
+        block = (
+            blocks[kinds[0]] if len(blocks) == 1 else np.array([blocks[kind][row] for row, kind in enumerate(kinds)])
+        )
         block[block < (threshold if np.isscalar(threshold) else threshold[members][:, None])] = 0.0
         result[np.ix_(members, members)] = block
     return result
@@ -55,11 +65,15 @@ def _comparison(span: Span, aux: Aux) -> str:
         return BOX
     if modality == "video":
         return TIME
-    raise InputError(str(span), f"NIST's scorer cannot compare mentions of modality {modality} (document element {span.element})")
+    raise InputError(
+        str(span), f"NIST's scorer cannot compare mentions of modality {modality} (document element {span.element})"
+    )
 
 
 def _overlap(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray, extra: float) -> np.ndarray:
-    meets = ((s2 <= s1) & (s1 <= e2)) | ((s2 <= e1) & (e1 <= e2)) | ((s1 <= s2) & (s2 <= e1)) | ((s1 <= e2) & (e2 <= e1))
+    meets = (
+        ((s2 <= s1) & (s1 <= e2)) | ((s2 <= e1) & (e1 <= e2)) | ((s1 <= s2) & (s2 <= e1)) | ((s1 <= e2) & (e2 <= e1))
+    )
     return np.where(meets, np.minimum(e1, e2) - np.maximum(s1, s2) + extra, 0.0)
 
 
@@ -79,7 +93,9 @@ def _area(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 def _boxes(corners: np.ndarray, boundaries: list, collar: float, x_only: bool) -> np.ndarray:
     if any(b is None for b in boundaries):
-        raise InputError(str(corners[0]), "a mention's document element has no boundary in the AUX data; NIST's scorer stops on it")
+        raise InputError(
+            str(corners[0]), "a mention's document element has no boundary in the AUX data; NIST's scorer stops on it"
+        )
     limits = np.array([b.floats() for b in boundaries])
     box = corners.copy()
     axes = (0,) if x_only else (0, 1)

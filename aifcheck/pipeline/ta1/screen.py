@@ -10,6 +10,7 @@ scorer stops on the empty cell) is invalid, as NIST's validator makes such an AM
 (INVALID_PROVENANCE_FORMAT); a span of a document element whose modality NIST's AUX data has no
 boundaries for (audio; NIST's validator stops on it) is invalid (MISSING_ITEM_WITH_KEY).
 """
+
 from __future__ import annotations
 
 import datetime
@@ -19,8 +20,9 @@ from dataclasses import dataclass, field
 from aifcheck.errors import InputError
 from aifcheck.extract.model import LDCDate
 from aifcheck.pipeline.shared.auxdata import KINDS, SUFFIXES, Aux
+from aifcheck.pipeline.shared.checks import VALIDATOR as _VALIDATOR
+from aifcheck.pipeline.shared.checks import SpanChecker, confidence
 from aifcheck.pipeline.shared.events import EventLog, Where
-from aifcheck.pipeline.shared.checks import VALIDATOR as _VALIDATOR, SpanChecker, confidence
 from aifcheck.pipeline.ta1.dates import NAMES, read_date, trim
 from aifcheck.pipeline.ta1.tables import Document, TableRow
 
@@ -72,7 +74,11 @@ class _DocumentValidator:
         if row["metatype"] != cluster.metatype:
             self.log.record("MULTIPLE_METATYPES", row["metatype"], cluster.metatype, row["cluster"], where=where)
         _check_span_syntax(row, "mention_span")
-        for column in ("type_statement_confidence", "cluster_membership_confidence", "mention_type_justification_confidence"):
+        for column in (
+            "type_statement_confidence",
+            "cluster_membership_confidence",
+            "mention_type_justification_confidence",
+        ):
             _number(row, column)
         cluster.rows.append(row)
         checks = [
@@ -93,7 +99,11 @@ class _DocumentValidator:
         if subject.frame_metatype is None:
             subject.frame_metatype = row["subject_metatype"]
         if subject.frame_metatype != row["subject_metatype"]:
-            raise InputError(row.path, f"cluster {row['subject']} is the subject of arguments with metatypes {subject.frame_metatype} and {row['subject_metatype']}; NIST's pipeline stops on it (METATYPE_MISMATCH)", row.line)
+            raise InputError(
+                row.path,
+                f"cluster {row['subject']} is the subject of arguments with metatypes {subject.frame_metatype} and {row['subject_metatype']}; NIST's pipeline stops on it (METATYPE_MISMATCH)",
+                row.line,
+            )
         checks = [
             self.confidence(row, "argument_assertion_confidence", where),
             self.document_known(where),
@@ -115,7 +125,15 @@ class _DocumentValidator:
         for name in NAMES:
             dates[name], correction = read_date(row, name)
             if correction is not None:
-                self.log.record("MISSING_DATE_FIELD", correction.name, correction.missing, correction.completed, correction.name, where=where, source="Generator")
+                self.log.record(
+                    "MISSING_DATE_FIELD",
+                    correction.name,
+                    correction.missing,
+                    correction.completed,
+                    correction.name,
+                    where=where,
+                    source="Generator",
+                )
         subject = self.cluster(row["cluster"])
         cluster_id = row["cluster"]
         checks = [
@@ -124,7 +142,9 @@ class _DocumentValidator:
             self.date_order(dates["end_before"], dates["end_after"], "end_after", "end_before", cluster_id, where),
             self.date_valid(dates["end_before"], "end_before", where),
             self.date_valid(dates["end_after"], "end_after", where),
-            self.date_order(dates["start_before"], dates["start_after"], "start_after", "start_before", cluster_id, where),
+            self.date_order(
+                dates["start_before"], dates["start_after"], "start_after", "start_before", cluster_id, where
+            ),
             self.date_valid(dates["start_before"], "start_before", where),
             self.date_valid(dates["start_after"], "start_after", where),
             _has_valid_row(subject),
@@ -147,7 +167,9 @@ class _DocumentValidator:
 
     def negation(self, value: str, where: Where) -> bool:
         if value not in NEGATION:
-            self.log.record("UNKNOWN_VALUE", "negation_status", value, ", ".join(sorted(NEGATION)), where=where, source=_VALIDATOR)
+            self.log.record(
+                "UNKNOWN_VALUE", "negation_status", value, ", ".join(sorted(NEGATION)), where=where, source=_VALIDATOR
+            )
             return False
         return True
 
@@ -168,7 +190,10 @@ class _DocumentValidator:
         if date.year and date.month and date.day:
             try:
                 datetime.date(date.year, date.month, date.day)
-            except (ValueError, OverflowError):  # (a year of hundreds of digits: NIST's code stops, here the date is invalid)
+            except (
+                ValueError,
+                OverflowError,
+            ):  # (a year of hundreds of digits: NIST's code stops, here the date is invalid)
                 bad = True
         elif date.year < 0 or (date.month and not 1 <= date.month <= 12):
             bad = True
@@ -177,16 +202,27 @@ class _DocumentValidator:
             self.log.record("INVALID_DATE", None, name, "date", where=where, source=_VALIDATOR)
         return not bad
 
-    def date_order(self, before: LDCDate | None, after: LDCDate | None, after_name: str, before_name: str, cluster_id: str, where: Where) -> bool:
+    def date_order(
+        self,
+        before: LDCDate | None,
+        after: LDCDate | None,
+        after_name: str,
+        before_name: str,
+        cluster_id: str,
+        where: Where,
+    ) -> bool:
         """A BEFORE bound earlier than an AFTER bound (compared field by field as NIST does)."""
         if before is None or after is None:
             return True
         bad = before.year < after.year
         if before.year == after.year and before.month and after.month:
             bad = before.month < after.month or (
-                before.month == after.month and bool(before.day and after.day) and before.day < after.day)
+                before.month == after.month and bool(before.day and after.day) and before.day < after.day
+            )
         if bad:
-            self.log.record("INVALID_DATE_RANGE", "Cluster", cluster_id, after_name, before_name, where=where, source=_VALIDATOR)
+            self.log.record(
+                "INVALID_DATE_RANGE", "Cluster", cluster_id, after_name, before_name, where=where, source=_VALIDATOR
+            )
         return not bad
 
     def provenance(self, row: TableRow, column: str, where: Where) -> bool:
@@ -197,15 +233,27 @@ class _DocumentValidator:
         if finding is None:
             return True
         if finding.code == "NOT_A_NUMBER":
-            raise InputError(row.path, f"coordinate {finding.args[0]!r} of span {row[column]} is not a number; NIST's pipeline stops on it", row.line)
-        if finding.code == "NO_BOUNDARY" and finding.args[0] not in KINDS:  # (audio) NIST's Validator has no boundaries of it
-            self.log.record("MISSING_ITEM_WITH_KEY", f"{finding.args[0]} boundary", finding.args[1], where=where, source=_VALIDATOR)
+            raise InputError(
+                row.path,
+                f"coordinate {finding.args[0]!r} of span {row[column]} is not a number; NIST's pipeline stops on it",
+                row.line,
+            )
+        if (
+            finding.code == "NO_BOUNDARY" and finding.args[0] not in KINDS
+        ):  # (audio) NIST's Validator has no boundaries of it
+            self.log.record(
+                "MISSING_ITEM_WITH_KEY", f"{finding.args[0]} boundary", finding.args[1], where=where, source=_VALIDATOR
+            )
             return False
         if finding.stops is not None:
             kind, element = finding.args
             what = "no {} boundary" if finding.code == "NO_BOUNDARY" else "a {} boundary that is not numbers"
-            raise InputError(row.path, f"{what.format(kind)} for document element {element} in the AUX data's "
-                                       f"{self.aux.folder}/*{SUFFIXES[kind]}; NIST's pipeline stops on it", row.line)
+            raise InputError(
+                row.path,
+                f"{what.format(kind)} for document element {element} in the AUX data's "
+                f"{self.aux.folder}/*{SUFFIXES[kind]}; NIST's pipeline stops on it",
+                row.line,
+            )
         self.log.record(finding.code, *finding.args, where=where, source=_VALIDATOR)
         row[column] = checked.span
         return checked.problem is None
@@ -218,11 +266,17 @@ def _has_valid_row(cluster: _ClusterRows) -> bool:
 
 def _check_span_syntax(row: TableRow, column: str) -> None:
     if row[column] and not _SPAN.match(row[column]):
-        raise InputError(row.path, f"mention span {row[column]!r} is not DOC:ELEMENT:(x1,y1)-(x2,y2); NIST's pipeline stops on it", row.line)
+        raise InputError(
+            row.path,
+            f"mention span {row[column]!r} is not DOC:ELEMENT:(x1,y1)-(x2,y2); NIST's pipeline stops on it",
+            row.line,
+        )
 
 
 def _number(row: TableRow, column: str) -> None:
     try:
         float(trim(row[column]))
     except ValueError:
-        raise InputError(row.path, f"{column} {row[column]!r} is not a number; NIST's pipeline stops on it", row.line) from None
+        raise InputError(
+            row.path, f"{column} {row[column]!r} is not a number; NIST's pipeline stops on it", row.line
+        ) from None

@@ -6,6 +6,7 @@ says). Of a folder of KBs, NIST's driver scores the core documents whose KB has 
 ``*-report.txt`` (the AIF validator's report of an invalid KB) beside it; of the SPARQL-output
 layout, the core documents.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,8 +15,8 @@ from pathlib import Path
 from aifcheck.errors import UsageError
 from aifcheck.loading.kb import load_kb
 from aifcheck.loading.paths import entries
-from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.shared.auxdata import Aux
+from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, read_layout
 
 TURTLE = "turtle"
@@ -47,7 +48,9 @@ def run_kind(run: Path) -> str:
     has_files = any(p.is_file() and p.suffix == ".ttl" for p in listed)
     has_folders = any(p.is_dir() and p.suffix == ".ttl" for p in listed)
     if has_files and has_folders:
-        raise UsageError(f"RUN {run} holds both document KBs (<doc>.ttl files) and NIST's SPARQL-output layout (<doc>.ttl/ folders)")
+        raise UsageError(
+            f"RUN {run} holds both document KBs (<doc>.ttl files) and NIST's SPARQL-output layout (<doc>.ttl/ folders)"
+        )
     return TURTLE if has_files else SPARQL if has_folders else EMPTY
 
 
@@ -58,12 +61,31 @@ def select(run: Path, aux: Aux) -> KbSelection:
     if kind != TURTLE:
         found = read_layout(run)
         # NIST's driver looks at every document's folder, core or not, before anything else
-        missing = next(((f"{run}/{d}.ttl", name) for d in sorted(found) for kind_, name in sorted(FILE_NAMES.items(), key=lambda item: item[1]) if kind_ not in found[d]), None)
+        missing = next(
+            (
+                (f"{run}/{d}.ttl", name)
+                for d in sorted(found)
+                for kind_, name in sorted(FILE_NAMES.items(), key=lambda item: item[1])
+                if kind_ not in found[d]
+            ),
+            None,
+        )
         core = tuple(d for d in sorted(found) if aux.is_core(d))
-        return KbSelection(kind, core, {d: run / f"{d}.ttl" for d in core}, total, reports, (), tuple(d for d in sorted(found) if not aux.is_core(d)), missing)
+        return KbSelection(
+            kind,
+            core,
+            {d: run / f"{d}.ttl" for d in core},
+            total,
+            reports,
+            (),
+            tuple(d for d in sorted(found) if not aux.is_core(d)),
+            missing,
+        )
     # a <doc>.ttl that is no file (a FIFO, a link to nothing) is read, and refused: never scored as a missing document
     kbs = [p for p in entries(run) if p.suffix == ".ttl" and not p.is_dir()]
-    invalid = tuple(p.stem for p in kbs if (run / f"{p.stem}-report.txt").exists() or (run / f"{p.name}-report.txt").exists())
+    invalid = tuple(
+        p.stem for p in kbs if (run / f"{p.stem}-report.txt").exists() or (run / f"{p.name}-report.txt").exists()
+    )
     not_core = tuple(p.stem for p in kbs if p.stem not in invalid and not aux.is_core(p.stem))
     chosen = {p.stem: p for p in kbs if p.stem not in invalid and aux.is_core(p.stem)}
     return KbSelection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
@@ -72,4 +94,6 @@ def select(run: Path, aux: Aux) -> KbSelection:
 def kb_tables(path: str) -> dict[str, tuple[str, str]]:
     """kind -> (path to name in messages, text) of the tables NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
-        return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS}
+        return {
+            kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS
+        }

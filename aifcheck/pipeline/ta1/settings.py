@@ -1,6 +1,7 @@
 """The parameters of NIST's TA1 filter stage (its docker Makefile's ALPHA, IOU_THRESHOLDS,
 MIN_TYPE_SIMILARITY, NN_SIMILARITY_VALUE and SIMILARITY_TYPES), as one value; the defaults are
 the values NIST ran with."""
+
 from __future__ import annotations
 
 import math
@@ -34,15 +35,22 @@ class TA1Settings:
     similarity_types: tuple[str, ...] = ("class", "jc")
 
     def __post_init__(self) -> None:
-        for option, value in (("--alpha", self.alpha), ("--min-type-similarity", self.min_type_similarity),
-                              ("--near-neighbour-similarity", self.near_neighbour_similarity),
-                              *((f"--iou-threshold {language}:{modality}", value) for (language, modality), value in self.iou_thresholds)):
+        for option, value in (
+            ("--alpha", self.alpha),
+            ("--min-type-similarity", self.min_type_similarity),
+            ("--near-neighbour-similarity", self.near_neighbour_similarity),
+            *((f"--iou-threshold {language}:{modality}", value) for (language, modality), value in self.iou_thresholds),
+        ):
             _check_fraction(option, value)
         for language, modality in dict(self.iou_thresholds):
             if language not in LANGUAGES:
-                raise UsageError(f"--iou-threshold {language}:{modality}: unknown language '{language}' (known: {', '.join(LANGUAGES)})")
+                raise UsageError(
+                    f"--iou-threshold {language}:{modality}: unknown language '{language}' (known: {', '.join(LANGUAGES)})"
+                )
             if modality not in MODALITIES:
-                raise UsageError(f"--iou-threshold {language}:{modality}: unknown modality '{modality}' (known: {', '.join(MODALITIES)})")
+                raise UsageError(
+                    f"--iou-threshold {language}:{modality}: unknown modality '{modality}' (known: {', '.join(MODALITIES)})"
+                )
         if not self.similarity_types:
             raise UsageError(f"--similarity-types: give one or more of {', '.join(SIMILARITY_TYPES)}")
         unknown = [t for t in self.similarity_types if t not in SIMILARITY_TYPES]

@@ -8,6 +8,7 @@ reproduces NIST's example run), pairs the table lacks from an optional file of t
 answers (``--extra-similarities``), and synonyms and near neighbours from an optional overlay.
 Identical qnodes have similarity 1; a pair none of them has, 0 (where NIST asks the service).
 """
+
 from __future__ import annotations
 
 import importlib.resources
@@ -94,8 +95,14 @@ class TypeSimilarity:
         return found
 
 
-def load_similarity(similarity_path: str | os.PathLike | None, taggable_path: str | os.PathLike | None, settings: TA1Settings = TA1Settings(),
-                    inclusive: bool = False, extra_path: str | os.PathLike | None = None, overlay_path: str | os.PathLike | None = None) -> TypeSimilarity:
+def load_similarity(
+    similarity_path: str | os.PathLike | None,
+    taggable_path: str | os.PathLike | None,
+    settings: TA1Settings = TA1Settings(),
+    inclusive: bool = False,
+    extra_path: str | os.PathLike | None = None,
+    overlay_path: str | os.PathLike | None = None,
+) -> TypeSimilarity:
     """The tables (the bundled ones when a path is None), with the pairs of ``extra_path`` the
     similarity table lacks, and the synonyms and near neighbours of ``overlay_path``, folded into
     one table as NIST's ``Similarity`` looks them up; InputError naming the file and line of a bad value."""
@@ -143,7 +150,9 @@ def load_extra_similarities(path: str | os.PathLike, similarity_types: tuple[str
             values.append(value)
         if not record["q1"] or not record["q2"]:
             raise InputError(str(path), "a pair needs both q1 and q2", line)
-        found[record["q1"], record["q2"]] = statistics.mean(values)  # NIST's mean: exactly rounded, as sum()/len() is not
+        found[record["q1"], record["q2"]] = statistics.mean(
+            values
+        )  # NIST's mean: exactly rounded, as sum()/len() is not
     return found
 
 
@@ -165,8 +174,16 @@ def load_overlay(path: str | os.PathLike) -> tuple[frozenset[tuple[str, str]], f
             qnode = node.get("wd_node") if isinstance(node, dict) else None
             if not isinstance(qnode, str):
                 raise InputError(path, f"{metatype} node {key!r} has no wd_node")
-            similar = [(s.get("wd_node"), s.get("similarity_type") or "") for s in node.get("similar_nodes") or [] if isinstance(s, dict)]
-            related = [(s.get("wd_node"), "SS") for s in node.get("related_qnodes") or [] if isinstance(s, dict)] if metatype == "relations" else []
+            similar = [
+                (s.get("wd_node"), s.get("similarity_type") or "")
+                for s in node.get("similar_nodes") or []
+                if isinstance(s, dict)
+            ]
+            related = (
+                [(s.get("wd_node"), "SS") for s in node.get("related_qnodes") or [] if isinstance(s, dict)]
+                if metatype == "relations"
+                else []
+            )
             for other, kind in similar + related:
                 if isinstance(other, str):
                     for found, code in ((synonyms, "SS"), (near, "NN")):

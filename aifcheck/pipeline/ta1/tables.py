@@ -1,5 +1,6 @@
 """The three TA1 tables of a document (CM clusters and mentions, AM argument assertions, TM
 temporal 4-tuples), as rows that NIST's stages read, correct, drop and write back."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -7,18 +8,50 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aifcheck.errors import InputError
-from aifcheck.loading.paths import entries, read_text as read_input
+from aifcheck.loading.paths import entries
+from aifcheck.loading.paths import read_text as read_input
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
 COLUMNS = {
-    "CM": ("cluster", "metatype", "type", "mention_span", "is_negated", "type_statement_confidence",
-           "cluster_membership_confidence", "mention_type_justification_confidence"),
-    "AM": ("is_assertion_negated", "subject_metatype", "subject", "is_subject_negated", "predicate", "object_metatype",
-           "object", "is_object_negated", "predicate_justification", "argument_assertion_confidence",
-           "predicate_justification_confidence"),
-    "TM": ("cluster", "sa_month", "sa_day", "sa_year", "sb_month", "sb_day", "sb_year",
-           "ea_month", "ea_day", "ea_year", "eb_month", "eb_day", "eb_year"),
+    "CM": (
+        "cluster",
+        "metatype",
+        "type",
+        "mention_span",
+        "is_negated",
+        "type_statement_confidence",
+        "cluster_membership_confidence",
+        "mention_type_justification_confidence",
+    ),
+    "AM": (
+        "is_assertion_negated",
+        "subject_metatype",
+        "subject",
+        "is_subject_negated",
+        "predicate",
+        "object_metatype",
+        "object",
+        "is_object_negated",
+        "predicate_justification",
+        "argument_assertion_confidence",
+        "predicate_justification_confidence",
+    ),
+    "TM": (
+        "cluster",
+        "sa_month",
+        "sa_day",
+        "sa_year",
+        "sb_month",
+        "sb_day",
+        "sb_year",
+        "ea_month",
+        "ea_day",
+        "ea_year",
+        "eb_month",
+        "eb_day",
+        "eb_year",
+    ),
 }
 HEADERS = {kind: "\t".join(f"?{c}" for c in columns) for kind, columns in COLUMNS.items()}
 Cells = tuple[tuple[str, ...], ...]  # the lines of a table, each a tuple of cells
@@ -66,16 +99,28 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow
     header = lines[0].rstrip() if lines else ""
     if header != HEADERS[kind]:
         found = header.replace("\t", " ") or "no header"
-        raise InputError(path, f"not NIST's {kind} table: expected the columns {HEADERS[kind].replace(chr(9), ' ')}, found {found}", 1)
+        raise InputError(
+            path,
+            f"not NIST's {kind} table: expected the columns {HEADERS[kind].replace(chr(9), ' ')}, found {found}",
+            1,
+        )
     width = len(COLUMNS[kind])
     rows = []
     for number, line in enumerate(lines[1:], 2):
         cells = line.split("\t", width - 1)
         if len(cells) != width:
-            raise InputError(path, f"row has {len(cells)} cells, the {kind} table has {width} columns (NIST's pipeline stops here)", number)
+            raise InputError(
+                path,
+                f"row has {len(cells)} cells, the {kind} table has {width} columns (NIST's pipeline stops here)",
+                number,
+            )
         if len(line) > MAX_CELL and len(longest := max(cells, key=len)) > MAX_CELL:
-            raise InputError(path, f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "
-                             "tables pad every row to the widest cell, which would make them gigabytes", number)
+            raise InputError(
+                path,
+                f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "
+                "tables pad every row to the widest cell, which would make them gigabytes",
+                number,
+            )
         rows.append(TableRow(kind, document, path, number, [c.strip() for c in cells]))
     return rows
 
@@ -102,4 +147,6 @@ def read_text(path: Path) -> str:
 
 
 def read_document(document: str, files: dict[str, Path]) -> Document:
-    return Document(document, {kind: parse_table(kind, document, str(path), read_text(path)) for kind, path in files.items()})
+    return Document(
+        document, {kind: parse_table(kind, document, str(path), read_text(path)) for kind, path in files.items()}
+    )

@@ -13,6 +13,7 @@ response IDs count per query from 1, or on from the largest of the earlier pools
 lines are cut into kits of at most ``kit_size`` lines; a kit's languages are those of its
 documents. Each run's pooled rows are kept to be written back as NIST's SPARQL-POOLED output.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,13 +23,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.tsv import read_table
+from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import select
-from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.ta2.responses import Response, LoadedResponses, load_run
-from aifcheck.loading.tsv import read_table
+from aifcheck.pipeline.ta2.responses import LoadedResponses, Response, load_run
 
-POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
+POOL_HEADER = (
+    "QUERY_ID",
+    "DESCRIPTOR",
+    "RESPONSE_ID",
+    "MENTION_SOURCE",
+    "DOCUMENT_ID",
+    "MENTION_SPAN",
+    "CORRECTNESS",
+    "MENTION_TYPE",
+    "FQEC",
+)
 UNFILLED = "NIL"  # CORRECTNESS, MENTION_TYPE and FQEC, which LDC fills
 _SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
 _KEYFRAME = re.compile(r"^(.*)_(\d+)$")
@@ -44,7 +55,17 @@ class PoolLine:
     mention: str  # ELT:(x1,y1)-(x2,y2), the key frame ID for key frames
 
     def text(self) -> str:
-        cells = (self.query_id, self.descriptor, str(self.response_id), self.source, self.document, self.mention, UNFILLED, UNFILLED, UNFILLED)
+        cells = (
+            self.query_id,
+            self.descriptor,
+            str(self.response_id),
+            self.source,
+            self.document,
+            self.mention,
+            UNFILLED,
+            UNFILLED,
+            UNFILLED,
+        )
         return "\t".join(cells) + "\n"
 
 
@@ -78,8 +99,14 @@ class TA2Pool:
     errors: int  # rows dropped or invalid, files skipped in the runs (exit status 1)
 
 
-def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], aux: Aux,
-             previous: Sequence[str | os.PathLike] = (), batch: str = "BATCH1", kit_size: int = 200) -> TA2Pool:
+def pool_ta2(
+    runs: Sequence[str | os.PathLike],
+    queries: Mapping[str, Query],
+    aux: Aux,
+    previous: Sequence[str | os.PathLike] = (),
+    batch: str = "BATCH1",
+    kit_size: int = 200,
+) -> TA2Pool:
     """The pool of ``runs`` (each a folder holding SPARQL-VALID-output, its name the run ID) for
     ``queries``; ``aux`` is NIST's AUX data (aifcheck.pipeline.shared.auxdata.load_aux with TA2_CORE); ``previous``
     are folders of earlier pools (each with its pool.txt)."""
@@ -87,7 +114,9 @@ def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], au
         raise UsageError(f"--kit-size {kit_size}: a kit holds at least one line")
     names = [Path(run).name for run in runs]
     if len(set(names)) != len(names):
-        raise UsageError(f"two runs share a folder name (the run ID): {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
+        raise UsageError(
+            f"two runs share a folder name (the run ID): {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
+        )
     pooled_before, last_ids = _previous_pools(previous)
     pool: dict[str, dict[str, str]] = {}  # query -> pooled span -> where it was first pooled
     notes: list[str] = []
@@ -107,7 +136,11 @@ def pool_ta2(runs: Sequence[str | os.PathLike], queries: Mapping[str, Query], au
                 notes.append(f"{found.path}: query {found.query_id} is not in the queries table, not pooled")
                 pooled_files.append(PooledFile(os.path.basename(found.path), found.header, ()))
                 continue
-            pooled_files.append(_pool_file(found, query, pool.setdefault(query.query_id, {}), pooled_before.get(query.query_id, set()), seen))
+            pooled_files.append(
+                _pool_file(
+                    found, query, pool.setdefault(query.query_id, {}), pooled_before.get(query.query_id, set()), seen
+                )
+            )
         run_pools.append(RunPool(run_id, tuple(pooled_files)))
     lines = _lines(pool, queries, aux, last_ids)
     kits = _kits(lines, aux, batch, kit_size, seen)
@@ -136,11 +169,15 @@ def _previous_pools(folders: Sequence[str | os.PathLike]) -> tuple[dict[str, set
 
 
 INVALID_POOLED = "invalid row(s) take pooling places, as in NIST's pooler"
-PART_OF_ENTRYPOINT = "row(s) link to a part of a |-list entry point: pooled (NIST's pooler stops: UNEXPECTED_ENTRYPOINT_DESCRIPTOR)"
+PART_OF_ENTRYPOINT = (
+    "row(s) link to a part of a |-list entry point: pooled (NIST's pooler stops: UNEXPECTED_ENTRYPOINT_DESCRIPTOR)"
+)
 NO_LANGUAGE = "pooled document(s) without a language (kit languages N/A)"
 
 
-def _pool_file(found: LoadedResponses, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]) -> PooledFile:
+def _pool_file(
+    found: LoadedResponses, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]
+) -> PooledFile:
     rows = found.rows
     for row in rows:
         _check_descriptor(found.path, row, query, seen)
@@ -166,11 +203,17 @@ def _check_descriptor(path: str, row: Response, query: Query, seen: dict[str, li
         seen.setdefault(PART_OF_ENTRYPOINT, []).append(f"{path}:{row.line}")
         return
     if row.query_link_target != entrypoint or not agrees:
-        raise InputError(path, f"?query_link_target {row.query_link_target!r} and ?link_target {row.link_target!r} do not describe "
-                               f"query {query.query_id}'s entry point {entrypoint!r} (NIST's pooler stops on it)", row.line)
+        raise InputError(
+            path,
+            f"?query_link_target {row.query_link_target!r} and ?link_target {row.link_target!r} do not describe "
+            f"query {query.query_id}'s entry point {entrypoint!r} (NIST's pooler stops on it)",
+            row.line,
+        )
 
 
-def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Query], aux: Aux, last_ids: Mapping[str, int]) -> list[PoolLine]:
+def _lines(
+    pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Query], aux: Aux, last_ids: Mapping[str, int]
+) -> list[PoolLine]:
     keyed = []
     for query_id, spans in pool.items():
         for span, where in spans.items():
@@ -178,25 +221,39 @@ def _lines(pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Query], 
             match = _SPAN.match(span)
             parts = span.split(":")
             if match is None or len(parts) != 3:
-                raise InputError(path, f"pooled span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2) (NIST's pooler stops on it)", int(number))
+                raise InputError(
+                    path,
+                    f"pooled span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2) (NIST's pooler stops on it)",
+                    int(number),
+                )
             document, element_text, *corners = match.groups()
             keyframe = _KEYFRAME.match(element_text)
             element = keyframe.group(1) if keyframe else element_text
             modality = aux.modalities.get(element)
             if modality is None:
-                raise InputError(path, f"pooled span {span}: element {element} has no known modality (NIST's pooler stops on it)", int(number))
+                raise InputError(
+                    path,
+                    f"pooled span {span}: element {element} has no known modality (NIST's pooler stops on it)",
+                    int(number),
+                )
             try:
                 numbers = tuple(float(c) for c in corners)
             except ValueError:
-                raise InputError(path, f"pooled span {span}: a coordinate is not a number (NIST's pooler stops on it)", int(number)) from None
-            line = PoolLine(query_id, queries[query_id].entrypoint, 0, modality.upper(), parts[0], f"{parts[1]}:{parts[2]}")
+                raise InputError(
+                    path, f"pooled span {span}: a coordinate is not a number (NIST's pooler stops on it)", int(number)
+                ) from None
+            line = PoolLine(
+                query_id, queries[query_id].entrypoint, 0, modality.upper(), parts[0], f"{parts[1]}:{parts[2]}"
+            )
             keyed.append(((query_id, document, element, *numbers), line))
     keyed.sort(key=lambda item: item[0])
     lines = []
     next_id = dict(last_ids)
     for _, line in keyed:
         next_id[line.query_id] = next_id.get(line.query_id, 0) + 1
-        lines.append(PoolLine(line.query_id, line.descriptor, next_id[line.query_id], line.source, line.document, line.mention))
+        lines.append(
+            PoolLine(line.query_id, line.descriptor, next_id[line.query_id], line.source, line.document, line.mention)
+        )
     return lines
 
 
@@ -207,7 +264,7 @@ def _kits(lines: list[PoolLine], aux: Aux, batch: str, size: int, seen: dict[str
     kits = []
     for query_id, query_lines in by_query.items():
         for start in range(0, len(query_lines), size):
-            chunk = tuple(query_lines[start:start + size])
+            chunk = tuple(query_lines[start : start + size])
             languages = set()
             for line in chunk:
                 language = aux.language(line.document)

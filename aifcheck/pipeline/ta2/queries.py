@@ -9,6 +9,7 @@ stripped. A query ID given twice keeps its first place and its last values, as N
 does. C and K are read as NIST reads them, with ``int()`` (so a negative number is accepted: NIST
 then takes every cluster or document).
 """
+
 from __future__ import annotations
 
 import os
@@ -47,8 +48,9 @@ class Query:
         return TEMPLATES[self.entrypoint_type]
 
 
-def read_queries(path: str | os.PathLike, required: tuple[str, ...] = SCORER_COLUMNS,
-                 entry_points: Collection[str] | None = None) -> dict[str, Query]:
+def read_queries(
+    path: str | os.PathLike, required: tuple[str, ...] = SCORER_COLUMNS, entry_points: Collection[str] | None = None
+) -> dict[str, Query]:
     """The queries of the table, by ID, in the table's order; C and K are read when ``required``
     names them. ``entry_points``: the entry point types a query can be made for (NIST's TA2 docker
     makes one of each row): a row of another type, or whose ID cannot name its response file, is an
@@ -62,12 +64,18 @@ def read_queries(path: str | os.PathLike, required: tuple[str, ...] = SCORER_COL
             if not query_id or query_id in (".", "..") or "/" in query_id or "\0" in query_id:
                 raise InputError(table.path, f"query_id {query_id!r} cannot name NIST's file <query_id>.rq.tsv", number)
             if kind not in entry_points:
-                raise InputError(table.path, f"entrypoint_type {kind!r} is neither kbid nor name (NIST's two query templates)", number)
+                raise InputError(
+                    table.path,
+                    f"entrypoint_type {kind!r} is neither kbid nor name (NIST's two query templates)",
+                    number,
+                )
         values = {}
         for name, text in zip(counts, texts):
             try:
                 values[name] = int(text)
             except ValueError:
-                raise InputError(table.path, f"{name} {text!r} is not an integer (NIST's code stops on it)", number) from None
+                raise InputError(
+                    table.path, f"{name} {text!r} is not an integer (NIST's code stops on it)", number
+                ) from None
         queries[query_id] = Query(query_id, entity_id, kind, entrypoint, number, **values)
     return queries

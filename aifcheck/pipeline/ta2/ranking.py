@@ -7,6 +7,7 @@ document the row of highest ``?j_cv`` (the first one on ties); these by ``?j_cv`
 span (string order); the first K are pooled, ranked 1..K. Invalid rows take part like the others,
 as in NIST's code. C or K below 0 select everything (NIST counts down to 0 and never meets it).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -40,10 +41,15 @@ def select(rows: Sequence[Response], clusters: int, documents: int) -> tuple[Sel
             scores[row.cluster] = row.link_cv
     ordered = sorted(members, key=lambda c: (-scores[c], c))
     chosen = ordered if clusters < 0 else ordered[:clusters]
-    return tuple(_pool(rows, cluster, rank, scores[cluster], members[cluster], documents) for rank, cluster in enumerate(chosen, 1))
+    return tuple(
+        _pool(rows, cluster, rank, scores[cluster], members[cluster], documents)
+        for rank, cluster in enumerate(chosen, 1)
+    )
 
 
-def _pool(rows: Sequence[Response], cluster: str, rank: int, score: float, members: list[int], documents: int) -> SelectedCluster:
+def _pool(
+    rows: Sequence[Response], cluster: str, rank: int, score: float, members: list[int], documents: int
+) -> SelectedCluster:
     best: dict[str, int] = {}
     for index in members:
         known = best.get(rows[index].document)
@@ -51,4 +57,6 @@ def _pool(rows: Sequence[Response], cluster: str, rank: int, score: float, membe
             best[rows[index].document] = index
     ordered = sorted(best.values(), key=lambda i: (-rows[i].j_cv, rows[i].span))
     pooled = tuple(ordered if documents < 0 else ordered[:documents])
-    return SelectedCluster(cluster, rank, score, tuple(members), pooled, {rows[i].span: r for r, i in enumerate(pooled, 1)})
+    return SelectedCluster(
+        cluster, rank, score, tuple(members), pooled, {rows[i].span: r for r, i in enumerate(pooled, 1)}
+    )

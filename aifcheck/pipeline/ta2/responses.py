@@ -20,6 +20,7 @@ runs again.
 A run given as its KB (``task2_kb.ttl``) goes through NIST's TA2 docker stages in-process
 (``responses_from_kb``), and its SPARQL-VALID-output rows are read as from that folder.
 """
+
 from __future__ import annotations
 
 import os
@@ -96,7 +97,9 @@ def query_id_of(path: str | os.PathLike) -> str:
     return os.path.basename(path).replace(SUFFIX, "")
 
 
-def read_folder(folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | None = None) -> dict[str, LoadedResponses]:
+def read_folder(
+    folder: str | os.PathLike, aux: Aux, query_ids: Iterable[str] | None = None
+) -> dict[str, LoadedResponses]:
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
@@ -125,7 +128,9 @@ def read_file(path: str | os.PathLike, validator: RowValidator) -> LoadedRespons
     return LoadedResponses(path, query_id, header, rows, events=events)
 
 
-def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator) -> tuple[tuple[Response, ...], tuple[RowEvent, ...]]:
+def _rows(
+    path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowValidator
+) -> tuple[tuple[Response, ...], tuple[RowEvent, ...]]:
     """The rows NIST's scorer keeps of a response file's (line number, cells), validated again, and
     what its validator logs of them."""
     events: list[RowEvent] = []
@@ -144,7 +149,9 @@ def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowV
             elif finding.code == "SPAN_OFF_BOUNDARY_CORRECTED":
                 events.append(RowEvent("corrected", number, finding.detail))
         if not (known and core):
-            events.append(RowEvent("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}"))
+            events.append(
+                RowEvent("dropped", number, f"document {kept[0]!r} is {'not a core document' if known else 'unknown'}")
+            )
             continue
         if problem is not None:
             events.append(RowEvent("invalid", number, problem.detail))
@@ -155,7 +162,9 @@ def _rows(path: str, lines: Iterable[tuple[int, Sequence[str]]], validator: RowV
 KB_NAME = "task2_kb.ttl"
 
 
-def load_run(run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False) -> dict[str, LoadedResponses]:
+def load_run(
+    run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False
+) -> dict[str, LoadedResponses]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
     (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
@@ -186,7 +195,9 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     file-name order (a response file is named ``KB#SPARQL-VALID-output/<query_id>.rq.tsv``). A
     query whose validate stage kept no row has a file with only its header, as in NIST's folder.
     Nothing is written. ``queries``: their entry point types are NIST's (ta2.TEMPLATES)."""
-    from aifcheck.pipeline.ta2.run import pipeline_ta2  # imported when needed: a run given as NIST's output needs no KB loader
+    from aifcheck.pipeline.ta2.run import (
+        pipeline_ta2,
+    )  # imported when needed: a run given as NIST's output needs no KB loader
 
     stages = pipeline_ta2(kb, list(queries.values()), aux)
     # what the validate stage dropped or corrected never reaches the scorer: kept as "stage" events
@@ -194,12 +205,16 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     for event in stages.log:
         if event.level in ("ERROR", "WARNING") and isinstance(event.where, Where):
             where = f"{kb}#SPARQL-CLEAN-output/{os.path.basename(event.where.path)}:{event.where.line}"
-            logged.setdefault(query_id_of(event.where.path), []).append(RowEvent("stage", event.where.line, f"{where}: {event.message}"))
+            logged.setdefault(query_id_of(event.where.path), []).append(
+                RowEvent("stage", event.where.line, f"{where}: {event.message}")
+            )
     validator = RowValidator(aux)
     found = {}
     for file in stages.valid:
         path = f"{kb}#{VALID_FOLDER}/{file.name}"
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
         query_id = query_id_of(file.name)
-        found[query_id] = LoadedResponses(path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events))
+        found[query_id] = LoadedResponses(
+            path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events)
+        )
     return found

@@ -8,6 +8,7 @@ SPARQL stage prints it (``SPARQL-output/<query_id>.rq.tsv``); then NIST's clean 
 order NIST's validate stage reads them in); ``aifcheck.render.ta2.pipeline`` writes them in
 NIST's layout. ``pipeline_ta2`` runs them all.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,16 +20,22 @@ from pathlib import Path
 from aifcheck.errors import UsageError
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
+from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
-from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
 
 KB_FILE = "task2_kb.ttl"
 S3_FILE = "s3_location.txt"
 # what NIST's driver logs of its stages, before its closing message (GraphDB's steps aside)
-_DRIVER = ("Inspecting the input directory.", "Applying SPARQL queries.", "Copying SPARQL queries to be applied.",
-           f"Applying queries to {KB_FILE} ... ", "Cleaning SPARQL output.", "Validating SPARQL output.")
+_DRIVER = (
+    "Inspecting the input directory.",
+    "Applying SPARQL queries.",
+    "Copying SPARQL queries to be applied.",
+    f"Applying queries to {KB_FILE} ... ",
+    "Cleaning SPARQL output.",
+    "Validating SPARQL output.",
+)
 # clean_sparql_output.py: a cell holding <https://...#NAME> becomes NAME (the first such IRI)
 _IRI = re.compile(r"<https://.*?#(.*?)>")
 
@@ -66,12 +73,18 @@ class TA2Pipeline:
         return tuple(log.events)
 
 
-def pipeline_ta2(kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux) -> TA2Pipeline:
+def pipeline_ta2(
+    kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux
+) -> TA2Pipeline:
     """NIST's TA2 docker stages on the KB ``kb`` (a ``task2_kb.ttl``): one query per row of
     ``queries`` (NIST's queries table, or its queries), cleaned, then validated
     against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``).
     Raises UsageError (a missing folder) or InputError (a file that cannot be read, located)."""
-    rows = tuple(read_queries(queries, PIPELINE_COLUMNS, TEMPLATES).values()) if isinstance(queries, (str, os.PathLike)) else tuple(queries)
+    rows = (
+        tuple(read_queries(queries, PIPELINE_COLUMNS, TEMPLATES).values())
+        if isinstance(queries, (str, os.PathLike))
+        else tuple(queries)
+    )
     tables = aux if isinstance(aux, Aux) else load_aux(aux, TA2_CORE)
     with load_kb(kb, lines=False) as store:
         sparql = sparql_stage(store, rows)
@@ -88,7 +101,9 @@ def find_kb(run: str | os.PathLike) -> Path:
         raise UsageError(f"RUN {run} is not a folder")
     items = sorted(p.name for p in run.iterdir())
     if S3_FILE in items:
-        raise UsageError(f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: put the {KB_FILE} in RUN instead")
+        raise UsageError(
+            f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: put the {KB_FILE} in RUN instead"
+        )
     if items != [KB_FILE]:
         found = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "") if items else "nothing"
         raise UsageError(f"RUN {run} must hold {KB_FILE} and nothing else, as NIST's docker requires; it holds {found}")

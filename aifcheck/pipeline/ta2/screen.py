@@ -10,6 +10,7 @@ boundary in the AUX data, or with one that is not numbers) the row is invalid an
 aifcheck's names why. The checks of a row are RowValidator's, which the scorer runs again
 (aifcheck.pipeline.ta2.responses).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -17,8 +18,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.shared.events import Event, EventLog, Where
 from aifcheck.pipeline.shared.checks import VALIDATOR, RowFinding, SpanChecker, confidence
+from aifcheck.pipeline.shared.events import Event, EventLog, Where
 
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
@@ -86,7 +87,9 @@ class RowValidator:
         self._confidences: dict[str, tuple[float, str, RowFinding | None]] = {}
 
     def check(self, cells: Sequence[str]) -> CheckedRow:
-        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = [cell.strip() for cell in cells]
+        document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = [
+            cell.strip() for cell in cells
+        ]
         document = document or self.no_document
         known = document in self.aux.documents
         j_cv, j_cv_text, j_finding = self._confidences.get(j_cv_text) or self._confidence(j_cv_text)
@@ -95,13 +98,29 @@ class RowValidator:
         if known and j_finding is None and link_finding is None and problem is None and corrected is None:
             findings = ()
         else:
-            found = (None if known else RowFinding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"),
-                     j_finding, link_finding, problem, corrected)
+            found = (
+                None
+                if known
+                else RowFinding("UNKNOWN_ITEM", ("document", document), f"document {document!r} is unknown"),
+                j_finding,
+                link_finding,
+                problem,
+                corrected,
+            )
             findings = tuple(f for f in found if f is not None)
-        return _row(CheckedRow, ((document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text),
-                                 j_cv, link_cv, known, self.aux.is_core(document), problem, findings))
+        return _row(
+            CheckedRow,
+            (
+                (document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text),
+                j_cv,
+                link_cv,
+                known,
+                self.aux.is_core(document),
+                problem,
+                findings,
+            ),
+        )
 
     def _confidence(self, text: str) -> tuple[float, str, RowFinding | None]:
         self._confidences[text] = found = confidence(text)  # kept: a run has few distinct confidences
         return found
-

@@ -16,19 +16,38 @@ The ``-raw-kes.tab`` and ``-readable-kes.txt`` beside it hold the claim's KEs, w
 GR table: NIST's validator never reads that table (aifcheck.pipeline.ta3.screen), so the first is
 its header line and the second is empty, as NIST's docker writes them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.screen import GatheredClaim, Entry
+from aifcheck.pipeline.ta3.screen import Entry, GatheredClaim
 
 HEADER = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")
-RAW_KES_HEADER = ("ClaimID", "JustificationNum", "EdgeID", "EdgeLabel", "IsEdgeNegated", "EvtRelMetatype", "EvtRelType",
-                  "EvtRelClusterID", "IsEvtRelNegated", "IsEvtRelInClaimSemantics", "ObjMetatype", "ObjectType",
-                  "ObjClusterID", "IsObjNegated", "IsObjInClaimSemantics", "ObjectHandle", "DocID",
-                  "SubjectJustification", "PredicateJustification", "ArgumentJustification")
+RAW_KES_HEADER = (
+    "ClaimID",
+    "JustificationNum",
+    "EdgeID",
+    "EdgeLabel",
+    "IsEdgeNegated",
+    "EvtRelMetatype",
+    "EvtRelType",
+    "EvtRelClusterID",
+    "IsEvtRelNegated",
+    "IsEvtRelInClaimSemantics",
+    "ObjMetatype",
+    "ObjectType",
+    "ObjClusterID",
+    "IsObjNegated",
+    "IsObjInClaimSemantics",
+    "ObjectHandle",
+    "DocID",
+    "SubjectJustification",
+    "PredicateJustification",
+    "ArgumentJustification",
+)
 # outer-claim column -> (component type, field names, judgement)
 OUTER_FIELDS = (
     ("claim_topic", "claimTopic", ("value",), "--"),
@@ -61,22 +80,29 @@ def arf(claims: Iterable[GatheredClaim], log: EventLog) -> tuple[ArfClaim, ...]:
 
 def _claim(claim: GatheredClaim, log: EventLog) -> ArfClaim:
     outer = claim.outer.values
-    rows = [(outer["claim_id"], name, "1", field, outer[column], judged)
-            for column, name, fields, judged in OUTER_FIELDS for field in fields]
+    rows = [
+        (outer["claim_id"], name, "1", field, outer[column], judged)
+        for column, name, fields, judged in OUTER_FIELDS
+        for field in fields
+    ]
     if claim.time is not None:
         rows += _time(claim.time)
     return ArfClaim(claim.condition, claim.query, claim.claim_id, tuple(rows), _components(claim, log))
 
 
 def _time(entry: Entry) -> list[Row]:
-    bounds = ["-".join(entry.values[f"{bound}_{part}"].replace('"', "") for part in ("year", "month", "day"))
-              for bound in ("start_after", "start_before", "end_after", "end_before")]
+    bounds = [
+        "-".join(entry.values[f"{bound}_{part}"].replace('"', "") for part in ("year", "month", "day"))
+        for bound in ("start_after", "start_before", "end_after", "end_before")
+    ]
     text = f"({bounds[0]},{bounds[1]})-({bounds[2]},{bounds[3]})"
     if text == UNCONSTRAINED:
         return []
     claim_id = entry.values["claim_id"]
-    return [(claim_id, "date", "1", "range", text, "NIL"),
-            *((claim_id, "date", "1", field, "value", "NIL") for field in ("ec_id", "ec_similarity"))]
+    return [
+        (claim_id, "date", "1", "range", text, "NIL"),
+        *((claim_id, "date", "1", field, "value", "NIL") for field in ("ec_id", "ec_similarity")),
+    ]
 
 
 def _components(claim: GatheredClaim, log: EventLog) -> tuple[Row, ...]:
@@ -91,9 +117,14 @@ def _components(claim: GatheredClaim, log: EventLog) -> tuple[Row, ...]:
         seen.add(key)
         kind = values["claim_component_type"]
         number = numbers[kind] = numbers.get(kind, 0) + 1
-        fields = {("name", values["claim_component_name"]), ("qnode_id", values["claim_component_qnode_id"]),
-                  ("qnode_type", values["claim_component_qnode_id"])}
-        fields.update(("qnode_type", piece) for kind_type in _types(claim, entry, log) for piece in kind_type.split(","))
+        fields = {
+            ("name", values["claim_component_name"]),
+            ("qnode_id", values["claim_component_qnode_id"]),
+            ("qnode_type", values["claim_component_qnode_id"]),
+        }
+        fields.update(
+            ("qnode_type", piece) for kind_type in _types(claim, entry, log) for piece in kind_type.split(",")
+        )
         claim_id = values["claim_id"]
         rows += [(claim_id, kind, str(number), name, value, "NIL") for name, value in sorted(fields)]
         rows += [(claim_id, kind, str(number), name, "value", "NIL") for name in ASSESSMENTS]
@@ -105,6 +136,12 @@ def _types(claim: GatheredClaim, entry: Entry, log: EventLog) -> list[str]:
     types = claim.qnode_types[key]
     if len(types) <= MAX_QNODE_TYPES:
         return list(types)
-    log.record("UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES", key, len(types), MAX_QNODE_TYPES, where=entry.where,
-               source="ClaimComponent")
+    log.record(
+        "UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES",
+        key,
+        len(types),
+        MAX_QNODE_TYPES,
+        where=entry.where,
+        source="ClaimComponent",
+    )
     return sorted(types)[:MAX_QNODE_TYPES]

@@ -2,6 +2,7 @@
 (the header and the ranking files included), a cell that holds ``<https://...#NAME>`` anywhere
 becomes NAME alone, the first such IRI's fragment (NIST's regular expression takes the shortest
 match); other cells are kept. Every line is written back with a newline."""
+
 from __future__ import annotations
 
 import re

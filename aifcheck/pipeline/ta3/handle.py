@@ -13,6 +13,7 @@ written back as read, its first line taken as a header (a ranking file's first l
 trailing whitespace). Where NIST stops (no LTF file, a span it cannot read, an empty ranking file)
 the handle is kept, or the empty file written, with the same log line as a handle not replaced.
 """
+
 from __future__ import annotations
 
 import re
@@ -55,15 +56,35 @@ def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) 
         if handle_text in MISSING:
             text = source.text(cells[span_at]) if span_at is not None and span_at < len(cells) else None
             if text:
-                log.record("DEFAULT_INFO", f"replacing missing handle '{handle_text}' with text '{text}'", where=where, source="Handle")
+                log.record(
+                    "DEFAULT_INFO",
+                    f"replacing missing handle '{handle_text}' with text '{text}'",
+                    where=where,
+                    source="Handle",
+                )
             else:
-                log.record("DEFAULT_INFO", f"handle '{handle_text}' found to be missing but no replacements made", where=where, source="Handle")
+                log.record(
+                    "DEFAULT_INFO",
+                    f"handle '{handle_text}' found to be missing but no replacements made",
+                    where=where,
+                    source="Handle",
+                )
         elif handle_text is not None and len(handle_text.split(":")) == 3 and _SPAN.match(handle_text):
             text = source.text(handle_text)
             if text:
-                log.record("DEFAULT_INFO", f"replacing handle span '{handle_text}' with text '{text}'", where=where, source="Handle")
+                log.record(
+                    "DEFAULT_INFO",
+                    f"replacing handle span '{handle_text}' with text '{text}'",
+                    where=where,
+                    source="Handle",
+                )
             else:
-                log.record("DEFAULT_INFO", f"handle span '{handle_text}' found but not replaced with text", where=where, source="Handle")
+                log.record(
+                    "DEFAULT_INFO",
+                    f"handle span '{handle_text}' found but not replaced with text",
+                    where=where,
+                    source="Handle",
+                )
         if text:
             cells[at] = text
             row = tuple(cells)
@@ -99,7 +120,7 @@ class _Source:
         for line in lines or ():
             if line.startswith("<ORIGINAL_TEXT>") and found:
                 # NIST removes the opening tag only (it looks for the closing one as "<\/ORIGINAL_TEXT>")
-                return line.replace("<ORIGINAL_TEXT>", "")[start - segment_start:end - segment_start + 1]
+                return line.replace("<ORIGINAL_TEXT>", "")[start - segment_start : end - segment_start + 1]
             segment = _SEGMENT.match(line)
             if segment:
                 segment_start, segment_end = int(segment[1]), int(segment[2])

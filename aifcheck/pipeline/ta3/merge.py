@@ -4,6 +4,7 @@
 rows); the CC, CT, OC and TM tables are copied; the ranking file of each query folder that has a
 claim frame is copied (one whose frames all were left out is not). Headers lose their outer
 whitespace."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,7 +19,9 @@ COPIED = tuple(f"AIDA_P3_TA3_{code}_0001.rq.tsv" for code in ("CC", "CT", "OC", 
 
 def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
     by_path = {table.path: table for table in clean}
-    frames = sorted({path.rsplit("/", 1)[0] for path in by_path if path.count("/") == 3 and path.split("/")[2].endswith(".ttl")})
+    frames = sorted(
+        {path.rsplit("/", 1)[0] for path in by_path if path.count("/") == 3 and path.split("/")[2].endswith(".ttl")}
+    )
     merged = []
     for frame in frames:
         missing = [name for name in (*GR_HALVES, *COPIED) if f"{frame}/{name}" not in by_path]
@@ -26,8 +29,10 @@ def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
             raise InputError(frame, f"no {', '.join(missing)}: NIST's merge stops on it")
         first, second = (by_path[f"{frame}/{name}"] for name in GR_HALVES)
         merged.append(StageTable(f"{frame}/{GR}", _header(first), first.rows + second.rows))
-        merged.extend(StageTable(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
-                      for name in COPIED)
+        merged.extend(
+            StageTable(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
+            for name in COPIED
+        )
     for folder in sorted({frame.rsplit("/", 1)[0] for frame in frames}):
         ranking = by_path.get(f"{folder}/{folder.split('/')[1]}{RANKING_SUFFIX}")
         if ranking is not None:

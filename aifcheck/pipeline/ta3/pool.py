@@ -18,6 +18,7 @@ claim, sorted) and ``human-readable-format.tab``. Where NIST's code stops (a mis
 row, a rank given twice, a depth without one of the query's lists) this is an InputError naming the
 file and line.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -31,14 +32,41 @@ from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.tables import ended_lines
 
 PLACEHOLDER = "xxxxxxxxxxx"
-COMPONENT_ORDER = ("claimTopic", "claimSubtopic", "claimDescription", "claimTemplate", "claimDocument", "claimEpistemic",
-                   "claimSentiment", "claimer", "claimerAffiliation", "claimMedium", "claimLocation", "xVariable", "date")
+COMPONENT_ORDER = (
+    "claimTopic",
+    "claimSubtopic",
+    "claimDescription",
+    "claimTemplate",
+    "claimDocument",
+    "claimEpistemic",
+    "claimSentiment",
+    "claimer",
+    "claimerAffiliation",
+    "claimMedium",
+    "claimLocation",
+    "xVariable",
+    "date",
+)
 RELATION_ORDER = ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting")
 EXPANDED = {"refuting": ("nonsupporting",), "supporting": ("nonrefuting",), "related": ("nonsupporting", "nonrefuting")}
-MAPPING_COLUMNS = ("pool_claim_uid", "condition", "query_id", "claim_relations", "rank", "run_claim_id", "run_id",
-                   "runs_directory", "in_previous_pools")
-POLARITY = {"EpistemicTrueCertain": "TRUE", "EpistemicTrueUncertain": "TRUE", "EpistemicFalseCertain": "FALSE",
-            "EpistemicFalseUncertain": "FALSE", "EpistemicUnknown": "UNKNOWN"}
+MAPPING_COLUMNS = (
+    "pool_claim_uid",
+    "condition",
+    "query_id",
+    "claim_relations",
+    "rank",
+    "run_claim_id",
+    "run_id",
+    "runs_directory",
+    "in_previous_pools",
+)
+POLARITY = {
+    "EpistemicTrueCertain": "TRUE",
+    "EpistemicTrueUncertain": "TRUE",
+    "EpistemicFalseCertain": "FALSE",
+    "EpistemicFalseUncertain": "FALSE",
+    "EpistemicUnknown": "UNKNOWN",
+}
 _OUTER_COLUMNS = ("claim_id", "component_type", "id", "fieldname", "value", "correctness")
 
 # component type -> member index -> field name -> value -> (field name, value, correctness)
@@ -58,7 +86,9 @@ class PoolClaim:
     def outer_text(self, claim_id: str) -> str:
         lines = [self.outer_header]
         for kind in sorted(self.components, key=COMPONENT_ORDER.index):
-            members = {_md5("\n".join(sorted(lines_))): lines_ for lines_ in map(_member_lines, self.components[kind].values())}
+            members = {
+                _md5("\n".join(sorted(lines_))): lines_ for lines_ in map(_member_lines, self.components[kind].values())
+            }
             for number, md5 in enumerate(sorted(members), 1):
                 lines += [f"{claim_id}\t{kind}\t{number}\t{line}" for line in members[md5]]
         return "\n".join(lines)
@@ -87,11 +117,15 @@ class PoolClaim:
             return None
         x = f"<{','.join(self.values('xVariable', 'name'))}>"
         template = template.replace("x", "\0").replace("X", "\0").replace("\0", x)
-        place, medium, date, claimer = (",".join(self.values(k, f)) for k, f in (
-            ("claimLocation", "name"), ("claimMedium", "name"), ("date", "range"), ("claimer", "name")))
+        place, medium, date, claimer = (
+            ",".join(self.values(k, f))
+            for k, f in (("claimLocation", "name"), ("claimMedium", "name"), ("date", "range"), ("claimer", "name"))
+        )
         polarity = POLARITY.get(",".join(self.values("claimEpistemic", "polarity")))
-        return (f"At <{place}> place using <{medium}> medium during <{date}> date, <{claimer}> claims it is "
-                f"<{polarity}> that {template}")
+        return (
+            f"At <{place}> place using <{medium}> medium during <{date}> date, <{claimer}> claims it is "
+            f"<{polarity}> that {template}"
+        )
 
 
 @dataclass(frozen=True)
@@ -117,8 +151,11 @@ class TA3Pool:
     mappings: tuple[ClaimMapping, ...]  # in the order the runs were read
 
 
-def pool_ta3(runs: list[str | os.PathLike], queries_to_score: str | os.PathLike,
-             previous_pools: list[str | os.PathLike] | None = None) -> TA3Pool:
+def pool_ta3(
+    runs: list[str | os.PathLike],
+    queries_to_score: str | os.PathLike,
+    previous_pools: list[str | os.PathLike] | None = None,
+) -> TA3Pool:
     queries = _read_queries(Path(queries_to_score))
     previous = _previous(previous_pools or [])
     claims: dict[str, PoolClaim] = {}
@@ -138,8 +175,19 @@ def pool_ta3(runs: list[str | os.PathLike], queries_to_score: str | os.PathLike,
                     uid = claim.uid
                     claims.setdefault(uid, claim)
                     ordered = ",".join(sorted(relations, key=RELATION_ORDER.index))
-                    mappings.append(ClaimMapping(uid, condition, query, ordered, str(rank), claim_id, run_id, runs_directory,
-                                            str(uid in previous)))
+                    mappings.append(
+                        ClaimMapping(
+                            uid,
+                            condition,
+                            query,
+                            ordered,
+                            str(rank),
+                            claim_id,
+                            run_id,
+                            runs_directory,
+                            str(uid in previous),
+                        )
+                    )
     return TA3Pool(claims, tuple(uid for uid in claims if uid not in previous), tuple(mappings))
 
 
@@ -168,14 +216,20 @@ def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, 
                 raise InputError(str(path), f"relation '{cells[3]}' is none of {', '.join(EXPANDED)}", number)
             relations |= {cells[3], *EXPANDED[cells[3]]}
         if rank in ranks:
-            raise InputError(str(path), f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number)
+            raise InputError(
+                str(path), f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number
+            )
         ranks[rank] = (cells[1], relations, number)
     for rank in sorted(ranks):
         claim_id, relations, number = ranks[rank]
         missing = sorted(relations - set(left))
         if missing:
-            raise InputError(depth_path, f"the depth of {condition} {query} has no {', '.join(missing)} "
-                             f"({path}:{number} needs it): NIST's pool stops on it", depth_line)
+            raise InputError(
+                depth_path,
+                f"the depth of {condition} {query} has no {', '.join(missing)} "
+                f"({path}:{number} needs it): NIST's pool stops on it",
+                depth_line,
+            )
         if any(left[r] > 0 for r in relations):
             yield rank, claim_id, relations
             for r in relations:
@@ -190,21 +244,31 @@ def _read_claim(folder: Path, claim_id: str) -> PoolClaim:
     for number, row in rows:
         kind = row["component_type"]
         if kind not in COMPONENT_ORDER:
-            raise InputError(str(outer), f"component type '{kind}' is none of NIST's ({', '.join(COMPONENT_ORDER)})", number)
+            raise InputError(
+                str(outer), f"component type '{kind}' is none of NIST's ({', '.join(COMPONENT_ORDER)})", number
+            )
         try:
             index = int(row["id"]) - 1
         except ValueError:
             raise InputError(str(outer), f"component id '{row['id']}' is not a number", number) from None
         values = components.setdefault(kind, {}).setdefault(index, {}).setdefault(row["fieldname"], {})
         if row["value"] in values:
-            raise InputError(str(outer), f"{kind} {row['id']} has {row['fieldname']} '{row['value']}' twice: "
-                             "NIST's pool stops on it", number)
+            raise InputError(
+                str(outer),
+                f"{kind} {row['id']} has {row['fieldname']} '{row['value']}' twice: NIST's pool stops on it",
+                number,
+            )
         values[row["value"]] = (row["fieldname"], row["value"], row["correctness"])
     kes = folder / f"{claim_id}-raw-kes.tab"
     edges_header, edges = _table(kes, ("ClaimID", "JustificationNum"))
     readable = _read(folder / f"{claim_id}-readable-kes.txt")
-    return PoolClaim(header, components, edges_header, tuple(row for _, row in edges),
-                     readable.replace("\r\n", "\n").replace("\r", "\n"))
+    return PoolClaim(
+        header,
+        components,
+        edges_header,
+        tuple(row for _, row in edges),
+        readable.replace("\r\n", "\n").replace("\r", "\n"),
+    )
 
 
 def _table(path: Path, required: tuple[str, ...]) -> tuple[str, list[tuple[int, dict[str, str]]]]:
@@ -222,7 +286,9 @@ def _table(path: Path, required: tuple[str, ...]) -> tuple[str, list[tuple[int, 
     for number, line in enumerate(lines[1:], 2):
         cells = split_cells(line.rstrip("\n"), len(columns))
         if len(cells) < len(columns):
-            raise InputError(str(path), f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number)
+            raise InputError(
+                str(path), f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number
+            )
         rows.append((number, dict(zip(columns, cells))))
     return header, rows
 

@@ -11,6 +11,7 @@
 A file NIST would stop on (a short row, a missing column, a missing file) is an InputError naming
 the file and, where there is one, the line.
 """
+
 from __future__ import annotations
 
 import os
@@ -70,12 +71,15 @@ def read_user_queries(path: str | os.PathLike) -> UserQueries:
         if topics_file is None:
             raise InputError(str(item), "no topics.tsv: NIST's validator needs one in every condition folder")
         if item.name not in TOPIC_COLUMNS:
-            raise InputError(str(item), f"unknown condition '{item.name}' (expected Condition5, Condition6 or Condition7)")
+            raise InputError(
+                str(item), f"unknown condition '{item.name}' (expected Condition5, Condition6 or Condition7)"
+            )
         frames_folder = item / QUERY_CLAIM_FRAMES
         frames = None
         if frames_folder.is_dir():
-            frames = frozenset(p.name.replace(".ttl", "") for p in frames_folder.iterdir()
-                               if p.is_file() and p.name.endswith(".ttl"))
+            frames = frozenset(
+                p.name.replace(".ttl", "") for p in frames_folder.iterdir() if p.is_file() and p.name.endswith(".ttl")
+            )
         conditions[item.name] = Condition(item.name, _topics(topics_file, TOPIC_COLUMNS[item.name]), frames)
     return UserQueries(str(root), conditions)
 
@@ -105,7 +109,9 @@ def read_documents(aux: str | os.PathLike) -> frozenset[str]:
     found = sorted(p for p in folder.iterdir() if p.name.endswith("parent_children.tsv"))
     if len(found) != 1:
         what = "no" if not found else f"{len(found)}"
-        raise UsageError(f"--aux {aux}: {what} *parent_children.tsv file (expected one, as NIST's docker mounts LDC's AUX data)")
+        raise UsageError(
+            f"--aux {aux}: {what} *parent_children.tsv file (expected one, as NIST's docker mounts LDC's AUX data)"
+        )
     lines = text_lines(_read(found[0]))
     header = lines[0].rstrip().split("\t") if lines else []
     if "docid" not in header:

@@ -5,6 +5,7 @@ select (which claim frames and ranking lines, ``--depth``) -> SPARQL-output -> S
 LTF files, a copy without) -> ARF-output, with NIST's log of each stage. Each stage returns values;
 render/pipeline_ta3.py writes them in NIST's layout.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,20 +13,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import UsageError
+from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
-from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import GR, merge
 from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
+from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
 from aifcheck.pipeline.ta3.sparql import sparql_output
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
-from aifcheck.pipeline.ta3.screen import validate
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
-    "SPARQL-output", "SPARQL-CLEAN-output", "SPARQL-MERGED-output", "SPARQL-VALID-output", "SPARQL-AUGMENTED-output",
-    "ARF-output")
+    "SPARQL-output",
+    "SPARQL-CLEAN-output",
+    "SPARQL-MERGED-output",
+    "SPARQL-VALID-output",
+    "SPARQL-AUGMENTED-output",
+    "ARF-output",
+)
 # log file -> the NIST script that writes it
 LOGS = {
     "run.log": "run_task3_evaluation_pipeline.py",
@@ -110,10 +116,24 @@ def pipeline_ta3(
     log.info(f"ARF generation finished (warnings:{log.warnings}, errors:{log.errors})")
     say("Done.")
     return PipelineTA3(
-        selection, sparql, folders, cleaned, merged, validated.tables, augmented, ltf is not None, claims, logs,
-        len(validated.claims), sum(c.valid for c in validated.claims), validated.unknown,
-        (*selection.warnings, *_unread_warning(validated.unknown, f"{out}/logs/validate-responses.log"),
-         *dict.fromkeys(validated.warnings + again.warnings)),
+        selection,
+        sparql,
+        folders,
+        cleaned,
+        merged,
+        validated.tables,
+        augmented,
+        ltf is not None,
+        claims,
+        logs,
+        len(validated.claims),
+        sum(c.valid for c in validated.claims),
+        validated.unknown,
+        (
+            *selection.warnings,
+            *_unread_warning(validated.unknown, f"{out}/logs/validate-responses.log"),
+            *dict.fromkeys(validated.warnings + again.warnings),
+        ),
     )
 
 
@@ -127,13 +147,17 @@ def _say_sparql(say, out: str, selection: FrameSelection, folders: tuple[str, ..
             say(f"Creating output directory: {out}/{SPARQL}/{condition}/{query}")
             frames = [f for f in selection.frames if (f.condition, f.query) == (condition, query)]
             for k_count, frame in enumerate(frames, 1):
-                say(f"Applying queries to {condition} ({c_count}/{len(conditions)}) {query} ({q_count}/{len(queries)}) "
-                    f"{frame.name} ({k_count}/{len(frames)}).")
+                say(
+                    f"Applying queries to {condition} ({c_count}/{len(conditions)}) {query} ({q_count}/{len(queries)}) "
+                    f"{frame.name} ({k_count}/{len(frames)})."
+                )
 
 
 def _unread_warning(unread: tuple[str, ...], log: str) -> tuple[str, ...]:
     tables = [path for path in unread if path.endswith(GR)]
     if not tables:
         return ()
-    return (f"NIST's validator knows no 22-column {GR.removesuffix('.rq.tsv')} table: the KEs of {len(tables)} claim "
-            f"frame(s) are left out of {VALID} and {ARF}, as in NIST's docker ({log})",)
+    return (
+        f"NIST's validator knows no 22-column {GR.removesuffix('.rq.tsv')} table: the KEs of {len(tables)} claim "
+        f"frame(s) are left out of {VALID} and {ARF}, as in NIST's docker ({log})",
+    )

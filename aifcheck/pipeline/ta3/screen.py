@@ -23,6 +23,7 @@ component makes the claim invalid. SPARQL-VALID-output holds each file read, wit
 valid claims. Where NIST stops (a short row, two claim times, two claims with one rank, a date
 part that is not a number) this is an InputError naming the file and line.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -39,23 +40,62 @@ _DATE_COLUMNS = tuple(f"{bound}_{part}" for bound in _DATES for part in ("month"
 _DATE_HEADER = tuple(f"?{b}_{p}" for b in ("sa", "sb", "ea", "eb") for p in ("month", "day", "year"))
 # NIST's TA3 response schemas: name -> (header, column names)
 SCHEMAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "CC": (("?claim_id", "?component_type", "?name", "?qnode_id", "?qnode_type", "?provenance", "?ke"),
-           ("claim_id", "claim_component_type", "claim_component_name", "claim_component_qnode_id",
-            "claim_component_qnode_type", "claim_component_provenance", "claim_component_ke")),
-    "RANKING5": (("?query_claim_id", "?claim_id", "?rank", "?claim_relation"),
-                 ("query_claim_id", "claim_id", "rank", "claim_relation")),
+    "CC": (
+        ("?claim_id", "?component_type", "?name", "?qnode_id", "?qnode_type", "?provenance", "?ke"),
+        (
+            "claim_id",
+            "claim_component_type",
+            "claim_component_name",
+            "claim_component_qnode_id",
+            "claim_component_qnode_type",
+            "claim_component_provenance",
+            "claim_component_ke",
+        ),
+    ),
+    "RANKING5": (
+        ("?query_claim_id", "?claim_id", "?rank", "?claim_relation"),
+        ("query_claim_id", "claim_id", "rank", "claim_relation"),
+    ),
     "RANKING67": (("?query_topic", "?claim_id", "?rank"), ("query_topic", "claim_id", "rank")),
     "CT": (("?claim_id", *_DATE_HEADER), ("claim_id", *_DATE_COLUMNS)),
-    "OC": (("?root_uid", "?claim_id", "?topic", "?subtopic", "?claim_template", "?description", "?epistemic_status",
-            "?sentiment_status"),
-           ("document_id", "claim_id", "claim_topic", "claim_subtopic", "claim_template", "claim_description",
-            "claim_epistemic_status", "claim_sentiment_status")),
+    "OC": (
+        (
+            "?root_uid",
+            "?claim_id",
+            "?topic",
+            "?subtopic",
+            "?claim_template",
+            "?description",
+            "?epistemic_status",
+            "?sentiment_status",
+        ),
+        (
+            "document_id",
+            "claim_id",
+            "claim_topic",
+            "claim_subtopic",
+            "claim_template",
+            "claim_description",
+            "claim_epistemic_status",
+            "claim_sentiment_status",
+        ),
+    ),
     "TM": (("?cluster", *_DATE_HEADER), ("subject_cluster_id", *_DATE_COLUMNS)),
 }
-_ORDER = {"AIDA_P3_TA3_OC_0001.rq.tsv": 1, "AIDA_P3_TA3_CC_0001.rq.tsv": 2, "AIDA_P3_TA3_CT_0001.rq.tsv": 3,
-          "AIDA_P3_TA3_GR_0001.rq.tsv": 4, "AIDA_P3_TA3_TM_0001.rq.tsv": 5}
-EPISTEMIC = ("EpistemicTrueCertain", "EpistemicTrueUncertain", "EpistemicFalseCertain", "EpistemicFalseUncertain",
-             "EpistemicUnknown")
+_ORDER = {
+    "AIDA_P3_TA3_OC_0001.rq.tsv": 1,
+    "AIDA_P3_TA3_CC_0001.rq.tsv": 2,
+    "AIDA_P3_TA3_CT_0001.rq.tsv": 3,
+    "AIDA_P3_TA3_GR_0001.rq.tsv": 4,
+    "AIDA_P3_TA3_TM_0001.rq.tsv": 5,
+}
+EPISTEMIC = (
+    "EpistemicTrueCertain",
+    "EpistemicTrueUncertain",
+    "EpistemicFalseCertain",
+    "EpistemicFalseUncertain",
+    "EpistemicUnknown",
+)
 SENTIMENT = ("SentimentPositive", "SentimentNegative", "SentimentMixed", "SentimentNeutralUnknown")
 COMPONENT_TYPES = ("claimMedium", "claimer", "claimerAffiliation", "claimLocation", "xVariable")
 RELATIONS = ("supporting", "refuting", "related")
@@ -131,7 +171,10 @@ class _Screening:
             header = SCHEMAS[schema][0]
         else:
             header = tuple((table.header or "").split("\t"))
-            schema = next((name for name, (known, _) in SCHEMAS.items() if known == header and not name.startswith("RANKING")), None)
+            schema = next(
+                (name for name, (known, _) in SCHEMAS.items() if known == header and not name.startswith("RANKING")),
+                None,
+            )
         lines = ["\t".join(row) for row in table.rows]
         first = 1 if table.is_ranking else 2  # the line number of the first row
         path = f"{self.root}/{table.path}"
@@ -144,7 +187,9 @@ class _Screening:
         for number, line in enumerate(lines, first):
             cells = split_cells(line, len(header))
             if len(cells) < len(header):
-                raise InputError(path, f"{len(cells)} cells, expected {len(header)}: NIST's validator stops on it", number)
+                raise InputError(
+                    path, f"{len(cells)} cells, expected {len(header)}: NIST's validator stops on it", number
+                )
             entry = Entry(schema, dict(zip(columns, cells)), f"{path}:{number}", parts[2] if len(parts) == 4 else None)
             self.check(entry, condition, parts[1])
             entries.append(entry)
@@ -183,8 +228,11 @@ class _Screening:
             claim.components.append(entry)
         elif entry.schema == "CT":
             if claim.time is not None:
-                raise InputError(entry.where, f"claim {uid} has a second claim time (line {claim.time.where.rsplit(':', 1)[1]} "
-                                 "is the first): NIST's validator stops on it")
+                raise InputError(
+                    entry.where,
+                    f"claim {uid} has a second claim time (line {claim.time.where.rsplit(':', 1)[1]} "
+                    "is the first): NIST's validator stops on it",
+                )
             claim.time = entry
 
     def check_condition(self, entry: Entry, condition: str) -> None:
@@ -213,8 +261,10 @@ class _Screening:
         topic, subtopic, template = (_trim(values[c]) for c in ("claim_topic", "claim_subtopic", "claim_template"))
         rows = self.queries.conditions[condition].rows() if condition in self.queries.conditions else []
         if condition in ("Condition5", "Condition6"):
-            for name, shown, value, keys in (("subtopic", "subtopic", subtopic, ("subtopic", "topic")),
-                                             ("claim_template", "claimTemplate", template, ("subtopic", "topic", "claim_template"))):
+            for name, shown, value, keys in (
+                ("subtopic", "subtopic", subtopic, ("subtopic", "topic")),
+                ("claim_template", "claimTemplate", template, ("subtopic", "topic", "claim_template")),
+            ):
                 wanted = {"subtopic": subtopic, "topic": topic, "claim_template": template}
                 if value == "":
                     entry.valid = False
@@ -233,7 +283,9 @@ class _Screening:
 
     def check_cc(self, entry: Entry, condition: str, query: str, uid: str) -> None:
         values = entry.values
-        key = ":".join(values[c] for c in ("claim_id", "claim_component_type", "claim_component_name", "claim_component_qnode_id"))
+        key = ":".join(
+            values[c] for c in ("claim_id", "claim_component_type", "claim_component_name", "claim_component_qnode_id")
+        )
         values["claim_component_key"] = key
         entry.claim.qnode_types.setdefault(key, set()).add(values["claim_component_qnode_type"])
         self.member(entry, "component_type", values["claim_component_type"], COMPONENT_TYPES)
@@ -266,8 +318,15 @@ class _Screening:
             entry.valid = False
             self.event("INVALID_DATE", None, name, "date", where=entry.where)
 
-    def range(self, entry: Entry, uid: str, after_name: str, after: tuple[int, int, int],
-              before_name: str, before: tuple[int, int, int]) -> None:
+    def range(
+        self,
+        entry: Entry,
+        uid: str,
+        after_name: str,
+        after: tuple[int, int, int],
+        before_name: str,
+        before: tuple[int, int, int],
+    ) -> None:
         """NIST's comparison: by year; by month when both have one; by day when both have one."""
         if before[0] < after[0]:
             wrong = True
@@ -297,7 +356,9 @@ class _Screening:
         known = self.queries.conditions.get(condition)
         if known is not None and entry.values["query_topic"] not in known.topics:
             entry.valid = False
-            self.event("UNKNOWN_CLAIM_QUERY_TOPIC_OR_CLAIM_FRAME_ID", "topic", entry.values["query_topic"], where=entry.where)
+            self.event(
+                "UNKNOWN_CLAIM_QUERY_TOPIC_OR_CLAIM_FRAME_ID", "topic", entry.values["query_topic"], where=entry.where
+            )
 
     # ---- the checks of each claim ----------------------------------------------------------------------
     def check_claims(self) -> None:
@@ -305,36 +366,49 @@ class _Screening:
         for claim in self.claims.values():
             if claim.outer is None:
                 claim.valid = False
-                self.warnings.append(f"claim {claim.uid} has no outer claim row (AIDA_P3_TA3_OC_0001): it is left out "
-                                     "(NIST's validator stops on it)")
+                self.warnings.append(
+                    f"claim {claim.uid} has no outer claim row (AIDA_P3_TA3_OC_0001): it is left out "
+                    "(NIST's validator stops on it)"
+                )
             elif not claim.outer.valid:
                 claim.valid = False
             if claim.rank is not None:
                 by_rank = ranks.setdefault(f"{claim.condition}:{claim.query}", {})
                 rank = claim.rank.values["rank"]
                 if rank in by_rank:
-                    raise InputError(claim.rank.where, f"rank {rank} is also given to {by_rank[rank].values['claim_id']} "
-                                     f"(line {by_rank[rank].where.rsplit(':', 1)[1]}): NIST's validator stops on it")
+                    raise InputError(
+                        claim.rank.where,
+                        f"rank {rank} is also given to {by_rank[rank].values['claim_id']} "
+                        f"(line {by_rank[rank].where.rsplit(':', 1)[1]}): NIST's validator stops on it",
+                    )
                 by_rank[rank] = claim.rank
             else:
                 claim.valid = False
                 self.event("MISSING_CLAIM_RANK", claim.uid, source="ResponseSet")
             if claim.condition != "Condition7" and not any(
-                    c.values["claim_component_type"] == "xVariable" for c in claim.components):
+                c.values["claim_component_type"] == "xVariable" for c in claim.components
+            ):
                 claim.valid = False
-                self.event("MISSING_REQUIRED_CLAIM_FIELD", "xVariable", claim.condition, claim.uid, source="ResponseSet")
+                self.event(
+                    "MISSING_REQUIRED_CLAIM_FIELD", "xVariable", claim.condition, claim.uid, source="ResponseSet"
+                )
 
     def result(self) -> Validated:
         tables = []
         for table, schema, entries in self.read:
             columns = SCHEMAS[schema][1]
-            rows = tuple(tuple(e.values[c] for c in columns) for e in entries if e.valid and e.claim is not None and e.claim.valid)
+            rows = tuple(
+                tuple(e.values[c] for c in columns)
+                for e in entries
+                if e.valid and e.claim is not None and e.claim.valid
+            )
             tables.append(StageTable(table.path, None if table.is_ranking else (table.header or "").rstrip(), rows))
         return Validated(tuple(tables), tuple(self.claims.values()), tuple(self.unknown), tuple(self.warnings))
 
 
-def validate(files: Iterable[StageTable], queries: UserQueries, documents: frozenset[str], log: EventLog,
-             root: str) -> Validated:
+def validate(
+    files: Iterable[StageTable], queries: UserQueries, documents: frozenset[str], log: EventLog, root: str
+) -> Validated:
     """Validate a stage's files (``root`` names their folder in the log) as NIST does."""
     run = _Screening(queries, documents, log, root)
     for table in sorted(files, key=_order):
@@ -362,6 +436,9 @@ def _date(entry: Entry, bound: str) -> tuple[int, int, int]:
         try:
             parts.append(int(text))
         except ValueError:
-            raise InputError(entry.where, f"{bound} {part} '{text}' is not a number: NIST's validator stops on it "
-                             "(or fills an empty month or day, which aifcheck does not)") from None
+            raise InputError(
+                entry.where,
+                f"{bound} {part} '{text}' is not a number: NIST's validator stops on it "
+                "(or fills an empty month or day, which aifcheck does not)",
+            ) from None
     return parts[0], parts[1], parts[2]

@@ -16,6 +16,7 @@ Where NIST's driver stops (a file at another depth, a rank that is not a number,
 for its condition, a folder the user queries do not know) this is an InputError naming the file
 and line; where it stops on a frame that no ranking lists, the frame is left out with a warning.
 """
+
 from __future__ import annotations
 
 import os
@@ -106,8 +107,10 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
         condition, query, name = _place(root, path)
         ranked = ranks.get(condition, {}).get(query, {}).get(name.removesuffix(".ttl"))
         if ranked is None:
-            warnings.append(f"{path}: no ranking line of {condition}/{query} names this claim frame: left out "
-                            "(NIST's docker stops on it)")
+            warnings.append(
+                f"{path}: no ranking line of {condition}/{query} names this claim frame: left out "
+                "(NIST's docker stops on it)"
+            )
         if ranked is not None and ranked.pooled:
             messages.append(f"Copying {shown}")
             kept.append(FrameFile(condition, query, name, path))
@@ -153,8 +156,10 @@ def _pool(ranks: dict[str, dict[str, dict[str, _Ranked]]], depth: dict[str, int]
             for claim, ranked in claims.items():
                 earlier = bins[ranked.relation].get(ranked.rank)
                 if earlier is not None:
-                    warnings.append(f"{ranked.path}:{ranked.line}: rank {ranked.rank} ({ranked.relation}) is also "
-                                    f"{earlier[0]}'s (line {earlier[1].line}): {earlier[0]} is left out, as NIST's docker does")
+                    warnings.append(
+                        f"{ranked.path}:{ranked.line}: rank {ranked.rank} ({ranked.relation}) is also "
+                        f"{earlier[0]}'s (line {earlier[1].line}): {earlier[0]} is left out, as NIST's docker does"
+                    )
                 bins[ranked.relation][ranked.rank] = (claim, ranked)
             for by_rank in bins.values():
                 for position, rank in enumerate(sorted(by_rank), 1):
@@ -168,7 +173,9 @@ def _kept_rankings(root: Path, ranks: dict[str, dict[str, dict[str, _Ranked]]]) 
             for ranked in claims.values():
                 if ranked.pooled:
                     lines[ranked.path].append(ranked.text)
-    return tuple(TextFile(Path(path).relative_to(root).as_posix(), "".join(text)) for path, text in sorted(lines.items()))
+    return tuple(
+        TextFile(Path(path).relative_to(root).as_posix(), "".join(text)) for path, text in sorted(lines.items())
+    )
 
 
 def _verify(root: Path, queries: UserQueries, frames: list[FrameFile], rankings: tuple[TextFile, ...]) -> None:
@@ -177,12 +184,19 @@ def _verify(root: Path, queries: UserQueries, frames: list[FrameFile], rankings:
     for condition, query, name in kept:
         where = root / condition
         if condition not in queries.conditions:
-            raise InputError(str(where), f"unexpected directory '{condition}': not a condition of the user queries "
-                             f"({', '.join(queries.conditions)})")
+            raise InputError(
+                str(where),
+                f"unexpected directory '{condition}': not a condition of the user queries "
+                f"({', '.join(queries.conditions)})",
+            )
         known = queries.conditions[condition]
         if query not in known.folder_ids:
-            raise InputError(str(where / query), f"unexpected {known.folder_kind} '{query}': {condition} of the user "
-                             "queries has none of that ID")
+            raise InputError(
+                str(where / query),
+                f"unexpected {known.folder_kind} '{query}': {condition} of the user queries has none of that ID",
+            )
         if not (name.endswith(".ttl") or name == f"{query}{RANKING_SUFFIX}"):
-            raise InputError(str(where / query / name), f"unexpected file '{name}' (expected claim frames and "
-                             f"{query}{RANKING_SUFFIX})")
+            raise InputError(
+                str(where / query / name),
+                f"unexpected file '{name}' (expected claim frames and {query}{RANKING_SUFFIX})",
+            )

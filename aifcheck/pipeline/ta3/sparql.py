@@ -7,6 +7,7 @@ ranking file of each query copied beside them.
 depth kept, as its driver wrote them). A query folder is made for every folder that kept a frame
 or a ranking line.
 """
+
 from __future__ import annotations
 
 from aifcheck.extract.query import orders_by_line, table_names
@@ -21,7 +22,9 @@ def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:
     names = table_names("ta3")
     with load_kb(frame.path, lines=any(orders_by_line(name) for name in names)) as kb:
         found = [run_table(kb, name) for name in names]
-    return tuple(StageTable(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found)
+    return tuple(
+        StageTable(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found
+    )
 
 
 def sparql_output(selection: FrameSelection) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:

@@ -6,6 +6,7 @@ its path below that folder (``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001
 which has none) and its rows of cells; render/pipeline_ta3.py writes it as NIST's scripts do, each
 line ending in a newline. A ranking file as NIST's docker copies it into SPARQL-output is its text.
 """
+
 from __future__ import annotations
 
 import re

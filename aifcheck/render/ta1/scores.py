@@ -1,6 +1,7 @@
 """What NIST's TA1 pipeline writes, from what ``score_ta1`` computed: per document the
 SPARQL-CLEAN, -VALID and -FILTERED tables, the alignment and the similarities; per run the twelve
 metrics' score tables, the logs and results.json; and the headline table ``score ta1`` prints."""
+
 from __future__ import annotations
 
 import json
@@ -10,14 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from aifcheck.errors import cut, printable
-from aifcheck.score.table import Column
 from aifcheck.pipeline.ta1.align import SimilarityBlock
+from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
+from aifcheck.render.score_table import cell, score_table
 from aifcheck.score.ta1.document import DocumentOutputs
 from aifcheck.score.ta1.metrics import HEADLINE
 from aifcheck.score.ta1.metrics.common import MetricScores
 from aifcheck.score.ta1.scorer import TA1Scores
-from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
-from aifcheck.render.score_table import cell, score_table
+from aifcheck.score.table import Column
 
 LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
 _SIMILARITY_HEADER = "metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n"
@@ -37,10 +38,18 @@ class NistLayout:
                 _write_lines(self.folder / stage / name, rows, header=True)
         if outputs.clusters is None:  # not aligned: NIST writes no alignment and no similarities
             return
-        _write(self.folder / "similarities" / f"{outputs.document}.tab", [_SIMILARITY_HEADER, *_similarity_lines(outputs.similarities)])
-        clusters = ["metatype\tsystem_cluster\tgold_cluster\tsimilarity\n", *("\t".join(map(str, row)) + "\n" for row in outputs.clusters)]
-        mentions = ["metatype\tsystem_cluster\tgold_cluster\tsystem_mention\tgold_mention\tsimilarity\n",
-                    *("\t".join(map(str, row)) + "\n" for row in outputs.mentions)]
+        _write(
+            self.folder / "similarities" / f"{outputs.document}.tab",
+            [_SIMILARITY_HEADER, *_similarity_lines(outputs.similarities)],
+        )
+        clusters = [
+            "metatype\tsystem_cluster\tgold_cluster\tsimilarity\n",
+            *("\t".join(map(str, row)) + "\n" for row in outputs.clusters),
+        ]
+        mentions = [
+            "metatype\tsystem_cluster\tgold_cluster\tsystem_mention\tgold_mention\tsimilarity\n",
+            *("\t".join(map(str, row)) + "\n" for row in outputs.mentions),
+        ]
         _write(self.folder / "alignment" / "cluster" / f"{outputs.document}.tab", clusters)
         _write(self.folder / "alignment" / "mention" / f"{outputs.document}.tab", mentions)
 
@@ -61,9 +70,14 @@ def metric_cells(scores: MetricScores, run_id: str) -> list[dict[str, str]]:
     """Each row of a metric's table (its rows, then its summaries) as NIST prints it, by column name."""
     lines = []
     for row in (*scores.rows, *scores.summaries):
-        texts = {"document_id": row.document, "run_id": run_id, "language": str(row.language), "metatype": str(row.metatype),
-                 "gold_cluster_id": "" if row.summary else row.gold_cluster,
-                 "system_cluster_id": "" if row.summary else row.system_cluster}
+        texts = {
+            "document_id": row.document,
+            "run_id": run_id,
+            "language": str(row.language),
+            "metatype": str(row.metatype),
+            "gold_cluster_id": "" if row.summary else row.gold_cluster,
+            "system_cluster_id": "" if row.summary else row.system_cluster,
+        }
         for column in scores.columns:
             if column.name not in texts:
                 texts[column.name] = cell(column, row.get(column.name), row.summary)
@@ -74,7 +88,10 @@ def metric_cells(scores: MetricScores, run_id: str) -> list[dict[str, str]]:
 def headline_table(scores: TA1Scores) -> str:
     """The headline metrics (their ALL-Macro values, as results.json reports them) per language."""
     columns = (Column("metric", "Metric", "s"), *(Column(language, language, "s", "R") for language in LANGUAGES))
-    rows = [{"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}} for metric in HEADLINE]
+    rows = [
+        {"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}}
+        for metric in HEADLINE
+    ]
     return score_table(columns, rows, "pretty")
 
 
@@ -86,8 +103,10 @@ def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
         return None
     first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
     more = ", ..." if len(pairs) > shown else ""
-    return (f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
-            f"scored 0; add them with --extra-similarities ({first}{more})")
+    return (
+        f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
+        f"scored 0; add them with --extra-similarities ({first}{more})"
+    )
 
 
 def _write_lines(folder: Path, tables: Mapping[str, Cells], header: bool) -> None:

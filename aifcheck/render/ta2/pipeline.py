@@ -9,6 +9,7 @@ of ``aifcheck pipeline ta2``.
 
 OUT is written whole or not at all (aifcheck.render.output.new_folder).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -16,15 +17,14 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-
 from aifcheck.errors import printable
 from aifcheck.extract.query import query_text
-from aifcheck.pipeline.ta2.run import KB_FILE, TA2Pipeline
+from aifcheck.loading.rdf import literal_text
 from aifcheck.pipeline.shared.events import Event
+from aifcheck.pipeline.ta2.run import KB_FILE, TA2Pipeline
 from aifcheck.pipeline.ta2.screen import CLEAN_FOLDER, StageFile
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, score_table
-from aifcheck.loading.rdf import literal_text
 
 STAGES = {"SPARQL-output": "sparql", CLEAN_FOLDER: "clean", "SPARQL-VALID-output": "valid"}
 _TIME = "%m/%d/%Y %I:%M:%S %p"  # NIST's logger's
@@ -59,7 +59,8 @@ def log_text(events: Iterable[Event], program: str, when: str, out: Path) -> str
     """NIST's log lines; a row's event names it as NIST does, ``<folder>/<file>:<line>``."""
     return "".join(
         f"{when} - {program} - {event.level} - {event.message}"
-        + (f" at {out / CLEAN_FOLDER / event.where.path}:{event.where.line}" if event.where is not None else "") + "\n"
+        + (f" at {out / CLEAN_FOLDER / event.where.path}:{event.where.line}" if event.where is not None else "")
+        + "\n"
         for event in events
     )
 
@@ -68,9 +69,21 @@ def console_table(result: TA2Pipeline) -> str:
     """One line per query: its entry point and its rows in SPARQL-output and SPARQL-VALID-output."""
     sparql = {file.name: len(file.rows) for file in result.sparql}
     valid = {file.name: len(file.rows) for file in result.valid}
-    columns = (Column("query", "query", "s"), Column("type", "type", "s"), Column("entrypoint", "entry point", "s"),
-               Column("sparql", "SPARQL rows", "s", "R"), Column("valid", "VALID rows", "s", "R"))
-    rows = [{"query": printable(q.query_id), "type": q.entrypoint_type, "entrypoint": printable(q.entrypoint),
-             "sparql": str(sparql[q.file_name]), "valid": str(valid[q.file_name])}
-            for q in sorted(result.queries, key=lambda q: q.file_name)]
+    columns = (
+        Column("query", "query", "s"),
+        Column("type", "type", "s"),
+        Column("entrypoint", "entry point", "s"),
+        Column("sparql", "SPARQL rows", "s", "R"),
+        Column("valid", "VALID rows", "s", "R"),
+    )
+    rows = [
+        {
+            "query": printable(q.query_id),
+            "type": q.entrypoint_type,
+            "entrypoint": printable(q.entrypoint),
+            "sparql": str(sparql[q.file_name]),
+            "valid": str(valid[q.file_name]),
+        }
+        for q in sorted(result.queries, key=lambda q: q.file_name)
+    ]
     return score_table(columns, rows, "pretty")

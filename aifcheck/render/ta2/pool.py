@@ -77,12 +77,21 @@ def write_pool(pool: TA2Pool, queries_file: str | os.PathLike, out: str | os.Pat
 
 def pool_summary(pool: TA2Pool) -> str:
     """The table on stdout: each query's pooled mentions and kits, then the totals."""
-    columns = (Column("query_id", "QueryID", "s"), Column("descriptor", "Descriptor", "s"),
-               Column("lines", "Mentions", "s", "R"), Column("kits", "Kits", "s", "R"))
+    columns = (
+        Column("query_id", "QueryID", "s"),
+        Column("descriptor", "Descriptor", "s"),
+        Column("lines", "Mentions", "s", "R"),
+        Column("kits", "Kits", "s", "R"),
+    )
     rows: dict[str, dict[str, str]] = {}
     for kit in pool.kits:
-        row = rows.setdefault(kit.lines[0].query_id, {"query_id": kit.lines[0].query_id, "descriptor": kit.lines[0].descriptor, "lines": "0", "kits": "0"})
+        row = rows.setdefault(
+            kit.lines[0].query_id,
+            {"query_id": kit.lines[0].query_id, "descriptor": kit.lines[0].descriptor, "lines": "0", "kits": "0"},
+        )
         row["lines"] = str(int(row["lines"]) + len(kit.lines))
         row["kits"] = str(int(row["kits"]) + 1)
-    return (score_table(columns, list(rows.values()), "pretty")
-            + f"{len(pool.lines)} mentions in {len(pool.kits)} kits from {len(pool.runs)} run(s)\n")
+    return (
+        score_table(columns, list(rows.values()), "pretty")
+        + f"{len(pool.lines)} mentions in {len(pool.kits)} kits from {len(pool.runs)} run(s)\n"
+    )

@@ -1,6 +1,7 @@
 """NIST's TA3 docker output on disk: the stage folders, ARF-output and logs/, byte for byte as
 NIST's scripts write them (tables: a header line, then one line per row, each ending in a newline;
 ARF files without a final newline, as NIST joins their lines), and the summary printed after a run."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,8 +29,13 @@ def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> No
     with new_folder(target, force) as out:
         for folder in result.sparql_folders:
             (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
-        for name, files in ((SPARQL, result.sparql), (CLEAN, result.clean), (MERGED, result.merged),
-                            (VALID, result.valid), (AUGMENTED, result.augmented)):
+        for name, files in (
+            (SPARQL, result.sparql),
+            (CLEAN, result.clean),
+            (MERGED, result.merged),
+            (VALID, result.valid),
+            (AUGMENTED, result.augmented),
+        ):
             (out / name).mkdir(exist_ok=True)
             for file in files:
                 write_file(out / name / file.path, file_text(file))

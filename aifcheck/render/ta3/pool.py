@@ -1,5 +1,6 @@
 """NIST's TA3 pool on disk, byte for byte as generate_pool.py writes it (its files joined line by
 line, without a final newline), and the summary printed after pooling."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,8 +26,11 @@ def human_readable_text(pool: TA3Pool) -> str:
         if sentence is None:
             continue
         lines += [SEPARATOR, f"claim: {uid}", "\n", _BLOCK_HEADER]
-        lines += ["\t".join((m.condition, m.query_id, m.run_id, m.rank, m.run_claim_id, m.claim_relations))
-                  for m in pool.mappings if m.pool_claim_uid == uid]
+        lines += [
+            "\t".join((m.condition, m.query_id, m.run_id, m.rank, m.run_claim_id, m.claim_relations))
+            for m in pool.mappings
+            if m.pool_claim_uid == uid
+        ]
         lines += ["\n", sentence, "\n", claim.readable, "\n"]
     return "\n".join(lines)
 
@@ -44,5 +48,7 @@ def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
 
 def summary(pool: TA3Pool, target: str) -> str:
     runs = len({m.run_id for m in pool.mappings})
-    return (f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
-            f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n")
+    return (
+        f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
+        f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n"
+    )

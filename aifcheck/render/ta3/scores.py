@@ -5,6 +5,7 @@ NIST's columns: Condition, QueryID, ClaimRelation, RunID, then NumAssessedClaims
 list, then one ALL-Macro row per (condition, list) whose count columns are blank. An ALL-Macro
 over no query with GT > 0, where NIST's code stops, has a blank value.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table
-from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, TA3MetricScores, NDCGRow, TA3Scores
+from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, NDCGRow, TA3MetricScores, TA3Scores
 
 _KEYS = (
     Column("condition", "Condition", "s", "L"),
@@ -48,14 +49,21 @@ def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
     value_name = columns[-1].name
     rows = []
     for row in scores.rows:
-        values: dict[str, object] = {"condition": row.condition, "query_id": row.query_id,
-                                     "claim_relation": row.relation, "run_id": run_id,
-                                     "ground_truth": str(row.ground_truth)}
+        values: dict[str, object] = {
+            "condition": row.condition,
+            "query_id": row.query_id,
+            "claim_relation": row.relation,
+            "run_id": run_id,
+            "ground_truth": str(row.ground_truth),
+        }
         if isinstance(row, NDCGRow):
             values.update(num_of_claims=str(row.assessed), ndcg=row.ndcg)
         elif isinstance(row, F1Row):
-            values.update(cutoff="-" if row.cutoff is None else str(row.cutoff),
-                          num_of_unique_submitted_values=str(row.unique), f1=row.f1)
+            values.update(
+                cutoff="-" if row.cutoff is None else str(row.cutoff),
+                num_of_unique_submitted_values=str(row.unique),
+                f1=row.f1,
+            )
         rows.append(_cells(columns, values, False))
     for macro in scores.macros:
         values = {c.name: "" for c in columns}
@@ -65,7 +73,9 @@ def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
     return score_table(columns, rows, separator)
 
 
-def write_score_files(scores: TA3Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> list[Path]:
+def write_score_files(
+    scores: TA3Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()
+) -> list[Path]:
     """Write ``OUT/scores/<Metric>-scores.txt`` and ``.tab`` for every metric; returns the paths.
     The folder ``scores`` is written whole, then put in place (``force``: of one that holds files)."""
     folder = Path(out) / "scores"
@@ -85,12 +95,16 @@ NO_TRUTH = "-"
 def summary_table(scores: TA3Scores) -> str:
     """The ALL-Macro value of every metric, one row per (condition, list); NO_TRUTH where no
     query of the group has GT > 0 (the score files leave that value blank)."""
-    columns = (Column("condition", "Condition", "s", "L"), Column("relation", "ClaimRelation", "s", "L"),
-               *(Column(m, m, "6.4f", "R") for m in METRICS))
+    columns = (
+        Column("condition", "Condition", "s", "L"),
+        Column("relation", "ClaimRelation", "s", "L"),
+        *(Column(m, m, "6.4f", "R") for m in METRICS),
+    )
     groups: dict[tuple[str, str], dict[str, str]] = {}
     for metric in scores.metrics:
         for macro in metric.macros:
-            row = groups.setdefault((macro.condition, macro.relation),
-                                    {"condition": macro.condition, "relation": macro.relation})
+            row = groups.setdefault(
+                (macro.condition, macro.relation), {"condition": macro.condition, "relation": macro.relation}
+            )
             row[metric.metric] = NO_TRUTH if macro.value is None else format(macro.value, "6.4f")
     return score_table(columns, list(groups.values()), "pretty")

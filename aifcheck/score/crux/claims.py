@@ -26,6 +26,7 @@ Reading (each a documented default; README "CRUX readings"):
   sets are. A11: a frame listed twice is a false positive the second time. A14: a gold claim
   ID may appear once.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,18 +38,36 @@ from typing import Any
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimComponent
-from aifcheck.score.allocations import cyclic_gc_paused
-from aifcheck.pipeline.shared.matching import assign
 from aifcheck.loading.tsv import read_rows
+from aifcheck.pipeline.shared.matching import assign
+from aifcheck.score.allocations import cyclic_gc_paused
 
 COLUMNS = (
-    "root_uid", "claim_id", "topic", "claim_template", "x_variable", "claimer", "epistemic_status",
-    "claimer_affiliation", "sentiment_status", "claim_datetime", "claim_location", "claim_medium",
+    "root_uid",
+    "claim_id",
+    "topic",
+    "claim_template",
+    "x_variable",
+    "claimer",
+    "epistemic_status",
+    "claimer_affiliation",
+    "sentiment_status",
+    "claim_datetime",
+    "claim_location",
+    "claim_medium",
 )
 FIELDS = COLUMNS[2:]  # scored fields, in column order
 WEIGHTS = {  # hundredths (CRUX plan §2.1)
-    "topic": 19, "claim_template": 19, "x_variable": 19, "claimer": 19, "epistemic_status": 16,
-    "claimer_affiliation": 2, "sentiment_status": 2, "claim_datetime": 2, "claim_location": 1, "claim_medium": 1,
+    "topic": 19,
+    "claim_template": 19,
+    "x_variable": 19,
+    "claimer": 19,
+    "epistemic_status": 16,
+    "claimer_affiliation": 2,
+    "sentiment_status": 2,
+    "claim_datetime": 2,
+    "claim_location": 1,
+    "claim_medium": 1,
 }
 BLOCK_FIELDS = ("topic", "claim_template", "x_variable")  # with root_uid: no match unless equal
 EMPTY = "EMPTY_NA"
@@ -56,8 +75,10 @@ EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain
 SENTIMENT = ("negative", "positive", "mixed", "neutral-unknown")
 ENTITIES = ("x_variable", "claimer", "claim_location", "claim_medium")  # may have an identity column
 AFFILIATION_SEPARATOR = ";"
-_DATE = re.compile(r"(on|before|after|unknown) ([0-9x]{4})-([0-9x]{2})-([0-9x]{2})"
-                   r"T([0-9x]{2}):([0-9x]{2}):([0-9x]{2})")
+_DATE = re.compile(
+    r"(on|before|after|unknown) ([0-9x]{4})-([0-9x]{2})-([0-9x]{2})"
+    r"T([0-9x]{2}):([0-9x]{2}):([0-9x]{2})"
+)
 _DATE_RANGES = ((1, 12), (1, 31), (0, 23), (0, 59), (0, 59))  # month, day, hour, minute, second
 
 
@@ -160,8 +181,12 @@ def _date(path: str, line: int, text: str) -> str | None:
         return None
     match = _DATE.fullmatch(text.replace("X", "x"))
     if match is None:
-        raise InputError(path, f"claim_datetime '{text}' is not {EMPTY} or on|before|after|unknown "
-                         "yyyy-mm-ddTHH:MM:SS (x for an unknown digit)", line)
+        raise InputError(
+            path,
+            f"claim_datetime '{text}' is not {EMPTY} or on|before|after|unknown "
+            "yyyy-mm-ddTHH:MM:SS (x for an unknown digit)",
+            line,
+        )
     for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES):
         if part.isdigit() and not low <= int(part) <= high:
             raise InputError(path, f"claim_datetime '{text}': '{part}' is out of range", line)
@@ -198,8 +223,12 @@ def prf(found: int, system: int, gold: int) -> PRF:
 
 def counts(found: int, system: int, gold: int) -> dict[str, Any]:
     """The fields of Counts for ``found`` right among ``system`` answers and ``gold`` truths."""
-    return {**vars(prf(found, system, gold)), "true_positives": found, "false_positives": system - found,
-            "false_negatives": gold - found}
+    return {
+        **vars(prf(found, system, gold)),
+        "true_positives": found,
+        "false_positives": system - found,
+        "false_negatives": gold - found,
+    }
 
 
 @dataclass(frozen=True)
@@ -259,8 +288,12 @@ def _score_claims(ours: ClaimFile, theirs: ClaimFile) -> ClaimScores:
         for root in sorted(system_sizes.keys() | gold_sizes.keys())
     )
     pairs, total = sum(m[0] for m in matched.values()), sum(m[1] for m in matched.values())
-    return ClaimScores(**counts(pairs, len(system_keys), len(gold_keys)), accuracy=_accuracy(pairs, total),
-                       fields=_fields(system_keys, gold_keys), documents=documents)
+    return ClaimScores(
+        **counts(pairs, len(system_keys), len(gold_keys)),
+        accuracy=_accuracy(pairs, total),
+        fields=_fields(system_keys, gold_keys),
+        documents=documents,
+    )
 
 
 def _count(frames: Iterable[Keys]) -> dict[str, int]:

@@ -18,6 +18,7 @@ Scoring (each a documented default; README "CRUX readings"):
   mean over the classes that occur in gold or in the predictions (A13, sklearn's label set);
   accuracy is the share of instances predicted right.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,9 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from aifcheck.errors import InputError
+from aifcheck.loading.tsv import read_rows
 from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.crux.claims import Counts, counts
-from aifcheck.loading.tsv import read_rows
 
 LABELS = ("identical", "support", "refute", "related")
 SYMMETRIC = frozenset({"identical", "refute", "related"})
@@ -72,8 +73,9 @@ def read_relation_file(path: str | os.PathLike) -> RelationFile:
         key = (first, second)
         if key in relations:
             same = "again" if relations[key] == label else f"as {label}, after {relations[key]}"
-            warnings.append(f"{path}:{line}: {first} {second} is given {same} (line {lines[key]}): "
-                            "the first row counts")
+            warnings.append(
+                f"{path}:{line}: {first} {second} is given {same} (line {lines[key]}): the first row counts"
+            )
             continue
         relations[key], lines[key] = label, line
     return RelationFile(relations, tuple(warnings))

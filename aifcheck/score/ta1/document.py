@@ -9,6 +9,7 @@ each stage over every document before the next stage; a task runs them all for o
 returns the first error it meets with its stage, and the run reports the error NIST's order would
 meet first.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,19 +20,19 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import KnowledgeGraph
-from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.shared.auxdata import Aux, load_aux
-from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
+from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
+from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
-from aifcheck.score.ta1.metrics import METRICS
-from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
-from aifcheck.score.ta1.responses import build
+from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
-from aifcheck.pipeline.ta1.screen import validate_documents
+from aifcheck.score.ta1.metrics import METRICS
+from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
+from aifcheck.score.ta1.responses import build
 
 # The stages whose errors stop NIST's pipeline, in its order. Each runs over every document before
 # the next one starts: over the run's documents in their order (RUN_ORDER), or over the core
@@ -58,9 +59,18 @@ class Setting:
     stamp: str = ""
 
     @classmethod
-    def of(cls, gold: Path, aux: Path, type_similarity: str | os.PathLike | None, taggable_types: str | os.PathLike | None, plan: bool,
-           outputs: bool, settings: TA1Settings = TA1Settings(), extra_similarities: str | os.PathLike | None = None,
-           overlay: str | os.PathLike | None = None) -> Setting:
+    def of(
+        cls,
+        gold: Path,
+        aux: Path,
+        type_similarity: str | os.PathLike | None,
+        taggable_types: str | os.PathLike | None,
+        plan: bool,
+        outputs: bool,
+        settings: TA1Settings = TA1Settings(),
+        extra_similarities: str | os.PathLike | None = None,
+        overlay: str | os.PathLike | None = None,
+    ) -> Setting:
         tables = (type_similarity, taggable_types, extra_similarities, overlay)
         files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in tables if p)]
         stats = [(f, f.stat()) for f in files if f.is_file()]
@@ -69,12 +79,29 @@ class Setting:
         return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp)
 
     def loaded(self) -> tuple[Aux, TypeSimilarity]:
-        return _loaded(self.aux, self.type_similarity, self.taggable_types, self.plan, self.settings, self.extra_similarities, self.overlay, self.stamp)
+        return _loaded(
+            self.aux,
+            self.type_similarity,
+            self.taggable_types,
+            self.plan,
+            self.settings,
+            self.extra_similarities,
+            self.overlay,
+            self.stamp,
+        )
 
 
 @lru_cache(maxsize=1)
-def _loaded(aux: str, type_similarity: str | None, taggable_types: str | None, plan: bool, settings: TA1Settings, extra: str | None,
-            overlay: str | None, stamp: str) -> tuple[Aux, TypeSimilarity]:
+def _loaded(
+    aux: str,
+    type_similarity: str | None,
+    taggable_types: str | None,
+    plan: bool,
+    settings: TA1Settings,
+    extra: str | None,
+    overlay: str | None,
+    stamp: str,
+) -> tuple[Aux, TypeSimilarity]:
     return load_aux(aux), load_similarity(type_similarity, taggable_types, settings, plan, extra, overlay)
 
 
@@ -104,12 +131,16 @@ class DocumentOutcome:
     error: tuple[int, int, Exception] | None = None  # (stage, metric index, error) of the first error met
     logs: dict[str, list[Event]] = field(default_factory=dict)  # "validate", "gold", "filter", and each metric's name
     unknown_types: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # "gold" | "system" -> (type, where)
-    unscored_pairs: list[tuple[str, str]] = field(default_factory=list)  # type pairs NIST would ask KGTK for, scored 0 here
+    unscored_pairs: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # type pairs NIST would ask KGTK for, scored 0 here
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
     outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
 
 
-def score_document(setting: Setting, path: str, document: str, submitted: bool, raw: dict[str, tuple[str, str]] | None = None) -> DocumentOutcome:
+def score_document(
+    setting: Setting, path: str, document: str, submitted: bool, raw: dict[str, tuple[str, str]] | None = None
+) -> DocumentOutcome:
     """The stages of one document: ``path`` is its KB (or its folder of tables) when ``submitted``,
     else its gold folder; ``raw`` its tables already queried (kind -> (where, text)), if they were."""
     outcome = DocumentOutcome(document)
@@ -129,7 +160,7 @@ def score_document(setting: Setting, path: str, document: str, submitted: bool, 
         gold = _read_gold(setting, document, complete=submitted) if core else None
         if not core or (submitted and gold is None):  # not scored, or the gold lacks it (the run says so)
             if not core and outcome.outputs is not None and system is not None:
-                nothing = {kind: () for kind in system.tables}
+                nothing = dict.fromkeys(system.tables, ())
                 outcome.outputs = replace(outcome.outputs, valid=nothing, filtered=nothing)
             return outcome
         gold_responses = None
@@ -198,25 +229,49 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
     return list(found.items())
 
 
-def _asked_pairs(gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]) -> list[tuple[set[str], set[str]]]:
+def _asked_pairs(
+    gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]
+) -> list[tuple[set[str], set[str]]]:
     """The type pairs NIST's filter stage looks up for a document, as blocks (first types, second
     types): those of every pair of clusters system-system, system-gold and gold-gold (its cache's
     build), gold-system of one metatype (its alignment), and every system type with every taggable
     type (its cache's build, which passes a (confidence, type) pair where a type is meant, so no
     type is found taggable)."""
+
     def types(graph: KnowledgeGraph | None, metatype=None) -> set[str]:
-        return {q for c in (graph.clusters if graph is not None else ()) if metatype in (None, c.metatype) for q, _ in c.weighted_types}
+        return {
+            q
+            for c in (graph.clusters if graph is not None else ())
+            if metatype in (None, c.metatype)
+            for q, _ in c.weighted_types
+        }
 
     gold_types, system_types = types(gold), types(system)
-    blocks = [(system_types, system_types), (system_types, gold_types), (gold_types, gold_types), (system_types, set(taggable))]
-    return blocks + [(types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}]
+    blocks = [
+        (system_types, system_types),
+        (system_types, gold_types),
+        (gold_types, gold_types),
+        (system_types, set(taggable)),
+    ]
+    return blocks + [
+        (types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}
+    ]
 
 
-def _align_and_filter(setting: Setting, system: Document, valid: KnowledgeGraph, gold: KnowledgeGraph, aux: Aux, types: TypeSimilarity,
-                      outcome: DocumentOutcome) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
+def _align_and_filter(
+    setting: Setting,
+    system: Document,
+    valid: KnowledgeGraph,
+    gold: KnowledgeGraph,
+    aux: Aux,
+    types: TypeSimilarity,
+    outcome: DocumentOutcome,
+) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
     """The alignment of the document's valid responses with the gold, and the responses that pass
     NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
-    alignment = align_document(gold, valid, types, aux, setting.settings, strict=setting.plan, similarities=setting.outputs)
+    alignment = align_document(
+        gold, valid, types, aux, setting.settings, strict=setting.plan, similarities=setting.outputs
+    )
     log = EventLog("")
     passed = filter_document(system, alignment, types, log, whole_clusters=setting.plan)
     outcome.logs["filter"] = log.events
@@ -231,16 +286,34 @@ def _align_and_filter(setting: Setting, system: Document, valid: KnowledgeGraph,
     return alignment, filtered
 
 
-def _score(setting: Setting, document: str, aux: Aux, types: TypeSimilarity, gold: KnowledgeGraph | None, system: KnowledgeGraph | None,
-           alignment: DocumentAlignment | None, outcome: DocumentOutcome, gold_tables: Document | None) -> None:
+def _score(
+    setting: Setting,
+    document: str,
+    aux: Aux,
+    types: TypeSimilarity,
+    gold: KnowledgeGraph | None,
+    system: KnowledgeGraph | None,
+    alignment: DocumentAlignment | None,
+    outcome: DocumentOutcome,
+    gold_tables: Document | None,
+) -> None:
     """Each metric's rows for this document (and the events each logs)."""
     time_rows: dict[str, list[tuple[str, int]]] = {}
     for row in gold_tables.rows("TM") if gold_tables is not None else ():
         if row.valid:  # the rows the gold's LDCTimes were built from
             time_rows.setdefault(row["cluster"], []).append((row.path, row.line))
-    inputs = Inputs("", aux, {document: gold} if gold is not None else {}, {document: system} if system is not None else {},
-                    {document: alignment} if alignment is not None else {}, EventLog(""), types, setting.plan, only=document,
-                    gold_time_rows={document: time_rows})
+    inputs = Inputs(
+        "",
+        aux,
+        {document: gold} if gold is not None else {},
+        {document: system} if system is not None else {},
+        {document: alignment} if alignment is not None else {},
+        EventLog(""),
+        types,
+        setting.plan,
+        only=document,
+        gold_time_rows={document: time_rows},
+    )
     for index, metric in enumerate(METRICS):
         log = EventLog("")
         try:

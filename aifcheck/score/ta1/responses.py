@@ -10,6 +10,7 @@ The rows are NIST's printed cells after its validate stage, which leaves only "N
 exactly. A span is parsed as NIST's scorer parses it (Span.parse); its modality and boundary come
 from the AUX data where they are used (aifcheck.pipeline.shared.auxdata, .iou).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -33,7 +34,12 @@ def build(document: Document, keep=lambda row: row.valid) -> KnowledgeGraph:
     edges = tuple(_edge(row) for row in document.rows("AM") if keep(row))
     times = tuple(tm_time(row) for row in document.rows("TM") if keep(row))
     clusters = tuple(
-        Cluster(cluster, metatypes[cluster], types=best_confidences((m.type, m.type_confidence) for m in found), mentions=tuple(found))
+        Cluster(
+            cluster,
+            metatypes[cluster],
+            types=best_confidences((m.type, m.type_confidence) for m in found),
+            mentions=tuple(found),
+        )
         for cluster, found in mentions.items()
     )
     return KnowledgeGraph(document.id, clusters, edges, times)
@@ -61,11 +67,24 @@ def _confidence(text: str) -> float:
 
 
 def _mention(row: TableRow) -> Mention:
-    return Mention(span(row["mention_span"]), row["type"], row["is_negated"] == "Negated", _confidence(row["type_statement_confidence"]),
-                   _confidence(row["cluster_membership_confidence"]), _confidence(row["mention_type_justification_confidence"]))
+    return Mention(
+        span(row["mention_span"]),
+        row["type"],
+        row["is_negated"] == "Negated",
+        _confidence(row["type_statement_confidence"]),
+        _confidence(row["cluster_membership_confidence"]),
+        _confidence(row["mention_type_justification_confidence"]),
+    )
 
 
 def _edge(row: TableRow) -> Edge:
-    return Edge(row["subject"], row["object"], row["predicate"], row["is_assertion_negated"] == "Negated",
-                _confidence(row["argument_assertion_confidence"]), (span(row["predicate_justification"]),),
-                _confidence(row["predicate_justification_confidence"]), _METATYPES[row["subject_metatype"]])
+    return Edge(
+        row["subject"],
+        row["object"],
+        row["predicate"],
+        row["is_assertion_negated"] == "Negated",
+        _confidence(row["argument_assertion_confidence"]),
+        (span(row["predicate_justification"]),),
+        _confidence(row["predicate_justification_confidence"]),
+        _METATYPES[row["subject_metatype"]],
+    )

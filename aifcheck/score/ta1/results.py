@@ -5,6 +5,7 @@ language and metatype match, as printed (4 decimals, a string); when no row matc
 integer 0. ``Total`` is ``FrameMetric_S``; ``Errors`` counts the log lines holding "ERROR", ``ErrorStats``
 by the name of the class that logged each; ``FatalError`` is "Yes" when a score file is missing.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -20,7 +21,9 @@ def result_key(metric: str, language: str, metatype: str, column: str) -> str:
     return f"{metric}_{'' if language == 'ALL' else language + '_'}{PLURAL[metatype]}{column}"
 
 
-def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_stats: Mapping[str, int], fatal: bool) -> dict[str, object]:
+def results(
+    run_id: str, scores: Mapping[str, MetricScores], errors: int, error_stats: Mapping[str, int], fatal: bool
+) -> dict[str, object]:
     """The entries of results.json (a missing metric or row gives the integer 0; ``fatal``: a
     score file is missing, NIST's FatalError)."""
     found: dict[str, object] = {}
@@ -32,7 +35,15 @@ def results(run_id: str, scores: Mapping[str, MetricScores], errors: int, error_
                 row = scores[metric.name].summary(language, metatype) if metric.name in scores else None
                 key = result_key(metric.name, language, metatype, metric.label)
                 found[key] = 0 if row is None else format(row.get(metric.reported), "6.4f").strip()
-    found.update({"Errors": errors, "ErrorStats": dict(error_stats), "FatalError": "Yes" if fatal else "No", "RunID": run_id, "Total": found["FrameMetric_S"]})
+    found.update(
+        {
+            "Errors": errors,
+            "ErrorStats": dict(error_stats),
+            "FatalError": "Yes" if fatal else "No",
+            "RunID": run_id,
+            "Total": found["FrameMetric_S"],
+        }
+    )
     return found
 
 

@@ -7,25 +7,26 @@ cluster; the run then puts the documents' logs, notices and score rows together 
 What NIST's stages write of each document is handed, as values, to ``on_document`` as the
 documents are done (aifcheck.render.ta1.scores writes NIST's layout from them and from the TA1Scores).
 """
+
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import NoReturn
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.spread.parallel import Spread, map_files
-from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.score.ta1.metrics import METRICS
-from aifcheck.score.ta1.metrics.common import MetricScores
-from aifcheck.score.ta1.results import headline_key, results
 from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
+from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
+from aifcheck.score.ta1.metrics import METRICS
+from aifcheck.score.ta1.metrics.common import MetricScores
+from aifcheck.score.ta1.results import headline_key, results
+from aifcheck.spread.parallel import Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -84,38 +85,89 @@ def score_ta1(
     spread.check()
     if not gold.is_dir():
         raise UsageError(f"--gold: {gold} is not a folder")
-    setting = Setting.of(gold, Path(aux), type_similarity, taggable_types, plan, on_document is not None, settings, extra_similarities, overlay)
+    setting = Setting.of(
+        gold,
+        Path(aux),
+        type_similarity,
+        taggable_types,
+        plan,
+        on_document is not None,
+        settings,
+        extra_similarities,
+        overlay,
+    )
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
     run_log = EventLog("run_task1_evaluation_pipeline.py")
     notices = _idle_settings(settings, extra_similarities, overlay)
-    notices += [f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored" for d in selection.not_core]
-    notices += [f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid]
+    notices += [
+        f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored"
+        for d in selection.not_core
+    ]
+    notices += [
+        f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
+    ]
     # where NIST's driver stops early, it writes results.json from run.log alone (its later stages
     # never ran, or stopped before they logged): no score file, every metric 0, FatalError "Yes"
     if selection.missing is not None:
         run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
-        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it")
+        return _finish(
+            run_id,
+            (),
+            {},
+            {"run": run_log},
+            notices,
+            plan,
+            f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it",
+        )
     if selection.kind == TURTLE:
         run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
     if selection.valid == 0:
         run_log.record("NOTHING_TO_SCORE")
-        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)")
+        return _finish(
+            run_id,
+            (),
+            {},
+            {"run": run_log},
+            notices,
+            plan,
+            f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)",
+        )
     if selection.kind == TURTLE and not selection.documents:
-        return _finish(run_id, (), {}, {"run": run_log}, notices, plan,
-                       f"{run}: no valid KB of a core document ({Path(aux_data.core_file).name}): NIST's stages after its SPARQL stage stop")
-    logs = {"run": run_log, **{name: EventLog(program) for name, program in (("validate-responses", "validate_responses.py"),
-                                                         ("filter-responses", "filter_responses.py"), ("score-responses", "score_submission.py"))}}
+        return _finish(
+            run_id,
+            (),
+            {},
+            {"run": run_log},
+            notices,
+            plan,
+            f"{run}: no valid KB of a core document ({Path(aux_data.core_file).name}): NIST's stages after its SPARQL stage stop",
+        )
+    logs = {
+        "run": run_log,
+        **{
+            name: EventLog(program)
+            for name, program in (
+                ("validate-responses", "validate_responses.py"),
+                ("filter-responses", "filter_responses.py"),
+                ("score-responses", "score_submission.py"),
+            )
+        },
+    }
     scored = list(selection.documents)
     submitted = scored
     others = [d for d in aux_data.core if d not in selection.sources]
     # a core document the run lacks is scored from its gold folder (or, lacking that too, from
     # nothing: the gold folder names it, a path every worker can read)
-    paths = [str(selection.sources[d]) for d in submitted] + [str(gold / f"{d}.ttl" if (gold / f"{d}.ttl").is_dir() else gold) for d in others]
+    paths = [str(selection.sources[d]) for d in submitted] + [
+        str(gold / f"{d}.ttl" if (gold / f"{d}.ttl").is_dir() else gold) for d in others
+    ]
     documents = submitted + others
     outcomes: dict[str, DocumentOutcome] = {}
-    for number, outcome in enumerate(_run_documents(setting, selection.kind, paths, documents, len(submitted), spread), 1):
+    for number, outcome in enumerate(
+        _run_documents(setting, selection.kind, paths, documents, len(submitted), spread), 1
+    ):
         if progress:
             progress("documents", number, len(documents))
         if on_document is not None and outcome.outputs is not None and outcome.error is None:
@@ -136,12 +188,19 @@ def score_ta1(
         for document in aux_data.core:
             logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
-    metrics = {m.name: MetricScores.combine([outcomes[d].scores[m.name] for d in aux_data.core if m.name in outcomes[d].scores]) for m in METRICS}
+    metrics = {
+        m.name: MetricScores.combine(
+            [outcomes[d].scores[m.name] for d in aux_data.core if m.name in outcomes[d].scores]
+        )
+        for m in METRICS
+    }
     unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
     return replace(_finish(run_id, tuple(scored), metrics, logs, notices, plan), unscored_pairs=tuple(unscored))
 
 
-def _run_documents(setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread) -> Iterable[DocumentOutcome]:
+def _run_documents(
+    setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread
+) -> Iterable[DocumentOutcome]:
     """Each document's outcome, in order: the first ``submitted`` are the run's, from their KB or
     folder of tables, the others core documents the run lacks, from their gold."""
     flags = [(document, number < submitted) for number, document in enumerate(documents)]
@@ -150,16 +209,34 @@ def _run_documents(setting: Setting, kind: str, paths: list[str], documents: lis
     # the workers share no folder with this process: they query the KBs shipped to them, and the
     # documents' other stages, which read the gold and AUX data, run here
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
-    return (score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
-            for path, (document, own) in zip(paths, flags))
+    return (
+        score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
+        for path, (document, own) in zip(paths, flags)
+    )
 
 
 def _idle_settings(settings: TA1Settings, extra_similarities: object, overlay: object) -> list[str]:
     """A notice for each setting changed that changes nothing without its file."""
     nist = TA1Settings()
-    idle = (("--near-neighbour-similarity", settings.near_neighbour_similarity != nist.near_neighbour_similarity, "--overlay", overlay),
-            ("--similarity-types", settings.similarity_types != nist.similarity_types, "--extra-similarities", extra_similarities))
-    return [f"{option} changes nothing without {needs}" for option, changed, needs, given in idle if changed and given is None]
+    idle = (
+        (
+            "--near-neighbour-similarity",
+            settings.near_neighbour_similarity != nist.near_neighbour_similarity,
+            "--overlay",
+            overlay,
+        ),
+        (
+            "--similarity-types",
+            settings.similarity_types != nist.similarity_types,
+            "--extra-similarities",
+            extra_similarities,
+        ),
+    )
+    return [
+        f"{option} changes nothing without {needs}"
+        for option, changed, needs, given in idle
+        if changed and given is None
+    ]
 
 
 def _unscorable(path: str, reason: str) -> NoReturn:
@@ -173,16 +250,23 @@ def _missing_gold(gold: Path, core: list[str], scored: list[str]) -> UsageError 
     if not missing:
         return None
     first = gold / f"{missing[0]}.ttl"
-    return UsageError(f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored")
+    return UsageError(
+        f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored"
+    )
 
 
-def _raise_first_error(outcomes: Mapping[str, DocumentOutcome], submitted: list[str], core: list[str], missing_gold: UsageError | None) -> None:
+def _raise_first_error(
+    outcomes: Mapping[str, DocumentOutcome], submitted: list[str], core: list[str], missing_gold: UsageError | None
+) -> None:
     """The error NIST's pipeline meets first: it runs each stage over every document (the run's
     KBs, or the core documents) before the next stage, and checks the gold after reading the KBs."""
     position = {True: {d: n for n, d in enumerate(submitted)}, False: {d: n for n, d in enumerate(core)}}
-    found = sorted((stage, metric, position[stage in RUN_ORDER][document], error)
-                   for document, outcome in outcomes.items() if outcome.error is not None
-                   for stage, metric, error in [outcome.error])
+    found = sorted(
+        (stage, metric, position[stage in RUN_ORDER][document], error)
+        for document, outcome in outcomes.items()
+        if outcome.error is not None
+        for stage, metric, error in [outcome.error]
+    )
     if found and found[0][0] < READ_GOLD:
         raise found[0][3]
     if missing_gold is not None:
@@ -200,12 +284,21 @@ def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], t
             for qnode, where in outcome.unknown_types.get(side, ()):
                 if qnode not in seen:
                     seen.add(qnode)
-                    notices.append(f"{where}: type {qnode} is not in the type similarity table {table}: its similarity to other types is taken as 0")
+                    notices.append(
+                        f"{where}: type {qnode} is not in the type similarity table {table}: its similarity to other types is taken as 0"
+                    )
     return notices
 
 
-def _finish(run_id: str, documents: tuple[str, ...], metrics: dict[str, MetricScores], logs: dict[str, EventLog], notices: list[str],
-            plan: bool, stopped: str | None = None) -> TA1Scores:
+def _finish(
+    run_id: str,
+    documents: tuple[str, ...],
+    metrics: dict[str, MetricScores],
+    logs: dict[str, EventLog],
+    notices: list[str],
+    plan: bool,
+    stopped: str | None = None,
+) -> TA1Scores:
     lines = [line for log in logs.values() for line in log.text().splitlines()]
     errors = [line for line in lines if "ERROR" in line]  # NIST's driver counts lines holding the word, of any level
     stats: dict[str, int] = {}

@@ -8,6 +8,7 @@ trying every matching; munkres' order of steps (aifcheck.pipeline.shared.matchin
 between equal totals, and scipy only large matrices: importing numpy and scipy costs a small run
 more than all its scoring.
 """
+
 from __future__ import annotations
 
 import math

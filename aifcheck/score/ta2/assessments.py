@@ -10,6 +10,7 @@ that is not of that form, and a line repeating another line's query and key with
 class. A repeat that agrees (a kit delivered twice) is kept once (NIST stops on it), and a copy of
 pool.txt's header line is skipped, each with a note.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,11 +27,28 @@ FIELDS = 9
 NIST_LABELS = {"correct": "CORRECT", "wrong": "INCORRECT", "inexact": "INEXACT", "yes": "CORRECT", "no": "INCORRECT"}
 RIGHT = ("CORRECT", "INEXACT")
 # the plan reading: labels in any case; NIL or empty means not judged
-PLAN_LABELS = {"correct": "CORRECT", "yes": "CORRECT", "inexact": "INEXACT", "incorrect": "INCORRECT", "wrong": "INCORRECT", "no": "INCORRECT"}
+PLAN_LABELS = {
+    "correct": "CORRECT",
+    "yes": "CORRECT",
+    "inexact": "INEXACT",
+    "incorrect": "INCORRECT",
+    "wrong": "INCORRECT",
+    "no": "INCORRECT",
+}
 UNJUDGED = ("nil", "")
 NIL = "NIL"
 NIST_NIL_CLASS = "NILG1001"  # NIST's generated class of every CORRECT NIL line (its counter never advances)
-POOL_HEADER = ("QUERY_ID", "DESCRIPTOR", "RESPONSE_ID", "MENTION_SOURCE", "DOCUMENT_ID", "MENTION_SPAN", "CORRECTNESS", "MENTION_TYPE", "FQEC")
+POOL_HEADER = (
+    "QUERY_ID",
+    "DESCRIPTOR",
+    "RESPONSE_ID",
+    "MENTION_SOURCE",
+    "DOCUMENT_ID",
+    "MENTION_SPAN",
+    "CORRECTNESS",
+    "MENTION_TYPE",
+    "FQEC",
+)
 _DOCUMENT = re.compile(r"^[^\s:]+$")
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _MENTION = re.compile(rf"^[^\s:]+:\(({_NUMBER}),({_NUMBER})\)-\(({_NUMBER}),({_NUMBER})\)$")
@@ -63,8 +81,21 @@ class Judgement(NamedTuple):
 def judgement(path: str, line: int, query_id: str, document: str, mention: str, label: str, fqec: str) -> Judgement:
     nist_label = NIST_LABELS.get(label, label)
     nist_fqec = NIST_NIL_CLASS if fqec == NIL and nist_label == "CORRECT" else fqec
-    return Judgement(path, line, query_id, document, mention, label, fqec, f"{document}:{mention}", nist_label, nist_fqec,
-                     nist_label in RIGHT, PLAN_LABELS.get(label.lower()), NIL if fqec in (NIL, "") else fqec)
+    return Judgement(
+        path,
+        line,
+        query_id,
+        document,
+        mention,
+        label,
+        fqec,
+        f"{document}:{mention}",
+        nist_label,
+        nist_fqec,
+        nist_label in RIGHT,
+        PLAN_LABELS.get(label.lower()),
+        NIL if fqec in (NIL, "") else fqec,
+    )
 
 
 @dataclass(frozen=True)
@@ -108,19 +139,29 @@ def read_assessments(folder: str | os.PathLike, skip_short: bool = False) -> Ass
             if first is None:
                 judged[found.key] = found
             elif (first.nist_label, first.fqec_read) != (found.nist_label, found.fqec_read):
-                raise InputError(name, f"query {query_id}, {found.key}: judged {label} {fqec} here and "
-                                       f"{first.label_read} {first.fqec_read} at {first.where}", number)
+                raise InputError(
+                    name,
+                    f"query {query_id}, {found.key}: judged {label} {fqec} here and "
+                    f"{first.label_read} {first.fqec_read} at {first.where}",
+                    number,
+                )
             else:
                 repeats.append((found, first))
     if repeats:
         again, first = repeats[0]
-        notes.append(f"C4: {len(repeats)} assessment line(s) repeat an earlier line of their query (first: {again.where} "
-                     f"repeats {first.where}); each kept once (NIST's scorer stops: MULTIPLE_ASSESSMENTS)")
+        notes.append(
+            f"C4: {len(repeats)} assessment line(s) repeat an earlier line of their query (first: {again.where} "
+            f"repeats {first.where}); each kept once (NIST's scorer stops: MULTIPLE_ASSESSMENTS)"
+        )
     return Assessments(by_query, tuple(notes))
 
 
 def _check(path: str, number: int, document: str, mention: str, label: str) -> None:
     if label.lower() not in PLAN_LABELS and label.lower() not in UNJUDGED:
-        raise InputError(path, f"unknown assessment label {label!r} (expected correct, incorrect, inexact, wrong, yes, no or NIL)", number)
+        raise InputError(
+            path,
+            f"unknown assessment label {label!r} (expected correct, incorrect, inexact, wrong, yes, no or NIL)",
+            number,
+        )
     if (_PLAIN_MENTION.match(mention) or _MENTION.match(mention)) is None or _DOCUMENT.match(document) is None:
         raise InputError(path, f"mention {document}:{mention} is not DOCUMENT and ELEMENT:(x1,y1)-(x2,y2)", number)

@@ -17,6 +17,7 @@ Per query q, in the table's order:
   is aligned.
 One row per class of G(q); the Summary is the mean AP of the rows with RelCntd > 0.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -24,10 +25,10 @@ from dataclasses import dataclass, field
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
-from aifcheck.pipeline.ta2.responses import Response, LoadedResponses
+from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.ta2.alignment import nist_pairs
 from aifcheck.score.ta2.assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
-from aifcheck.score.ta2.scores import ResponseCounts, PseudoQuery
+from aifcheck.score.ta2.scores import PseudoQuery, ResponseCounts
 
 EXACT_LABELS = ("CORRECT", "INEXACT", "INCORRECT")
 
@@ -56,8 +57,9 @@ class _Findings:
     no_lines: list[str] = field(default_factory=list)  # C1
 
 
-def score_nist(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments,
-               options: ScorerFlags) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
+def score_nist(
+    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments, options: ScorerFlags
+) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
     """(rows in NIST's file order, Summary AP or None, warnings, notes)."""
     findings = _Findings()
     notes: list[str] = []
@@ -80,7 +82,9 @@ def score_nist(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses
         responses = found.rows if found is not None else ()
         own = scored[query.query_id]
         classes = {j.nist_fqec for j in own.values() if j.nist_right}
-        findings.entry_points += [f"{query.query_id} {c}" for c in sorted(entry_points.get(query.entity_id, set()) - classes)]
+        findings.entry_points += [
+            f"{query.query_id} {c}" for c in sorted(entry_points.get(query.entity_id, set()) - classes)
+        ]
         classes |= entry_points.get(query.entity_id, set())
         rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings)
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
@@ -92,16 +96,24 @@ def score_nist(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses
             total += ap
         summary = total / len(counted)
     else:
-        notes.append("C2: no row has RelCntd > 0: the Summary AP is left empty (NIST's scorer stops: ZeroDivisionError)")
+        notes.append(
+            "C2: no row has RelCntd > 0: the Summary AP is left empty (NIST's scorer stops: ZeroDivisionError)"
+        )
     unscored = [j for q, judged in assessments.by_query.items() if q not in queries for j in judged.values()]
     if unscored:
-        notes.append(f"C3: {len(unscored)} assessment line(s) of queries not scored are ignored (first: {unscored[0].where}, "
-                     f"query {unscored[0].query_id}) (NIST's scorer stops: AttributeError)")
+        notes.append(
+            f"C3: {len(unscored)} assessment line(s) of queries not scored are ignored (first: {unscored[0].where}, "
+            f"query {unscored[0].query_id}) (NIST's scorer stops: AttributeError)"
+        )
     if findings.no_lines:
-        notes.append(f"C1: {_some(findings.no_lines, 'queries without assessment lines')}: a query's classes are then its entity's "
-                     "kbid entry points (NIST's scorer stops: TypeError)")
+        notes.append(
+            f"C1: {_some(findings.no_lines, 'queries without assessment lines')}: a query's classes are then its entity's "
+            "kbid entry points (NIST's scorer stops: TypeError)"
+        )
     if findings.aligned:
-        notes.append("Q1: scored as with the 3-field ALIGNMENT_INFO log line (at a0b379b NIST's scorer stops on the first aligned pair)")
+        notes.append(
+            "Q1: scored as with the 3-field ALIGNMENT_INFO log line (at a0b379b NIST's scorer stops on the first aligned pair)"
+        )
     return rows, summary, _warnings(findings, relevant, scored, options), notes
 
 
@@ -112,12 +124,22 @@ def _assessment_map(scored: Mapping[str, Mapping[str, Judgement]], findings: _Fi
         for key, j in judged.items():
             first = judge.setdefault(key, j)
             if first is not j and first.nist_label != j.nist_label:
-                findings.conflicts.append(f"{key} ({j.query_id} at {j.where} says {j.label_read}, {first.query_id} {first.label_read})")
+                findings.conflicts.append(
+                    f"{key} ({j.query_id} at {j.where} says {j.label_read}, {first.query_id} {first.label_read})"
+                )
     return judge
 
 
-def _query_rows(query: Query, classes: set[str], responses: tuple[Response, ...], own: Mapping[str, Judgement],
-                judge: Mapping[str, Judgement], relevant: Mapping[str, set[str]], options: ScorerFlags, findings: _Findings) -> list[PseudoQuery]:
+def _query_rows(
+    query: Query,
+    classes: set[str],
+    responses: tuple[Response, ...],
+    own: Mapping[str, Judgement],
+    judge: Mapping[str, Judgement],
+    relevant: Mapping[str, set[str]],
+    options: ScorerFlags,
+    findings: _Findings,
+) -> list[PseudoQuery]:
     """The rows of query q, one per class of G(q) (``classes``)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
     selected = select(responses, query.clusters, query.documents) if responses else ()
@@ -137,13 +159,28 @@ def _query_rows(query: Query, classes: set[str], responses: tuple[Response, ...]
     rows = []
     for fqec in sorted(classes):
         cluster, ap = aligned.get(fqec, (None, 0))
-        rows.append(PseudoQuery(query.entity_id, query.query_id, fqec, len(relevant.get(fqec, ())), rel_counted(fqec), ap, cluster,
-                                counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts()))
+        rows.append(
+            PseudoQuery(
+                query.entity_id,
+                query.query_id,
+                fqec,
+                len(relevant.get(fqec, ())),
+                rel_counted(fqec),
+                ap,
+                cluster,
+                counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts(),
+            )
+        )
     return rows
 
 
-def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], options: ScorerFlags, query: Query,
-             findings: _Findings) -> list[float]:
+def _weights(
+    rows: tuple[Response, ...],
+    selected: tuple[SelectedCluster, ...],
+    options: ScorerFlags,
+    query: Query,
+    findings: _Findings,
+) -> list[float]:
     """A4: 1, or the row's j_cv (weighted), divided with normalize by the highest j_cv of the last
     selected cluster (NIST normalises by each selected cluster in turn; the last one stays)."""
     if not options.weighted:
@@ -156,8 +193,14 @@ def _weights(rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], 
     return [r.j_cv / highest[-1] for r in rows]
 
 
-def _categorize(query: Query, rows: tuple[Response, ...], selected: tuple[SelectedCluster, ...], own: Mapping[str, Judgement],
-                judge: Mapping[str, Judgement], findings: _Findings) -> tuple[dict[str, ResponseCounts], dict[str, list[tuple[int, Judgement]]]]:
+def _categorize(
+    query: Query,
+    rows: tuple[Response, ...],
+    selected: tuple[SelectedCluster, ...],
+    own: Mapping[str, Judgement],
+    judge: Mapping[str, Judgement],
+    findings: _Findings,
+) -> tuple[dict[str, ResponseCounts], dict[str, list[tuple[int, Judgement]]]]:
     """A5: each selected cluster's counts, and the ranked lists of its judged pooled rows
     ((row index, line) by rank) of the clusters that have one (NIST's alignment clusters)."""
     counts: dict[str, ResponseCounts] = {}
@@ -206,7 +249,9 @@ def _categorize(query: Query, rows: tuple[Response, ...], selected: tuple[Select
     return counts, walks
 
 
-def _average_precisions(walk: list[tuple[int, Judgement]], weights: list[float], divisors: Mapping[str, int], truncate: int) -> dict[str, float]:
+def _average_precisions(
+    walk: list[tuple[int, Judgement]], weights: list[float], divisors: Mapping[str, int], truncate: int
+) -> dict[str, float]:
     """A8 for every class at once: the AP of each class of ``divisors`` (its RelCntd), with NIST's
     arithmetic in NIST's order (each class's running sums see only its own rows)."""
     right: dict[str, float] = {}
@@ -230,40 +275,64 @@ def _align(aps: Mapping[str, Mapping[str, float]], classes: list[str]) -> dict[s
 
 
 def _some(items: list[str], what: str, shown: int = 3) -> str:
-    """"3 <what> (a, b, c, ...)": how many, and the first few."""
+    """ "3 <what> (a, b, c, ...)": how many, and the first few."""
     return f"{len(items)} {what} ({', '.join(items[:shown])}{', ...' if len(items) > shown else ''})"
 
 
-def _warnings(findings: _Findings, relevant: Mapping[str, set[str]], scored: Mapping[str, Mapping[str, Judgement]],
-              options: ScorerFlags) -> list[str]:
+def _warnings(
+    findings: _Findings,
+    relevant: Mapping[str, set[str]],
+    scored: Mapping[str, Mapping[str, Judgement]],
+    options: ScorerFlags,
+) -> list[str]:
     """One line per quirk of research §6 that changed a number in this run."""
     found = []
-    nil_queries = sorted({j.query_id for judged in scored.values() for j in judged.values() if j.nist_fqec == NIST_NIL_CLASS})
+    nil_queries = sorted(
+        {j.query_id for judged in scored.values() for j in judged.values() if j.nist_fqec == NIST_NIL_CLASS}
+    )
     if len(nil_queries) > 1:
-        found.append(f"Q2: every CORRECT NIL line is one class {NIST_NIL_CLASS} (Rel {len(relevant.get(NIST_NIL_CLASS, ()))}), "
-                     f"NIST's class counter never advancing: {_some(nil_queries, 'queries')}")
+        found.append(
+            f"Q2: every CORRECT NIL line is one class {NIST_NIL_CLASS} (Rel {len(relevant.get(NIST_NIL_CLASS, ()))}), "
+            f"NIST's class counter never advancing: {_some(nil_queries, 'queries')}"
+        )
     if findings.inexact_nil:
-        found.append(f"Q3: INEXACT lines with fqec NIL are a class NIL apart from {NIST_NIL_CLASS}: {_some(findings.inexact_nil, 'queries')}")
+        found.append(
+            f"Q3: INEXACT lines with fqec NIL are a class NIL apart from {NIST_NIL_CLASS}: {_some(findings.inexact_nil, 'queries')}"
+        )
     if findings.foreign:
-        found.append(f"Q4: one assessment map for all queries: {_some(findings.foreign, 'pooled row(s) judged by the line of another query', 1)}")
+        found.append(
+            f"Q4: one assessment map for all queries: {_some(findings.foreign, 'pooled row(s) judged by the line of another query', 1)}"
+        )
     if findings.conflicts:
-        found.append("Q4: one assessment map for all queries, where the first query's line holds for the others (NIST: CONFLICTING_ASSESSMENTS): "
-                     f"{_some(findings.conflicts, 'mention(s) judged differently', 1)}")
+        found.append(
+            "Q4: one assessment map for all queries, where the first query's line holds for the others (NIST: CONFLICTING_ASSESSMENTS): "
+            f"{_some(findings.conflicts, 'mention(s) judged differently', 1)}"
+        )
     if findings.entry_points:
-        found.append("Q5: every kbid entry point of a query's entity is a class of the query: "
-                     f"{_some(findings.entry_points, 'class(es) without a line of the query', 3)}")
+        found.append(
+            "Q5: every kbid entry point of a query's entity is a class of the query: "
+            f"{_some(findings.entry_points, 'class(es) without a line of the query', 3)}"
+        )
     if findings.odd_labels:
-        found.append(f"Q6: labels NIST does not map count as assessed and wrong: {_some(findings.odd_labels, 'pooled row(s)', 1)}")
+        found.append(
+            f"Q6: labels NIST does not map count as assessed and wrong: {_some(findings.odd_labels, 'pooled row(s)', 1)}"
+        )
     if findings.unjudged:
-        found.append("Q7: pooled rows without an assessment line are skipped, closing up the ranked list: "
-                     f"{_some(findings.unjudged, 'row(s)', 1)}")
+        found.append(
+            "Q7: pooled rows without an assessment line are skipped, closing up the ranked list: "
+            f"{_some(findings.unjudged, 'row(s)', 1)}"
+        )
     if findings.invalid_pooled:
         found.append(f"Q8: invalid rows take pooling places: {_some(findings.invalid_pooled, 'row(s)', 1)}")
     if findings.invalid_ranked:
-        found.append(f"Q8: invalid rows' link confidences rank clusters: {_some(findings.invalid_ranked, 'cluster(s)', 1)}")
+        found.append(
+            f"Q8: invalid rows' link confidences rank clusters: {_some(findings.invalid_ranked, 'cluster(s)', 1)}"
+        )
     if options.normalize and not options.weighted:
         found.append("Q9: --normalize without --weighted changes nothing in NIST's code")
     if findings.normalized:
-        found.append("Q9: --weighted --normalize divides every weight by the highest j_cv of the last selected cluster: "
-                     f"{_some(findings.normalized, 'queries')}")
+        found.append(
+            "Q9: --weighted --normalize divides every weight by the highest j_cv of the last selected cluster: "
+            f"{_some(findings.normalized, 'queries')}"
+        )
     return found

@@ -12,20 +12,22 @@
   divided by min(K, GT) (P10); clusters and classes matched one to one for the greatest total AP
   (P11); MAP = sum of the APs / sum over the scored queries of min(C, |G(q)|), 0 when that is 0 (P12).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
-from aifcheck.pipeline.ta2.responses import Response, LoadedResponses
+from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.ta2.alignment import best_pairs
 from aifcheck.score.ta2.assessments import NIL, RIGHT, Assessments, Judgement
-from aifcheck.score.ta2.scores import ResponseCounts, PseudoQuery
+from aifcheck.score.ta2.scores import PseudoQuery, ResponseCounts
 
 
-def score_plan(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses],
-               assessments: Assessments) -> tuple[list[PseudoQuery], float, int]:
+def score_plan(
+    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments
+) -> tuple[list[PseudoQuery], float, int]:
     """(rows by entity, query and class; MAP; its denominator)."""
     truth: dict[str, set[str]] = {}
     for j in assessments.lines():
@@ -47,21 +49,34 @@ def score_plan(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses
     return rows, total / denominator if denominator else 0.0, denominator
 
 
-def _query_rows(query: Query, rows: tuple[Response, ...], own: Mapping[str, Judgement],
-                truth: Mapping[str, set[str]]) -> list[PseudoQuery]:
+def _query_rows(
+    query: Query, rows: tuple[Response, ...], own: Mapping[str, Judgement], truth: Mapping[str, set[str]]
+) -> list[PseudoQuery]:
     right = [j for j in own.values() if j.plan_label in RIGHT]
     classes = sorted({j.plan_class for j in right})
     truth = {**truth, NIL: {j.document for j in right if j.plan_class == NIL}}
     selected = select(rows, query.clusters, query.documents)
     lists = [[own.get(rows[i].span) for i in cluster.pooled] for cluster in selected]
-    aps = [[_average_precision(items, g, min(query.documents, len(truth.get(g, ())))) for g in classes] for items in lists]
+    aps = [
+        [_average_precision(items, g, min(query.documents, len(truth.get(g, ())))) for g in classes] for items in lists
+    ]
     aligned = {k: (selected[i], aps[i][k]) for i, k in best_pairs(aps)}
     found = []
     for k, g in enumerate(classes):
         cluster, ap = aligned.get(k, (None, 0.0))
         gt = len(truth.get(g, ()))
-        found.append(PseudoQuery(query.entity_id, query.query_id, g, gt, min(query.documents, gt), ap,
-                                 cluster.cluster if cluster else None, _counts(cluster, rows, own) if cluster else ResponseCounts()))
+        found.append(
+            PseudoQuery(
+                query.entity_id,
+                query.query_id,
+                g,
+                gt,
+                min(query.documents, gt),
+                ap,
+                cluster.cluster if cluster else None,
+                _counts(cluster, rows, own) if cluster else ResponseCounts(),
+            )
+        )
     return found
 
 
@@ -81,5 +96,18 @@ def _counts(cluster: SelectedCluster, rows: tuple[Response, ...], own: Mapping[s
     labels = [j.plan_label for j in (own.get(rows[i].span) for i in cluster.pooled) if j is not None and j.plan_label]
     submitted, pooled, assessed = len(cluster.rows), len(cluster.pooled), len(labels)
     correct, inexact, incorrect = (labels.count(label) for label in ("CORRECT", "INEXACT", "INCORRECT"))
-    return ResponseCounts(submitted, submitted, 0, submitted - pooled, pooled, assessed, pooled - assessed, correct, inexact, incorrect,
-                  correct + inexact, incorrect, submitted - pooled + pooled - assessed)
+    return ResponseCounts(
+        submitted,
+        submitted,
+        0,
+        submitted - pooled,
+        pooled,
+        assessed,
+        pooled - assessed,
+        correct,
+        inexact,
+        incorrect,
+        correct + inexact,
+        incorrect,
+        submitted - pooled + pooled - assessed,
+    )

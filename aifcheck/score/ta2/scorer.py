@@ -1,5 +1,6 @@
 """``score_ta2``: a TA2 run scored as NIST's scorer does (``score_submission.py task2``), or with
 ``plan=True`` as the evaluation plan defines it."""
+
 from __future__ import annotations
 
 import os
@@ -35,8 +36,14 @@ def score_ta2(
     of those). The run ID defaults to the run folder's name."""
     run = Path(run)
     if plan and (cutoff or normalize or weighted):
-        raise UsageError("--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1")
-    for path, what in ((run, "RUN"), (Path(queries_to_score), "--queries-to-score"), (Path(assessments), "--assessments")):
+        raise UsageError(
+            "--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1"
+        )
+    for path, what in (
+        (run, "RUN"),
+        (Path(queries_to_score), "--queries-to-score"),
+        (Path(assessments), "--assessments"),
+    ):
         if not path.exists():
             raise UsageError(f"{what}: {path} does not exist")
     # a run given as its KB: NIST's TA2 docker makes a query of each, by its entry point type
@@ -60,7 +67,11 @@ def score_ta2(
 def _check_counts(queries: Mapping[str, Query], path: str) -> None:
     for query in queries.values():
         if query.clusters < 0 or query.documents < 0:
-            raise InputError(path, f"query {query.query_id}: negative clusters or documents (the plan's C and K are counts)", query.line)
+            raise InputError(
+                path,
+                f"query {query.query_id}: negative clusters or documents (the plan's C and K are counts)",
+                query.line,
+            )
 
 
 def _response_notes(queries: Mapping[str, Query], files: Mapping[str, LoadedResponses]) -> list[str]:
@@ -68,17 +79,21 @@ def _response_notes(queries: Mapping[str, Query], files: Mapping[str, LoadedResp
     notes = []
     missing = [q for q in queries if q not in files]
     if missing:
-        notes.append(f"{len(missing)} scored quer{'y has' if len(missing) == 1 else 'ies have'} no response file "
-                     f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): no clusters")
+        notes.append(
+            f"{len(missing)} scored quer{'y has' if len(missing) == 1 else 'ies have'} no response file "
+            f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): no clusters"
+        )
     for found in files.values():
         if found.skipped:
             notes.append(f"{found.path}: skipped, {found.skipped} (NIST's scorer skips it: the query has no clusters)")
-    what = {"invalid": "invalid row(s), scored as NIST does (not pooled, not judged)",
-            "dropped": "row(s) dropped (documents unknown or not core)",
-            "corrected": "span(s) moved inside their element (the corrected span is the row's key)",
-            "confidence": "confidence(s) not in (0, 1] replaced by 1.0",
-            "unreadable": "row(s) invalid where NIST's validator stops (C7)",
-            "stage": "row(s) dropped or corrected by NIST's validate stage, run on the KB (pipeline ta2 writes its log)"}
+    what = {
+        "invalid": "invalid row(s), scored as NIST does (not pooled, not judged)",
+        "dropped": "row(s) dropped (documents unknown or not core)",
+        "corrected": "span(s) moved inside their element (the corrected span is the row's key)",
+        "confidence": "confidence(s) not in (0, 1] replaced by 1.0",
+        "unreadable": "row(s) invalid where NIST's validator stops (C7)",
+        "stage": "row(s) dropped or corrected by NIST's validate stage, run on the KB (pipeline ta2 writes its log)",
+    }
     for kind in KINDS:
         events = [(f.path, e) for f in files.values() for e in f.events if e.kind == kind]
         if events:

@@ -1,5 +1,6 @@
 """What ``score_ta2`` returns: one row per pseudo-query (a query and one of its entity classes),
 as NIST's AcrossDocumentsCoreferenceMetricV2 table has them, and the summary value."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

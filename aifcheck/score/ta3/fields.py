@@ -25,6 +25,7 @@ the correct values of f in C1 and C2:
 
 The matrix of every pairwise novelty of a set of claims is computed at once with numpy.
 """
+
 from __future__ import annotations
 
 import calendar
@@ -81,8 +82,10 @@ DATE = FIELD_INDEX["date"]
 
 CORRECT = {"Correct": True, "Inexact": True, "Incorrect": False, "Wrong": False, "N/A": False}
 POLARITY = {
-    "EpistemicTrueCertain": "True", "EpistemicTrueUncertain": "True",
-    "EpistemicFalseCertain": "False", "EpistemicFalseUncertain": "False",
+    "EpistemicTrueCertain": "True",
+    "EpistemicTrueUncertain": "True",
+    "EpistemicFalseCertain": "False",
+    "EpistemicFalseUncertain": "False",
     "EpistemicUnknown": "Unknown",
 }
 UNBOUNDED = "--"
@@ -113,10 +116,14 @@ _NO_VALUES: frozenset[str] = frozenset()
 NOTHING = ClaimValues(False, tuple(_NO_VALUES for _ in FIELDS))  # what Conditions 6, 7 compare a claim with first
 
 
-def _row(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow], component: str, name: str) -> OuterClaimRow:
+def _row(
+    claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow], component: str, name: str
+) -> OuterClaimRow:
     row = rows.get(name)
     if row is None:
-        raise InputError(claim.path, f"{field.name} {component} has no '{name}' row", claim.lines.get((field.name, component)))
+        raise InputError(
+            claim.path, f"{field.name} {component} has no '{name}' row", claim.lines.get((field.name, component))
+        )
     return row
 
 
@@ -124,8 +131,12 @@ def _correct(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow],
     row = _row(claim, field, rows, component, field.judged_by)
     judged = CORRECT.get(row.correctness)
     if judged is None:
-        raise InputError(claim.path, f"{field.name} {component} {field.judged_by}: unknown correctness "
-                         f"'{row.correctness}' (expected {', '.join(CORRECT)})", row.line)
+        raise InputError(
+            claim.path,
+            f"{field.name} {component} {field.judged_by}: unknown correctness "
+            f"'{row.correctness}' (expected {', '.join(CORRECT)})",
+            row.line,
+        )
     return judged
 
 

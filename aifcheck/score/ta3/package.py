@@ -17,6 +17,7 @@ assessment package (research/ta3-crux-scoring.md §2.1).
 
 A file that cannot be used raises InputError naming the file and, where there is one, the line.
 """
+
 from __future__ import annotations
 
 import os
@@ -99,8 +100,11 @@ def read_queries(path: str | os.PathLike) -> dict[str, QueryToScore]:
     for line, cells in table.rows:
         query_id, condition, topic, depth = (cells[i] for i in at)
         if condition not in CONDITION_LISTS:
-            raise InputError(table.path, f"query {query_id}: unknown condition '{condition}' "
-                             "(expected Condition5, Condition6 or Condition7)", line)
+            raise InputError(
+                table.path,
+                f"query {query_id}: unknown condition '{condition}' (expected Condition5, Condition6 or Condition7)",
+                line,
+            )
         queries[query_id] = QueryToScore(query_id, condition, topic, _depths(table.path, line, condition, depth))
     return queries
 
@@ -118,8 +122,9 @@ def _depths(path: str, line: int, condition: str, text: str) -> dict[str, int]:
     return depths
 
 
-def read_package(assessments: str | os.PathLike, claim_mappings: str | os.PathLike,
-                 queries: dict[str, QueryToScore]) -> Package:
+def read_package(
+    assessments: str | os.PathLike, claim_mappings: str | os.PathLike, queries: dict[str, QueryToScore]
+) -> Package:
     package = Path(assessments) / "data" / "TA3"
     if not package.is_dir():
         raise InputError(str(assessments), "not an LDC assessment package: data/TA3 is missing")
@@ -143,18 +148,31 @@ def read_package(assessments: str | os.PathLike, claim_mappings: str | os.PathLi
             topic_claims[queries[query].topic_id].add(uid)
     for scored in queries.values():
         if scored.condition == "Condition5" and scored.query_id not in query_claim_frames:
-            raise InputError(table.path, f"no row maps the query claim frame of {scored.query_id} "
-                             f"(run_id {QCF_RUN}, run_claim_id {scored.query_id})")
+            raise InputError(
+                table.path,
+                f"no row maps the query claim frame of {scored.query_id} "
+                f"(run_id {QCF_RUN}, run_claim_id {scored.query_id})",
+            )
     ldc = package / "ldc_claims"
     ldc_files = set(os.listdir(ldc)) if ldc.is_dir() else set()
-    claims = {uid: _read_claim(package, uid, f"{uid}-outer-claim.tab" in ldc_files, table.path, line)
-              for uid, line in first_line.items()}
+    claims = {
+        uid: _read_claim(package, uid, f"{uid}-outer-claim.tab" in ldc_files, table.path, line)
+        for uid, line in first_line.items()
+    }
     relations_path = package / "cross_claim_relations.tab"
     relations, identical, relation_rows, warnings = _read_relations(relations_path)
     return Package(
-        table.path, str(relations_path), claims, {k: tuple(v) for k, v in runs.items()}, query_claim_frames,
-        frozenset(flagged), {k: frozenset(v) for k, v in topic_claims.items()}, relations, identical,
-        relation_rows, warnings,
+        table.path,
+        str(relations_path),
+        claims,
+        {k: tuple(v) for k, v in runs.items()},
+        query_claim_frames,
+        frozenset(flagged),
+        {k: frozenset(v) for k, v in topic_claims.items()},
+        relations,
+        identical,
+        relation_rows,
+        warnings,
     )
 
 
@@ -224,8 +242,10 @@ def _read_relations(path: Path) -> Relations:
             identical[query].add(uid)
         elif kind is None and relation not in warned:
             warned.add(relation)
-            warnings.append(f"{path}:{line}: relation '{relation}' is none of supported_by, refuted_by, related, "
-                            "identical: NIST counts it, and every other row spelt so, as no relation")
+            warnings.append(
+                f"{path}:{line}: relation '{relation}' is none of supported_by, refuted_by, related, "
+                "identical: NIST counts it, and every other row spelt so, as no relation"
+            )
         relations.setdefault((query, uid), kind)
         rows.append((query, uid, kind))
     return relations, {k: frozenset(v) for k, v in identical.items()}, tuple(rows), tuple(warnings)

@@ -15,6 +15,7 @@ is not a number, two lines for one claim frame, two claim frames with one rank. 
 relation other than supporting, refuting or related puts the claim in no list, as for NIST,
 with a warning.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,8 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries
-from aifcheck.names import CONDITION_FOLDERS
 from aifcheck.loading.tsv import read_rows
+from aifcheck.names import CONDITION_FOLDERS
 
 TAGS = ("supporting", "refuting", "related")
 ONTOPIC = "ontopic"
@@ -68,8 +69,9 @@ def read_run(path: str | os.PathLike) -> Run:
     return Run(rankings, tuple(warnings))
 
 
-def _read_query(condition: str, folder: Path, frames: Path, nist: bool,
-                warnings: list[str]) -> tuple[Ranked, ...] | None:
+def _read_query(
+    condition: str, folder: Path, frames: Path, nist: bool, warnings: list[str]
+) -> tuple[Ranked, ...] | None:
     # every entry named as a ranking file: one that is no file (a FIFO, a folder, a link to nothing) is refused
     files = [p for p in entries(folder) if p.name.endswith("ranking.tsv")]
     if not files:
@@ -82,8 +84,12 @@ def _read_query(condition: str, folder: Path, frames: Path, nist: bool,
     for path in files:
         for line, cells in read_rows(path):
             if len(cells) != width:
-                raise InputError(str(path), f"{len(cells)} columns, expected {width} ({condition}: "
-                                 f"{'query, claim, rank, relation' if width == 4 else 'topic, claim, rank'})", line)
+                raise InputError(
+                    str(path),
+                    f"{len(cells)} columns, expected {width} ({condition}: "
+                    f"{'query, claim, rank, relation' if width == 4 else 'topic, claim, rank'})",
+                    line,
+                )
             claim_id, rank_text = cells[1].strip(), cells[2].strip()
             tag = cells[3].strip() if width == 4 else ONTOPIC
             try:
@@ -97,13 +103,19 @@ def _read_query(condition: str, folder: Path, frames: Path, nist: bool,
                 first = seen[claim_id]
                 raise InputError(str(path), f"{claim_id} is ranked twice (also at {first.path}:{first.line})", line)
             if rank in by_rank:
-                raise InputError(str(path), f"rank {rank_text} is given to {claim_id} and to {by_rank[rank].claim_id} "
-                                 f"(line {by_rank[rank].line}): the plan forbids ties", line)
+                raise InputError(
+                    str(path),
+                    f"rank {rank_text} is given to {claim_id} and to {by_rank[rank].claim_id} "
+                    f"(line {by_rank[rank].line}): the plan forbids ties",
+                    line,
+                )
             frame = f"{claim_id}-outer-claim.tab" if nist else f"{claim_id}.ttl"
             if frame not in present:
                 raise InputError(str(path), f"{claim_id} is ranked but {frames / frame} does not exist", line)
             if width == 4 and tag not in TAGS:
-                warnings.append(f"{path}:{line}: relation '{tag}' of {claim_id} is none of {', '.join(TAGS)}: "
-                                "the claim is in no ranked list (as for NIST)")
+                warnings.append(
+                    f"{path}:{line}: relation '{tag}' of {claim_id} is none of {', '.join(TAGS)}: "
+                    "the claim is in no ranked list (as for NIST)"
+                )
             seen[claim_id] = by_rank[rank] = here
     return tuple(sorted(seen.values(), key=lambda r: r.rank))

@@ -34,6 +34,7 @@ no query with GT > 0 is None (NIST divides by zero); an NDCG above 1 (the greedy
 not always ideal) is reported with a warning (NIST stops). ``plan=True`` applies the plan's
 definitions instead of NIST's where they differ (§2.6 items 1-7).
 """
+
 from __future__ import annotations
 
 import math
@@ -191,8 +192,10 @@ class _Scorer:
         self.unrelated: set[tuple[str, str]] = set()  # (query, uid) pairs read without a relation row
         self.assessed = {key: [self._pool_uid(key, r) for r in ranked] for key, ranked in run.rankings.items()}
         if run.rankings and not any(uid for uids in self.assessed.values() for uid in uids):
-            self.warnings.append(f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool "
-                                 "claim (is the run ID right? see --run-id)")
+            self.warnings.append(
+                f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool "
+                "claim (is the run ID right? see --run-id)"
+            )
         self.rows_by_query: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         for query_id, uid, kind in package.relation_rows:
             self.rows_by_query[query_id].append((uid, kind))
@@ -200,9 +203,12 @@ class _Scorer:
     def _pool_uid(self, key: tuple[str, str], ranked: Ranked) -> str | None:
         found = self.package.runs.get((*key, self.run_id, ranked.claim_id), ())
         if len(found) > 1:
-            raise InputError(self.package.mappings_path, f"a second row maps claim {ranked.claim_id} of run "
-                             f"{self.run_id} ({key[0]}, {key[1]}) to a pool claim (first at line {found[0].line})",
-                             found[1].line)
+            raise InputError(
+                self.package.mappings_path,
+                f"a second row maps claim {ranked.claim_id} of run "
+                f"{self.run_id} ({key[0]}, {key[1]}) to a pool claim (first at line {found[0].line})",
+                found[1].line,
+            )
         return found[0].uid if found else None
 
     @property
@@ -213,13 +219,22 @@ class _Scorer:
     def warn_unrelated(self) -> None:
         """One line for the claims that NIST's row-order lookup touched: correct claims (their
         relation counts) without a relation row, while the file's last row has a relation."""
-        pairs = sorted((q, uid) for q, uid in self.unrelated
-                       if self.leaked and (self._required_correct(uid, False) or uid in self.package.flagged))
+        pairs = sorted(
+            (q, uid)
+            for q, uid in self.unrelated
+            if self.leaked and (self._required_correct(uid, False) or uid in self.package.flagged)
+        )
         if pairs:
             shown = ", ".join(f"{uid} for {q}" for q, uid in pairs[:3]) + (", ..." if len(pairs) > 3 else "")
-            taken = "have no relation (--plan)" if self.plan else f"take the relation of the file's last row ({self.leaked}), as in NIST's code"
-            self.warnings.append(f"{self.package.relations_path}: {len(pairs)} correct claim(s) have no relation row ({shown}): "
-                                 f"they {taken}")
+            taken = (
+                "have no relation (--plan)"
+                if self.plan
+                else f"take the relation of the file's last row ({self.leaked}), as in NIST's code"
+            )
+            self.warnings.append(
+                f"{self.package.relations_path}: {len(pairs)} correct claim(s) have no relation row ({shown}): "
+                f"they {taken}"
+            )
 
     # --- claims ------------------------------------------------------------------------------
 
@@ -232,7 +247,8 @@ class _Scorer:
                 self.warnings.append(
                     f"pool claim {uid} is a query claim frame (every field correct) and a claim of the run whose "
                     "judgements say otherwise: NIST caches novelty by pool claim, so its scores take one or the "
-                    "other depending on the order it computes them in; here each is scored as it is")
+                    "other depending on the order it computes them in; here each is scored as it is"
+                )
         return self.values[key]
 
     def _encoded(self, role: tuple[str, bool] | None) -> tuple[int, ...]:
@@ -274,12 +290,19 @@ class _Scorer:
             sources = [q for q in self.queries.values() if q.topic_id == query.topic_id]
         else:
             sources = [query]
-        found = {uid for source in sources for uid, kind in self.rows_by_query.get(source.query_id, ())
-                 if kind in COMPATIBLE[relation] and uid not in identical}
+        found = {
+            uid
+            for source in sources
+            for uid, kind in self.rows_by_query.get(source.query_id, ())
+            if kind in COMPATIBLE[relation] and uid not in identical
+        }
         if query.condition == "Condition6":
             found |= self.package.topic_claims.get(query.topic_id, frozenset())
-        return sorted(uid for uid in found & self.package.claims.keys()
-                      if self._required_correct(uid, uid in self.package.flagged))
+        return sorted(
+            uid
+            for uid in found & self.package.claims.keys()
+            if self._required_correct(uid, uid in self.package.flagged)
+        )
 
     # --- one query -----------------------------------------------------------------------------
 
@@ -289,14 +312,15 @@ class _Scorer:
         ranked = self.run.rankings.get(key, ())
         uids = self.assessed.get(key, [])
         relations = CONDITION_LISTS[query.condition]
-        lists = {r: [(c, u) for c, u in zip(ranked, uids) if _fits(c.tag, r) and (u or self.plan)]
-                 for r in relations}
+        lists = {r: [(c, u) for c, u in zip(ranked, uids) if _fits(c.tag, r) and (u or self.plan)] for r in relations}
         truths = {r: self._truth(query, r) for r in relations}
         base = None  # what a claim is first compared with: the query claim frame, or nothing
         if query.condition == "Condition5":
             base = (self.package.query_claim_frames[query.query_id], True)
-        roles = sorted({(u, False) for entries in lists.values() for _, u in entries if u}
-                       | {(u, u in self.package.flagged) for uids in truths.values() for u in uids})
+        roles = sorted(
+            {(u, False) for entries in lists.values() for _, u in entries if u}
+            | {(u, u in self.package.flagged) for uids in truths.values() for u in uids}
+        )
         index = {role: i for i, role in enumerate(roles)}
         matrix = self.novelty([self._encoded(role) for role in (*roles, base)])
         combos = [self._combinations(*role) for role in roles]
@@ -324,9 +348,18 @@ class _Scorer:
             return 1
         return 0.5 if gold in COMPATIBLE[relation] else 0
 
-    def _score_list(self, query: QueryToScore, relation: str, entries: list[_Entry], truth: list[tuple[str, int]],
-                    matrix: np.ndarray, base: int, combos: list[dict[str, str]], qcf: dict[str, str] | None,
-                    rows: dict[str, list[ScoreRow]]) -> None:
+    def _score_list(
+        self,
+        query: QueryToScore,
+        relation: str,
+        entries: list[_Entry],
+        truth: list[tuple[str, int]],
+        matrix: np.ndarray,
+        base: int,
+        combos: list[dict[str, str]],
+        qcf: dict[str, str] | None,
+        rows: dict[str, list[ScoreRow]],
+    ) -> None:
         scales = [self._scale(query, relation, e.uid, e.ranked.tag) if e.uid else 0 for e in entries]
         gains = _submitted_gains(matrix, base, [e.index for e in entries], scales)
         truth_scales = np.array([self._scale(query, relation, uid, None) for uid, _ in truth], dtype=float)
@@ -335,8 +368,11 @@ class _Scorer:
         # F1 counts a claim whose relation is compatible at all (NIST's scale > 0), in both modes:
         # the matrix row of each claim counted, None for the others
         counted = [
-            e.index if e.uid is not None and self._required_correct(e.uid, False)
-            and (query.condition != "Condition5" or self._relation(query, e.uid) in COMPATIBLE[relation]) else None
+            e.index
+            if e.uid is not None
+            and self._required_correct(e.uid, False)
+            and (query.condition != "Condition5" or self._relation(query, e.uid) in COMPATIBLE[relation])
+            else None
             for e in entries
         ]
         depth = query.depth[relation]
@@ -345,12 +381,25 @@ class _Scorer:
             dcg, idcg = _dcg(row_gains), _dcg([g for _, g in row_ideal])
             score = dcg / idcg if idcg > 0 else 0
             if score > 1:
-                self.warnings.append(f"NDCGScorerV{version} {query.condition} {query.query_id} {relation}: "
-                                     f"NDCG {score:.4f} > 1 (the greedy ideal list is not ideal here; NIST stops)")
+                self.warnings.append(
+                    f"NDCGScorerV{version} {query.condition} {query.query_id} {relation}: "
+                    f"NDCG {score:.4f} > 1 (the greedy ideal list is not ideal here; NIST stops)"
+                )
             assessed = sum(1 for e in entries[:keep] if e.uid)
-            rows[f"NDCGScorerV{version}"].append(NDCGRow(
-                query.condition, query.query_id, relation, assessed, len(row_ideal), score,
-                tuple(row_gains), tuple(row_ideal), dcg, idcg))
+            rows[f"NDCGScorerV{version}"].append(
+                NDCGRow(
+                    query.condition,
+                    query.query_id,
+                    relation,
+                    assessed,
+                    len(row_ideal),
+                    score,
+                    tuple(row_gains),
+                    tuple(row_ideal),
+                    dcg,
+                    idcg,
+                )
+            )
             for variant in F1_FIELDS:
                 found = [None if i is None else combos[i][variant] for i in counted[:keep]]
                 truth_combos = {combos[truth[k][1]][variant] for k in order[:keep]}
@@ -358,8 +407,9 @@ class _Scorer:
                     found = [None if c == qcf[variant] else c for c in found]
                     truth_combos.discard(qcf[variant])
                 best, cutoff, unique = _best_f1(found, truth_combos, self.plan)
-                rows[f"F1ScorerV{version}{variant}"].append(F1Row(
-                    query.condition, query.query_id, relation, cutoff, unique, len(truth_combos), best))
+                rows[f"F1ScorerV{version}{variant}"].append(
+                    F1Row(query.condition, query.query_id, relation, cutoff, unique, len(truth_combos), best)
+                )
 
 
 def _fits(tag: str, relation: str) -> bool:

@@ -3,6 +3,7 @@
 - ``fast``: each rule's SPARQL constraints compiled to whole-graph queries on pyoxigraph.
 - ``reference``: pySHACL over rdflib, the SHACL reference semantics.
 """
+
 from __future__ import annotations
 
 from aifcheck.choices import choose

@@ -2,6 +2,7 @@
 solution binds $this, whether its body implies its rule's targets, and whether a MINUS could find
 other solutions than its FILTER NOT EXISTS. Used to compile the fast executor's queries and to
 check the shapes' hints; rdflib is slow to import, so only when they are built."""
+
 from __future__ import annotations
 
 import functools

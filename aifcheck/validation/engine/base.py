@@ -1,4 +1,5 @@
 """What every executor takes and yields."""
+
 from __future__ import annotations
 
 import re
@@ -6,9 +7,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from aifcheck.validation.catalog import Catalog, Rule
 from aifcheck.loading.kb import KB
 from aifcheck.loading.lines import Term
+from aifcheck.validation.catalog import Catalog, Rule
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ aifc:antiJoin has its FILTER NOT EXISTS run as MINUS (see anti_joins).
 The analyses read the SPARQL with rdflib's algebra, slow to import: the compiled queries are
 built with the catalogue and shipped beside it (shapes/queries.json, see load_queries).
 """
+
 from __future__ import annotations
 
 import re
@@ -43,8 +44,9 @@ _TARGET_PATTERNS = {
 }
 
 
-def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, prefixes: tuple[tuple[str, str], ...],
-                       implied: bool = False) -> str:
+def compile_constraint(
+    targets: tuple[Target, ...], constraint: Constraint, prefixes: tuple[tuple[str, str], ...], implied: bool = False
+) -> str:
     """The whole-graph query for one constraint of one rule (``implied``: its body implies its targets)."""
     header = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in prefixes)
     body = _IN_LIST.sub(lambda m: f"VALUES {m[1]} {{ {' '.join(m[2].replace(',', ' ').split())} }}", constraint.select)
@@ -56,7 +58,9 @@ def compile_constraint(targets: tuple[Target, ...], constraint: Constraint, pref
     return anti_joins(query)[0] if constraint.anti_join else query
 
 
-def _with_targets(targets: tuple[Target, ...], constraint: Constraint, body: str, match: re.Match, implied: bool) -> str:
+def _with_targets(
+    targets: tuple[Target, ...], constraint: Constraint, body: str, match: re.Match, implied: bool
+) -> str:
     if implied:
         return body
     union = " UNION ".join("{ " + _TARGET_PATTERNS[t.kind].format(t.term) + " }" for t in targets)
@@ -64,7 +68,7 @@ def _with_targets(targets: tuple[Target, ...], constraint: Constraint, body: str
         end = group_end(body, match.end() - 1)
         return body[:end] + f"\nFILTER EXISTS {{ {union} }}\n" + body[end:]
     focus = f"{{ SELECT DISTINCT ?this WHERE {{ {union} }} }}\n"
-    return body[: match.end()] + "\n" + focus + body[match.end():]
+    return body[: match.end()] + "\n" + focus + body[match.end() :]
 
 
 def _join_with_unit_separator(match: re.Match) -> str:
@@ -112,15 +116,19 @@ def check_hints(catalog: Catalog) -> None:
         for constraint in rule.constraints:
             if constraint.targets_last:
                 if implies_targets(constraint.select, rule.targets, catalog.prefixes):
-                    raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body implies its targets (the hint does nothing)")
+                    raise ValueError(
+                        f"{rule.id}: aifc:targetsLast on a constraint whose body implies its targets (the hint does nothing)"
+                    )
                 if not binds_this(constraint.select, catalog.prefixes):
                     # the fast executor would filter the body's solutions by the targets and lose
                     # the violations of solutions that leave $this unbound
-                    raise ValueError(f"{rule.id}: aifc:targetsLast on a constraint whose body does not always bind $this")
+                    raise ValueError(
+                        f"{rule.id}: aifc:targetsLast on a constraint whose body does not always bind $this"
+                    )
             if constraint.anti_join:
                 implied = implies_targets(constraint.select, rule.targets, catalog.prefixes)
-                problem = anti_join_problem(compile_constraint(rule.targets, replace(constraint, anti_join=False), ordered, implied))
+                problem = anti_join_problem(
+                    compile_constraint(rule.targets, replace(constraint, anti_join=False), ordered, implied)
+                )
                 if problem:
                     raise ValueError(f"{rule.id}: aifc:antiJoin on a constraint whose FILTER NOT EXISTS {problem}")
-
-

@@ -1,5 +1,6 @@
 """The fast executor: each rule's SPARQL constraints run as one whole-graph query on pyoxigraph
 (aifcheck.validation.engine.compile compiles them), on all cores."""
+
 from __future__ import annotations
 
 import os
@@ -10,9 +11,9 @@ import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import BinaryIO, TypeVar
 
-from aifcheck.validation.catalog import Catalog, Constraint, Rule
 from aifcheck.loading.kb import KB
 from aifcheck.spread.parallel import die_with_parent, signals_held
+from aifcheck.validation.catalog import Catalog, Constraint, Rule
 from aifcheck.validation.engine.base import RawResult, RuleFailure, fill_message
 from aifcheck.validation.engine.compile import UNIT_SEPARATOR, Queries, load_queries
 
@@ -29,7 +30,9 @@ FORK_LIMIT = 50_000  # quads
 
 
 def _can_fork(kb: KB) -> bool:
-    return sys.platform.startswith("linux") and not kb.on_disk and len(kb) <= FORK_LIMIT and threading.active_count() == 1
+    return (
+        sys.platform.startswith("linux") and not kb.on_disk and len(kb) <= FORK_LIMIT and threading.active_count() == 1
+    )
 
 
 _TICKET = 4  # bytes: the index of a check, claimed whole by one read of the pipe that holds them
@@ -75,7 +78,9 @@ def _in_forks(
                     die_with_parent(parent)
                     os.close(read)
                     with os.fdopen(send, "wb") as pipe:
-                        pickle.dump([(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                        pickle.dump(
+                            [(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL
+                        )
                 finally:
                     os._exit(0)
             os.close(send)

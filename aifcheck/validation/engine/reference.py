@@ -1,5 +1,6 @@
 """The reference executor: pySHACL over rdflib, running the shapes exactly as written, on an
 rdflib copy of the KB's store."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator

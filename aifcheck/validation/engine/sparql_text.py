@@ -1,6 +1,7 @@
 """SPARQL text, read brace by brace: the groups of a query, its EXISTS, and the rewrite of a
 FILTER NOT EXISTS into a MINUS. A tokenizer of its own: rdflib's parse tree drops what the
 rewrite must keep (comments, nested filters) and pyoxigraph shows no parse tree at all."""
+
 from __future__ import annotations
 
 import re
@@ -12,6 +13,7 @@ _BRACE_TOKEN = re.compile(
     r"|(?P<not_exists>\bFILTER\s+NOT\s+EXISTS\s*\{)|(?P<exists>\bEXISTS\s*\{)|[{}]",
     re.IGNORECASE,
 )
+
 
 def anti_joins(query: str) -> tuple[str, list[str]]:
     """The query with each ``FILTER NOT EXISTS { P }`` that no other EXISTS holds moved to the end

@@ -1,5 +1,6 @@
 """NIST's twelve TA1 metrics (``score_submission.py task1``), one module per metric family, and
 the one list of them: each metric's name, its scorer, and what results.json reports of it."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -23,10 +24,17 @@ class Metric:
 
 _EVENTS = ("ALL", "Event", "Relation")
 _ARGUMENTS = tuple(
-    Metric(f"ArgumentMetricV3{variant}{1 if justified else 2}", partial(argument.score, variant=variant, justified=justified),
-           "trf_score", "TRFscore", _EVENTS,
-           omitted_languages=("SPA",) if (variant, justified) == ("C", False) else (), headline=6 if (variant, justified) == ("A", False) else 0)
-    for variant in ("A", "B", "C") for justified in (True, False)
+    Metric(
+        f"ArgumentMetricV3{variant}{1 if justified else 2}",
+        partial(argument.score, variant=variant, justified=justified),
+        "trf_score",
+        "TRFscore",
+        _EVENTS,
+        omitted_languages=("SPA",) if (variant, justified) == ("C", False) else (),
+        headline=6 if (variant, justified) == ("A", False) else 0,
+    )
+    for variant in ("A", "B", "C")
+    for justified in (True, False)
 )
 
 # in the order NIST's scorer runs them (each over every document)

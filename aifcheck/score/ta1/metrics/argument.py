@@ -10,14 +10,26 @@ C those with a NotNegated one. Variant 1 ("justified") is the same code as varia
 scorer; under ``plan`` it requires one of the system's two most confident assertions to overlap a
 gold justification (IoU > 0).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from aifcheck.score.table import Column
 from aifcheck.pipeline.shared.matching import munkres_assign
 from aifcheck.pipeline.ta1.iou import iou_matrix
-from aifcheck.score.ta1.metrics.common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, Trf, by_document_metatype, cluster_sim, frame_trfs, roles_precision, summarise
+from aifcheck.score.ta1.metrics.common import (
+    ID_COLUMNS,
+    Inputs,
+    MetricScores,
+    ScoreRow,
+    Trf,
+    by_document_metatype,
+    cluster_sim,
+    frame_trfs,
+    roles_precision,
+    summarise,
+)
+from aifcheck.score.table import Column
 
 COLUMNS = (*ID_COLUMNS, Column("trf_score", "TRFscore", "6.4f", "R", "6.4f"))
 GROUPS = {"ALL": ("Event", "Relation"), "Event": ("Event",), "Relation": ("Relation",)}
@@ -49,7 +61,9 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     return summarise(COLUMNS, rows, ("trf_score",), by_document_metatype)
 
 
-def _match(inputs: Inputs, document: str, gold: list[Trf], system: list[Trf], check_justification: bool) -> list[tuple[int, int, float]]:
+def _match(
+    inputs: Inputs, document: str, gold: list[Trf], system: list[Trf], check_justification: bool
+) -> list[tuple[int, int, float]]:
     """(gold index, system index, TRFscore) for the pairs of munkres' matching scoring above 0."""
     if not gold or not system:
         return []
@@ -84,4 +98,4 @@ def _justified(inputs: Inputs, gold: Trf, system: Trf) -> bool:
     ranked = sorted(system.edges, key=lambda e: e.justification_confidence, reverse=True)[:2]
     spans = [span for edge in (*ranked, *gold.edges) for span in edge.justifications]
     overlap = iou_matrix(spans, inputs.aux, threshold=0.0)
-    return bool((overlap[: len(ranked), len(ranked):] > 0).any())
+    return bool((overlap[: len(ranked), len(ranked) :] > 0).any())

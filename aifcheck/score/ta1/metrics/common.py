@@ -4,6 +4,7 @@ Each metric gives one row per item (cluster, document...), sorted as NIST sorts 
 rows ``ALL-Micro`` (mean of all rows) and ``ALL-Macro`` (mean over documents of each document's
 mean) for each language and metatype, and ALL of each. Means add in row order, as NIST does.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -11,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from aifcheck.extract.model import Cluster, Edge, Frame, KnowledgeGraph, Metatype, short_role
-from aifcheck.score.table import Column
-from aifcheck.pipeline.ta1.align import DocumentAlignment
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.ta1.align import DocumentAlignment
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity
+from aifcheck.score.table import Column
 
 NONE = "None"  # NIST's name for "no cluster"
 Aggregate = Callable[[list["ScoreRow"], str, str], object]  # (rows, column, "ALL-Micro" | "ALL-Macro") -> value
@@ -96,7 +97,11 @@ class MetricScores:
     def combine(parts: list[MetricScores]) -> MetricScores:
         """One metric's scores of documents scored apart, as one table."""
         first = parts[0]
-        return MetricScores(first.columns, tuple(sorted((row for part in parts for row in part.rows), key=first.recipe.sort_key)), first.recipe)
+        return MetricScores(
+            first.columns,
+            tuple(sorted((row for part in parts for row in part.rows), key=first.recipe.sort_key)),
+            first.recipe,
+        )
 
     @cached_property  # a run's documents are scored apart: only the combined scores are summarised
     def summaries(self) -> tuple[ScoreRow, ...]:
@@ -117,7 +122,10 @@ class MetricScores:
         summaries = []
         for kind in ("ALL-Micro", "ALL-Macro"):
             for key in sorted(groups, key=order):
-                values = tuple((c, "" if c in recipe.blank else recipe.aggregate(groups[key], c, kind)) for c in recipe.score_columns)
+                values = tuple(
+                    (c, "" if c in recipe.blank else recipe.aggregate(groups[key], c, kind))
+                    for c in recipe.score_columns
+                )
                 summaries.append(ScoreRow(kind, key[0], key[1], values, summary=True))
         return tuple(summaries)
 
@@ -128,7 +136,12 @@ class MetricScores:
         return None
 
 
-ID_COLUMNS = (Column("document_id", "DocID", "s"), Column("run_id", "RunID", "s"), Column("language", "Language", "s"), Column("metatype", "Metatype", "s"))
+ID_COLUMNS = (
+    Column("document_id", "DocID", "s"),
+    Column("run_id", "RunID", "s"),
+    Column("language", "Language", "s"),
+    Column("metatype", "Metatype", "s"),
+)
 CLUSTER_COLUMNS = (Column("gold_cluster_id", "GoldClusterID", "s"), Column("system_cluster_id", "SystemClusterID", "s"))
 
 
@@ -148,11 +161,19 @@ def micro_macro(rows: list[ScoreRow], column: str, kind: str) -> object:
     return mean([mean(values) for values in by_document.values()])
 
 
-def summarise(columns: tuple[Column, ...], rows: list[ScoreRow], score_columns: Sequence[str],
-              sort_key: Callable[[ScoreRow], tuple], aggregate: Aggregate = micro_macro, blank: Sequence[str] = ()) -> MetricScores:
+def summarise(
+    columns: tuple[Column, ...],
+    rows: list[ScoreRow],
+    score_columns: Sequence[str],
+    sort_key: Callable[[ScoreRow], tuple],
+    aggregate: Aggregate = micro_macro,
+    blank: Sequence[str] = (),
+) -> MetricScores:
     """A metric's rows sorted as NIST does, with how to summarise them (MetricScores.summaries):
     ``aggregate`` computes each summary's value, ``blank`` columns are empty in summaries."""
-    return MetricScores(columns, tuple(sorted(rows, key=sort_key)), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank)))
+    return MetricScores(
+        columns, tuple(sorted(rows, key=sort_key)), Recipe(tuple(score_columns), sort_key, aggregate, tuple(blank))
+    )
 
 
 def by_cluster(row: ScoreRow) -> tuple:

@@ -6,15 +6,28 @@ reads self-similarities from ``similarities/``, which lists aligned clusters onl
 clusters count in neither denominator; under ``plan`` every evaluable cluster counts. A core
 document the system did not submit scores 0.
 """
+
 from __future__ import annotations
 
 from aifcheck.extract.model import KnowledgeGraph
-from aifcheck.score.table import Column
 from aifcheck.pipeline.ta1.align import type_similarity
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity
-from aifcheck.score.ta1.metrics.common import ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_document_metatype, summarise
+from aifcheck.score.ta1.metrics.common import (
+    ID_COLUMNS,
+    Inputs,
+    MetricScores,
+    ScoreRow,
+    by_document_metatype,
+    summarise,
+)
+from aifcheck.score.table import Column
 
-COLUMNS = (*ID_COLUMNS, Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))
+COLUMNS = (
+    *ID_COLUMNS,
+    Column("precision", "Prec", "6.4f", "R", "s"),
+    Column("recall", "Recall", "6.4f", "R", "s"),
+    Column("f1", "F1", "6.4f", "R", "6.4f"),
+)
 GROUPS = {"ALL": ("Entity", "Event"), "Entity": ("Entity",), "Event": ("Event",)}
 
 
@@ -53,7 +66,7 @@ def _self_total(graph: KnowledgeGraph | None, metatypes: tuple[str, ...], types:
     """The plan's denominator: TypeSim(C,C) x |C| summed over every cluster (each mention of a
     cluster matches itself)."""
     total = 0
-    for cluster in (graph.clusters if graph else ()):
+    for cluster in graph.clusters if graph else ():
         if cluster.metatype in metatypes and cluster.weighted_types:
             total += type_similarity(cluster, cluster, types) * len(cluster.by_span)
     return total

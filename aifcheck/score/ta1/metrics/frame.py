@@ -7,13 +7,28 @@ gold edge twice, so it is always 1 (the plan's RolesPrecision under ``plan``), a
 gold clusters no row (the plan counts them, at 0). Tied edge matchings share the same total, so
 this matching uses scipy (aifcheck.pipeline.shared.matching.assign).
 """
+
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from aifcheck.score.ta1.metrics.common import (
+    CLUSTER_COLUMNS,
+    ID_COLUMNS,
+    NONE,
+    Inputs,
+    MetricScores,
+    ScoreRow,
+    Trf,
+    aligned_similarity,
+    by_cluster,
+    cluster_sim,
+    frame_trfs,
+    roles_precision,
+    summarise,
+)
 from aifcheck.score.table import Column
-from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, Trf, aligned_similarity, by_cluster, cluster_sim, frame_trfs, roles_precision, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("average_edge_score", "AvgEdgeScore", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")
@@ -30,7 +45,9 @@ def score(inputs: Inputs) -> MetricScores:
             gold_edges = frame_trfs(gold, gold_id)
             if gold_edges:
                 value = _average_edge_score(inputs, document, gold_edges, frame_trfs(system, system_id))
-                rows.append(ScoreRow(document, language, metatype, (("average_edge_score", value),), gold_id, system_id))
+                rows.append(
+                    ScoreRow(document, language, metatype, (("average_edge_score", value),), gold_id, system_id)
+                )
         if inputs.plan:
             for gold_id in alignment.unaligned_gold:
                 metatype = gold.cluster(gold_id).metatype
@@ -39,7 +56,9 @@ def score(inputs: Inputs) -> MetricScores:
         for system_id in alignment.unaligned_system:
             cluster = inputs.system_cluster(document, system_id)
             if cluster is not None and cluster.metatype in FRAMES:
-                rows.append(ScoreRow(document, language, cluster.metatype, (("average_edge_score", 0),), NONE, system_id))
+                rows.append(
+                    ScoreRow(document, language, cluster.metatype, (("average_edge_score", 0),), NONE, system_id)
+                )
     return summarise(COLUMNS, rows, ("average_edge_score",), by_cluster)
 
 
@@ -51,9 +70,13 @@ def _average_edge_score(inputs: Inputs, document: str, gold_list: list[Trf], sys
     scores = np.zeros((len(gold_list), len(system_list)))
     for i, g in enumerate(gold_list):
         for j, s in enumerate(system_list):
-            subject = cluster_sim(aligned_similarity(alignment, s.subject, g.subject), system.cluster(s.subject), gold.cluster(g.subject))
+            subject = cluster_sim(
+                aligned_similarity(alignment, s.subject, g.subject), system.cluster(s.subject), gold.cluster(g.subject)
+            )
             role = roles_precision(g.roles, s.roles) if inputs.plan else 1.0
-            filler = cluster_sim(aligned_similarity(alignment, s.filler, g.filler), system.cluster(s.filler), gold.cluster(g.filler))
+            filler = cluster_sim(
+                aligned_similarity(alignment, s.filler, g.filler), system.cluster(s.filler), gold.cluster(g.filler)
+            )
             scores[i, j] = subject * role * filler
     rows, columns = linear_sum_assignment(scores, maximize=True)
     score_of = {int(c): float(scores[r, c]) for r, c in zip(rows, columns)}

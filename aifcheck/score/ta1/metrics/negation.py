@@ -7,15 +7,34 @@ the document's pairs: ``plan``). V2: per document and metatype, TP/FP/FN of nega
 a row only where some gold or system mention of that metatype is negated; its ALL-Micro pools the
 counts.
 """
+
 from __future__ import annotations
 
+from aifcheck.score.ta1.metrics.common import (
+    CLUSTER_COLUMNS,
+    ID_COLUMNS,
+    Inputs,
+    MetricScores,
+    ScoreRow,
+    by_cluster,
+    micro_macro,
+    summarise,
+)
 from aifcheck.score.table import Column
-from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, Inputs, MetricScores, ScoreRow, by_cluster, micro_macro, summarise
 
 FRAMES = ("Relation", "Event")
-PRF = (Column("precision", "Prec", "6.4f", "R", "s"), Column("recall", "Recall", "6.4f", "R", "s"), Column("f1", "F1", "6.4f", "R", "6.4f"))
+PRF = (
+    Column("precision", "Prec", "6.4f", "R", "s"),
+    Column("recall", "Recall", "6.4f", "R", "s"),
+    Column("f1", "F1", "6.4f", "R", "6.4f"),
+)
 V1_COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, *PRF)
-V2_COLUMNS = (*ID_COLUMNS, Column("precision", "Prec", "6.4f", "R", "6.4f"), Column("recall", "Recall", "6.4f", "R", "6.4f"), Column("f1", "F1", "6.4f", "R", "6.4f"))
+V2_COLUMNS = (
+    *ID_COLUMNS,
+    Column("precision", "Prec", "6.4f", "R", "6.4f"),
+    Column("recall", "Recall", "6.4f", "R", "6.4f"),
+    Column("f1", "F1", "6.4f", "R", "6.4f"),
+)
 V2_GROUPS = {"ALL": ("Relation", "Event"), "Relation": ("Relation",), "Event": ("Event",)}
 
 
@@ -33,8 +52,11 @@ def _pairs(inputs: Inputs, document: str):
         system_cluster = inputs.system_cluster(document, system_id)
         paired = alignment.system_mentions.get(system_id, {})
         system_mentions, gold_mentions = system_cluster.by_span, gold_cluster.by_span
-        matched = [(mention.negated, gold_mentions[paired[key]].negated)
-                   for key, mention in system_mentions.items() if key in paired and paired[key] in gold_mentions]
+        matched = [
+            (mention.negated, gold_mentions[paired[key]].negated)
+            for key, mention in system_mentions.items()
+            if key in paired and paired[key] in gold_mentions
+        ]
         yield gold_cluster.metatype, gold_id, system_id, matched, len(system_mentions), len(gold_mentions)
 
 
@@ -61,7 +83,14 @@ def score_v1(inputs: Inputs) -> MetricScores:
             values = dict(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size)))
             rows.append(ScoreRow(document, language, metatype, tuple(values.items()), gold_id, system_id))
         for metatype, (same, system_size, gold_size) in pooled.items():
-            rows.append(ScoreRow(document, language, metatype, tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size)))))
+            rows.append(
+                ScoreRow(
+                    document,
+                    language,
+                    metatype,
+                    tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size))),
+                )
+            )
     return summarise(V1_COLUMNS, rows, ("precision", "recall", "f1"), by_cluster, blank=("precision", "recall"))
 
 
@@ -70,7 +99,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
     for document, language in inputs.documents():
         negated = set()
         for graph in (inputs.gold.get(document), inputs.system.get(document)):
-            for cluster in (graph.clusters if graph else ()):
+            for cluster in graph.clusters if graph else ():
                 if any(m.negated for m in cluster.by_span.values()):
                     negated.update(key for key, metatypes in V2_GROUPS.items() if cluster.metatype in metatypes)
         pairs = list(_pairs(inputs, document))
@@ -85,7 +114,14 @@ def score_v2(inputs: Inputs) -> MetricScores:
                     tp += system_yes and gold_yes
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes
-            rows.append(ScoreRow(document, language, key, (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn)))))
+            rows.append(
+                ScoreRow(
+                    document,
+                    language,
+                    key,
+                    (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn))),
+                )
+            )
     return summarise(V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
 
 
@@ -112,4 +148,3 @@ def _total(rows: list[ScoreRow], column: str) -> int:
     for row in rows:
         total += row.get(column)
     return total
-

@@ -6,14 +6,24 @@ tuples are averaged; an unaligned gold cluster scores 0. NIST scores the "unknow
 (0001-01-01, 9999-12-31) as dates; the plan (``plan``) treats them as absent constraints and skips
 gold tuples that are absent or inconsistent (T1 > T2, T3 > T4, T1 > T4).
 """
+
 from __future__ import annotations
 
 import datetime
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import LDCTime
+from aifcheck.score.ta1.metrics.common import (
+    CLUSTER_COLUMNS,
+    ID_COLUMNS,
+    NONE,
+    Inputs,
+    MetricScores,
+    ScoreRow,
+    by_cluster,
+    summarise,
+)
 from aifcheck.score.table import Column
-from aifcheck.score.ta1.metrics.common import CLUSTER_COLUMNS, ID_COLUMNS, NONE, Inputs, MetricScores, ScoreRow, by_cluster, summarise
 
 COLUMNS = (*ID_COLUMNS, *CLUSTER_COLUMNS, Column("similarity", "Similarity", "6.4f", "R", "6.4f"))
 FRAMES = ("Event", "Relation")
@@ -41,15 +51,25 @@ def score(inputs: Inputs) -> MetricScores:
             similarity = 0
             if system_id != NONE:
                 if len(times) > 1:
-                    path, line = inputs.gold_time_rows[document][gold_id][1]  # the second tuple: where the gold says too much
-                    raise InputError(path, f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)", line)
-                tuples = [_tuple(t, inputs.plan, document, system_id) for t in inputs.system[document].times_of(system_id)]
+                    path, line = inputs.gold_time_rows[document][gold_id][
+                        1
+                    ]  # the second tuple: where the gold says too much
+                    raise InputError(
+                        path,
+                        f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)",
+                        line,
+                    )
+                tuples = [
+                    _tuple(t, inputs.plan, document, system_id) for t in inputs.system[document].times_of(system_id)
+                ]
                 if tuples:
                     total = 0
                     for system_tuple in tuples:
                         total += _similarity(gold_tuple, system_tuple)
                     similarity = total / len(tuples)
-            rows.append(ScoreRow(document, language, cluster.metatype, (("similarity", similarity),), gold_id, system_id))
+            rows.append(
+                ScoreRow(document, language, cluster.metatype, (("similarity", similarity),), gold_id, system_id)
+            )
     return summarise(COLUMNS, rows, ("similarity",), by_cluster)
 
 
@@ -62,7 +82,10 @@ def _tuple(time: LDCTime, plan: bool, document: str, cluster: str) -> Tuple4:
         try:
             value = datetime.date(date.year, date.month, date.day)
         except (TypeError, ValueError):
-            raise InputError(document, f"cluster {cluster} has the date {date.year}-{date.month}-{date.day}; NIST's scorer stops on it") from None
+            raise InputError(
+                document,
+                f"cluster {cluster} has the date {date.year}-{date.month}-{date.day}; NIST's scorer stops on it",
+            ) from None
         result.append(None if plan and value in SENTINELS else value)
     return tuple(result)
 
