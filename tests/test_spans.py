@@ -15,14 +15,17 @@ from pathlib import Path
 import pytest
 
 import aifcheck
-from aifcheck.extract.model import Span, SpanKind
+from aifcheck.extract.model import ASSESSMENT_SPAN, HANDLE_SPAN, SCORER_SPAN, VALIDATOR_SPAN, Span, SpanKind
 
 AIDA = (
     "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
     "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 )
 EX = "http://example.org/"
-BOX = "aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX 2 ; aida:boundingBoxUpperLeftY 3 ; aida:boundingBoxLowerRightX 12 ; aida:boundingBoxLowerRightY 13 ]"
+BOX = (
+    "aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX 2 ; aida:boundingBoxUpperLeftY 3 ; "
+    "aida:boundingBoxLowerRightX 12 ; aida:boundingBoxLowerRightY 13 ]"
+)
 
 # kind -> (the justification's own triples, the span NIST prints, the model's span)
 KINDS = {
@@ -47,19 +50,22 @@ KINDS = {
         Span("D1", "V1", shot="V1_shot7", kind=SpanKind.SHOT),
     ),
     "audio": (
-        'a aida:AudioJustification ; aida:source "A1" ; aida:startTimestamp "1.5"^^xsd:double ; aida:endTimestamp "4.0"^^xsd:double',
+        'a aida:AudioJustification ; aida:source "A1" ; '
+        'aida:startTimestamp "1.5"^^xsd:double ; aida:endTimestamp "4.0"^^xsd:double',
         "D1:A1:(1.5,0)-(4.0,0)",
         Span("D1", "A1", 1.5, 4.0, kind=SpanKind.AUDIO),
     ),
     "video": (
-        'a aida:VideoJustification ; aida:source "V1" ; aida:startTimestamp "12.0"^^xsd:double ; aida:endTimestamp "15.25"^^xsd:double ; '
+        'a aida:VideoJustification ; aida:source "V1" ; '
+        'aida:startTimestamp "12.0"^^xsd:double ; aida:endTimestamp "15.25"^^xsd:double ; '
         "aida:channel aida:VideoJustificationChannelPicture",
         "D1:V1:(12.0,0)-(15.25,0)",
         Span("D1", "V1", 12.0, 15.25, kind=SpanKind.VIDEO),
     ),
     # two kinds at once: getSpan counts two spans and fails
     "text and image": (
-        f'a aida:TextJustification, aida:ImageJustification ; aida:source "E1" ; aida:startOffset 10 ; aida:endOffsetInclusive 19 ; {BOX}',
+        'a aida:TextJustification, aida:ImageJustification ; aida:source "E1" ; '
+        f"aida:startOffset 10 ; aida:endOffsetInclusive 19 ; {BOX}",
         "",
         None,
     ),
@@ -89,7 +95,8 @@ ex:event-p a aida:Event .
 [] a aida:ArgumentStatement ; rdf:subject ex:event-p ; rdf:predicate "A0_pag_agent" ; rdf:object ex:thing-p ;
    aida:confidence ex:sure ;
    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j ; aida:confidence ex:sure ] .
-ex:t a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ; aida:startOffset 0 ; aida:endOffsetInclusive 4 ;
+ex:t a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
+   aida:startOffset 0 ; aida:endOffsetInclusive 4 ;
    aida:confidence ex:sure .
 ex:j {justification} ; aida:sourceDocument "D1" ; aida:confidence ex:sure .
 """
@@ -112,7 +119,7 @@ def query(path: Path, table: str) -> list[dict[str, str]]:
     )
     header, *rows = done.stdout.splitlines()
     columns = [c.removeprefix("?") for c in header.split("\t")]
-    return [dict(zip(columns, row.split("\t"))) for row in rows]
+    return [dict(zip(columns, row.split("\t"), strict=True)) for row in rows]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -160,3 +167,51 @@ def test_iou_of_times_keyframes_and_shots() -> None:
     assert frame.iou(Span("D", "V", 0, 9, 0, 9, keyframe="V_2")) == 0.0  # another key frame
     shot = Span("D", "V", shot="s1", kind=SpanKind.SHOT)
     assert shot.iou(Span("D", "V", shot="s1")) == 1.0 and shot.iou(Span("D", "V", shot="s2")) == 0.0
+
+
+# text -> what each grammar reads: (document, element, key frame) or None
+GRAMMAR_CASES = {
+    "D1:E1:(1,0)-(5,0)": {"scorer": ("D1", "E1", ""), "validator": ("D1", "E1", ""), "handle": ("D1", "E1", "")},
+    "D1:V1_3:(1,2)-(5,6)": {
+        "scorer": ("D1", "V1", "V1_3"),
+        "validator": ("D1", "V1", "V1_3"),
+        "handle": ("D1", "V1_3", ""),  # augment_output.py never splits a key frame
+    },
+    # a dot or a dash is no word character: only the scorers' expression reads these
+    "D.1:E1:(1,0)-(5,0)": {"scorer": ("D.1", "E1", ""), "validator": None, "handle": None},
+    "D1:V-1_3:(1,2)-(5,6)": {"scorer": ("D1", "V-1", "V-1_3"), "validator": None, "handle": None},
+    # the scorers' lazy groups take the first colons: the rest goes to the element
+    "D1:E:1:(1,0)-(5,0)": {"scorer": ("D1", "E:1", ""), "validator": None, "handle": None},
+    "D1:E1:(x,0)-(5,0)": {"scorer": ("D1", "E1", ""), "validator": ("D1", "E1", ""), "handle": ("D1", "E1", "")},
+    "D1:E1:(1,0)": {"scorer": None, "validator": None, "handle": None},
+}
+
+
+@pytest.mark.parametrize("text", GRAMMAR_CASES)
+def test_each_nist_grammar_reads_a_span_as_its_script_does(text: str) -> None:
+    for grammar in (SCORER_SPAN, VALIDATOR_SPAN, HANDLE_SPAN):
+        parts = grammar.parts(text)
+        read = None if parts is None else (parts[0], *grammar.element(parts[1]))
+        assert read == GRAMMAR_CASES[text][grammar.name], (grammar.name, grammar.follows)
+
+
+def test_the_plain_expression_reads_what_nists_reads() -> None:
+    """The fast expression tried first gives NIST's groups wherever it matches."""
+    for grammar, text in (
+        (VALIDATOR_SPAN, "D1:E1:(1.5,0)-(5,2e3)"),
+        (VALIDATOR_SPAN, "D_1:V1_3:(1,2)-(5,6)"),
+        (ASSESSMENT_SPAN, "D1:E1:(1,0)-(5,0)"),
+    ):
+        assert grammar.plain is not None and grammar.plain.match(text)
+        assert grammar.parts(text) == grammar.pattern.match(text).groups()
+
+
+def test_span_parse_with_a_grammar() -> None:
+    assert Span.parse("D.1:E1:(1,0)-(5,0)").document == "D.1"
+    with pytest.raises(ValueError, match="not a span"):
+        Span.parse("D.1:E1:(1,0)-(5,0)", grammar=VALIDATOR_SPAN)
+    assert Span.parse("D1:V1_3:(1,2)-(5,6)", grammar=VALIDATOR_SPAN).keyframe == "V1_3"
+    # the assessment grammar: no colon or space in document or element, numbers only
+    assert ASSESSMENT_SPAN.parts("D1:E1:(1,0)-(5.5,0)") == ("D1", "E1", "1", "0", "5.5", "0")
+    assert ASSESSMENT_SPAN.parts("D1:E1:(x,0)-(5,0)") is None
+    assert ASSESSMENT_SPAN.parts("D 1:E1:(1,0)-(5,0)") is None

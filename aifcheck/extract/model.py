@@ -17,10 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-# NIST's scorer's reading of a printed span, and of a keyframe ID (VIDEO_N) in its element's place
-_SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
-_KEYFRAME = re.compile(r"^(.*)_(\d+)$")
-
 
 class Metatype(enum.StrEnum):
     """What a cluster is, decided by the class of its prototype (plan §2.4.1 item 5). A string
@@ -47,6 +43,65 @@ class SpanKind(enum.StrEnum):
 
 
 _TIMED = (SpanKind.AUDIO, SpanKind.VIDEO)
+
+# the six parts of a printed span: document, element (or key frame ID) and the four corners, as text
+SpanParts = tuple[str, str, str, str, str, str]
+
+
+@dataclass(frozen=True)
+class SpanGrammar:
+    """One of NIST's readings of a printed span ``DOC:ELEMENT:(x1,y1)-(x2,y2)``. NIST's scripts read
+    it with different regular expressions, and what each accepts decides what its stage keeps or
+    stops on, so each is kept as a named grammar saying which script it follows."""
+
+    name: str
+    follows: str  # the NIST script (function) whose reading this is, and how it differs
+    pattern: re.Pattern[str]  # NIST's expression: six groups, the parts of the span
+    keyframe: re.Pattern[str] | None  # how it splits ELEMENT_N into element and key frame (None: not at all)
+    # the same groups where it matches, without NIST's backtracking: tried first (a run has tens of
+    # thousands of spans)
+    plain: re.Pattern[str] | None = None
+
+    def parts(self, text: str) -> SpanParts | None:
+        """The six parts of a span this grammar reads, or None when it reads none."""
+        match = (self.plain and self.plain.match(text)) or self.pattern.match(text)
+        return match.groups() if match else None  # type: ignore[return-value]
+
+    def element(self, text: str) -> tuple[str, str]:
+        """(element, key frame ID or "") of the element part of a span."""
+        frame = self.keyframe.match(text) if self.keyframe else None
+        return (frame.group(1), text) if frame else (text, "")
+
+
+SCORER_SPAN = SpanGrammar(
+    "scorer",
+    "utility.py spanstring_to_object (the scorers, the TA2 pooler): any text before each colon",
+    re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$"),
+    re.compile(r"^(.*)_(\d+)$"),
+)
+VALIDATOR_SPAN = SpanGrammar(
+    "validator",
+    "validator.py parse_provenance (validate_responses.py): document and element word characters only",
+    re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$"),
+    re.compile(r"^(\w*?)_(\d+)$"),
+    re.compile(r"^(\w+):(\w+):\(([^,()\s]+),([^,()\s]+)\)-\(([^,()\s]+),([^,()\s]+)\)$"),
+)
+HANDLE_SPAN = SpanGrammar(
+    "handle",
+    "augment_output.py handle: the validator's expression; the element is an LTF file, never a key frame",
+    VALIDATOR_SPAN.pattern,
+    None,
+    VALIDATOR_SPAN.plain,
+)
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+ASSESSMENT_SPAN = SpanGrammar(
+    "assessment",
+    "LDC's TA2 assessment line, document and mention joined (aifcheck's check: NIST's scorer compares "
+    "them as text): no colon or space in the document or element, every corner a number",
+    re.compile(rf"^([^\s:]+):([^\s:]+):\(({_NUMBER}),({_NUMBER})\)-\(({_NUMBER}),({_NUMBER})\)$"),
+    None,
+    re.compile(r"^([^\s:]+):([^\s:]+):\((\d+),(\d+)\)-\((\d+),(\d+)\)$"),  # nearly every one
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -78,19 +133,18 @@ class Span:
     text: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def parse(cls, text: str, kind: SpanKind | None = None) -> Span:
-        """A span as NIST prints it; ValueError if it is not one. A keyframe ID (``VIDEO_N``) in
-        the element's place is split as NIST's scorer splits it, unless ``kind`` says the span is
-        of another kind."""
-        match = _SPAN.match(text)
-        if not match:
+    def parse(cls, text: str, kind: SpanKind | None = None, grammar: SpanGrammar = SCORER_SPAN) -> Span:
+        """A span as NIST prints it, read by ``grammar`` (NIST's scorer's by default); ValueError
+        if it is not one. A keyframe ID (``VIDEO_N``) in the element's place is split as the
+        grammar splits it, unless ``kind`` says the span is of another kind."""
+        parts = grammar.parts(text)
+        if parts is None:
             raise ValueError(f"not a span: {text!r}")
-        document, element, *corners = match.groups()
+        document, element, *corners = parts
         start, top, end, bottom = (_coordinate(c) for c in corners)
         keyframe = ""
-        frame = _KEYFRAME.match(element) if kind in (None, SpanKind.KEYFRAME) else None
-        if frame:
-            element, keyframe = frame.group(1), element
+        if kind in (None, SpanKind.KEYFRAME):
+            element, keyframe = grammar.element(element)
         return cls(document, element, start, end, top, bottom, keyframe, kind=kind, text=text)
 
     def __str__(self) -> str:

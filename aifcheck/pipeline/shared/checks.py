@@ -11,19 +11,15 @@ each task decides what to make of it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from aifcheck.extract.model import VALIDATOR_SPAN
 from aifcheck.pipeline.shared.auxdata import Aux, Boundary
 
 VALIDATOR = "Validator"  # the class NIST's Validator's events name
 ONE = '"1.0"'  # NIST's replacement of a confidence it cannot use, as it writes it back
-_PROVENANCE = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")  # NIST's
-# the same groups, where it matches, without NIST's backtracking (a run has tens of thousands of spans)
-_PLAIN_PROVENANCE = re.compile(r"^(\w+):(\w+):\(([^,()\s]+),([^,()\s]+)\)-\(([^,()\s]+),([^,()\s]+)\)$")
-_KEYFRAME = re.compile(r"^(\w*?)_(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -77,15 +73,15 @@ class SpanChecker:
 
     def check(self, span: str, document: str) -> SpanCheck:
         """The span of a row of ``document``."""
-        match = _PLAIN_PROVENANCE.match(span) or _PROVENANCE.match(span)
-        if match is None or span.count(":") != 2:
+        parts = VALIDATOR_SPAN.parts(span)
+        if parts is None or span.count(":") != 2:
             return SpanCheck(
                 span,
                 RowFinding(
                     "INVALID_PROVENANCE_FORMAT", (span,), f"mention span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2)"
                 ),
             )
-        span_document, element_text, *corners = match.groups()
+        span_document, element_text, *corners = parts
         key = (document, span_document, element_text)
         found = self._elements.get(key)
         if found is None:
@@ -125,8 +121,7 @@ class SpanChecker:
         )
 
     def _element(self, document: str, span_document: str, element_text: str) -> _Element:
-        keyframe = _KEYFRAME.match(element_text)
-        element = keyframe.group(1) if keyframe else element_text
+        element, keyframe = VALIDATOR_SPAN.element(element_text)
 
         def invalid(finding: RowFinding) -> _Element:
             return finding, element, element, "", None, None

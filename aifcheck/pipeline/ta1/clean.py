@@ -1,16 +1,13 @@
-"""NIST's clean stage (``clean_sparql_output.py``): a cell holding ``<https://...#NAME>`` becomes
-``NAME`` (the whole cell: NIST keeps only the name); every other cell is kept as it is."""
+"""NIST's clean stage (``clean_sparql_output.py``) on TA1's printed tables (aifcheck.pipeline.shared.clean)."""
 
 from __future__ import annotations
 
-import re
-
-_IRI = re.compile(r"<https://.*?#(.*?)>")
+from aifcheck.pipeline.shared.clean import clean_cells
 
 
 def clean_text(text: str) -> str:
     lines = []
     for line in text.splitlines(keepends=True):
         cells = line.rstrip("\r\n").split("\t")
-        lines.append("\t".join(match.group(1) if (match := _IRI.search(cell)) else cell for cell in cells) + "\n")
+        lines.append("\t".join(clean_cells(cells)) + "\n")
     return "".join(lines)

@@ -14,11 +14,10 @@ boundaries for (audio; NIST's validator stops on it) is invalid (MISSING_ITEM_WI
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass, field
 
 from aifcheck.errors import InputError
-from aifcheck.extract.model import LDCDate
+from aifcheck.extract.model import SCORER_SPAN, LDCDate
 from aifcheck.pipeline.shared.auxdata import KINDS, SUFFIXES, Aux
 from aifcheck.pipeline.shared.checks import VALIDATOR as _VALIDATOR
 from aifcheck.pipeline.shared.checks import SpanChecker, confidence
@@ -28,7 +27,6 @@ from aifcheck.pipeline.ta1.tables import Document, TableRow
 
 METATYPES = ("Entity", "Relation", "Event")
 NEGATION = ("Negated", "NotNegated")
-_SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
 
 
 @dataclass
@@ -101,7 +99,8 @@ class _DocumentValidator:
         if subject.frame_metatype != row["subject_metatype"]:
             raise InputError(
                 row.path,
-                f"cluster {row['subject']} is the subject of arguments with metatypes {subject.frame_metatype} and {row['subject_metatype']}; NIST's pipeline stops on it (METATYPE_MISMATCH)",
+                f"cluster {row['subject']} is the subject of arguments with metatypes {subject.frame_metatype} "
+                f"and {row['subject_metatype']}; NIST's pipeline stops on it (METATYPE_MISMATCH)",
                 row.line,
             )
         checks = [
@@ -265,7 +264,7 @@ def _has_valid_row(cluster: _ClusterRows) -> bool:
 
 
 def _check_span_syntax(row: TableRow, column: str) -> None:
-    if row[column] and not _SPAN.match(row[column]):
+    if row[column] and SCORER_SPAN.parts(row[column]) is None:
         raise InputError(
             row.path,
             f"mention span {row[column]!r} is not DOC:ELEMENT:(x1,y1)-(x2,y2); NIST's pipeline stops on it",

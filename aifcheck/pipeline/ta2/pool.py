@@ -17,12 +17,12 @@ documents. Each run's pooled rows are kept to be written back as NIST's SPARQL-P
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.extract.model import SCORER_SPAN
 from aifcheck.loading.tsv import read_table
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.ta2.queries import Query
@@ -41,8 +41,6 @@ POOL_HEADER = (
     "FQEC",
 )
 UNFILLED = "NIL"  # CORRECTNESS, MENTION_TYPE and FQEC, which LDC fills
-_SPAN = re.compile(r"^(.*?):(.*?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
-_KEYFRAME = re.compile(r"^(.*)_(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -123,7 +121,7 @@ def pool_ta2(
     seen: dict[str, list[str]] = {}  # what to note, by kind: one line each
     errors = 0
     run_pools = []
-    for run, run_id in zip(runs, names):
+    for run, run_id in zip(runs, names, strict=True):
         files = load_run(run, aux, queries, every_file=True)
         errors += sum(f.errors for f in files.values())
         pooled_files = []
@@ -218,17 +216,16 @@ def _lines(
     for query_id, spans in pool.items():
         for span, where in spans.items():
             path, _, number = where.rpartition(":")
-            match = _SPAN.match(span)
+            found = SCORER_SPAN.parts(span)
             parts = span.split(":")
-            if match is None or len(parts) != 3:
+            if found is None or len(parts) != 3:
                 raise InputError(
                     path,
                     f"pooled span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2) (NIST's pooler stops on it)",
                     int(number),
                 )
-            document, element_text, *corners = match.groups()
-            keyframe = _KEYFRAME.match(element_text)
-            element = keyframe.group(1) if keyframe else element_text
+            document, element_text, *corners = found
+            element = SCORER_SPAN.element(element_text)[0]
             modality = aux.modalities.get(element)
             if modality is None:
                 raise InputError(

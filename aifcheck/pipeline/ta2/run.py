@@ -12,7 +12,6 @@ NIST's layout. ``pipeline_ta2`` runs them all.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 from aifcheck.errors import UsageError
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
+from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
@@ -37,7 +37,6 @@ _DRIVER = (
     "Validating SPARQL output.",
 )
 # clean_sparql_output.py: a cell holding <https://...#NAME> becomes NAME (the first such IRI)
-_IRI = re.compile(r"<https://.*?#(.*?)>")
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,8 @@ def find_kb(run: str | os.PathLike) -> Path:
     items = sorted(p.name for p in run.iterdir())
     if S3_FILE in items:
         raise UsageError(
-            f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: put the {KB_FILE} in RUN instead"
+            f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: "
+            f"put the {KB_FILE} in RUN instead"
         )
     if items != [KB_FILE]:
         found = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "") if items else "nothing"
@@ -126,8 +126,4 @@ def _query_file(kb: KB, query: Query) -> StageFile:
 def clean_stage(files: Sequence[StageFile]) -> tuple[StageFile, ...]:
     """NIST's clean stage (``SPARQL-CLEAN-output``): every cell holding an IRI
     ``<https://...#NAME>`` becomes NAME, the header's cells too."""
-    return tuple(StageFile(f.name, _clean(f.header), tuple(_clean(row) for row in f.rows)) for f in files)
-
-
-def _clean(cells: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(match.group(1) if (match := _IRI.search(cell)) else cell for cell in cells)
+    return tuple(StageFile(f.name, clean_cells(f.header), tuple(clean_cells(row) for row in f.rows)) for f in files)

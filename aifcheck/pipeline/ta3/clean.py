@@ -1,30 +1,22 @@
-"""NIST's clean stage (clean_sparql_output.py): in every cell of every line of every ``.tsv`` file
-(the header and the ranking files included), a cell that holds ``<https://...#NAME>`` anywhere
-becomes NAME alone, the first such IRI's fragment (NIST's regular expression takes the shortest
-match); other cells are kept. Every line is written back with a newline."""
+"""NIST's clean stage (clean_sparql_output.py, aifcheck.pipeline.shared.clean) on every cell of every
+line of every ``.tsv`` file, the header and the ranking files included. Every line is written back
+with a newline."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from aifcheck.pipeline.shared.clean import clean_cell, clean_cells
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile, text_lines
-
-_IRI = re.compile(r"<https://.*?#(.*?)>")
-
-
-def clean_cell(cell: str) -> str:
-    match = _IRI.search(cell)
-    return match[1] if match else cell
 
 
 def clean_file(file: StageTable | TextFile) -> StageTable:
     if isinstance(file, TextFile):
         lines = [line.split("\t") for line in text_lines(file.text)]
-        return StageTable(file.path, None, tuple(tuple(map(clean_cell, cells)) for cells in lines))
+        return StageTable(file.path, None, tuple(clean_cells(cells) for cells in lines))
     header = "\t".join(clean_cell(cell) for cell in file.header.split("\t")) if file.header is not None else None
-    return StageTable(file.path, header, tuple(tuple(map(clean_cell, row)) for row in file.rows))
+    return StageTable(file.path, header, tuple(clean_cells(row) for row in file.rows))
 
 
 def clean(files: Iterable[StageTable | TextFile], log: EventLog, source: str, target: str) -> tuple[StageTable, ...]:

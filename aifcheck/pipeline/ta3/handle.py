@@ -20,12 +20,12 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from aifcheck.extract.model import HANDLE_SPAN
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.tables import StageTable, ended_lines
 
 MISSING = ("[unknown]", "", '""')
-_SPAN = re.compile(r"^(\w+?):(\w+?):\((\S+),(\S+)\)-\((\S+),(\S+)\)$")
 _SEGMENT = re.compile(r'^<SEG id=".*?" start_char="(\d+)" end_char="(\d+)">$')
 _HANDLE = "?objectc_handle"
 _SPAN_COLUMN = "?oinf_j_span"
@@ -69,7 +69,7 @@ def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) 
                     where=where,
                     source="Handle",
                 )
-        elif handle_text is not None and len(handle_text.split(":")) == 3 and _SPAN.match(handle_text):
+        elif handle_text is not None and len(handle_text.split(":")) == 3 and HANDLE_SPAN.parts(handle_text):
             text = source.text(handle_text)
             if text:
                 log.record(
@@ -108,14 +108,14 @@ class _Source:
         return self.read[element]
 
     def text(self, span: str) -> str | None:
-        match = _SPAN.match(span)
-        if not match:
+        parts = HANDLE_SPAN.parts(span)
+        if parts is None:
             return None
         try:
-            start, end = int(match[3]), int(match[5])
+            start, end = int(parts[2]), int(parts[4])
         except ValueError:
             return None
-        lines = self.lines(match[2])
+        lines = self.lines(parts[1])
         found, segment_start = False, 0
         for line in lines or ():
             if line.startswith("<ORIGINAL_TEXT>") and found:

@@ -14,12 +14,12 @@ pool.txt's header line is skipped, each with a note.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.extract.model import ASSESSMENT_SPAN
 from aifcheck.loading.tsv import read_lines
 
 FIELDS = 9
@@ -49,10 +49,6 @@ POOL_HEADER = (
     "MENTION_TYPE",
     "FQEC",
 )
-_DOCUMENT = re.compile(r"^[^\s:]+$")
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_MENTION = re.compile(rf"^[^\s:]+:\(({_NUMBER}),({_NUMBER})\)-\(({_NUMBER}),({_NUMBER})\)$")
-_PLAIN_MENTION = re.compile(r"^[^\s:]+:\(\d+,\d+\)-\(\d+,\d+\)$")  # nearly every one: checked first
 
 
 class Judgement(NamedTuple):
@@ -163,5 +159,5 @@ def _check(path: str, number: int, document: str, mention: str, label: str) -> N
             f"unknown assessment label {label!r} (expected correct, incorrect, inexact, wrong, yes, no or NIL)",
             number,
         )
-    if (_PLAIN_MENTION.match(mention) or _MENTION.match(mention)) is None or _DOCUMENT.match(document) is None:
+    if ASSESSMENT_SPAN.parts(f"{document}:{mention}") is None:
         raise InputError(path, f"mention {document}:{mention} is not DOCUMENT and ELEMENT:(x1,y1)-(x2,y2)", number)
