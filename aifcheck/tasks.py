@@ -54,6 +54,13 @@ TA3 = Task(
     (PIPELINE, POOL, SCORE),
     conditions=(5, 6, 7),
 )
+# a TA3 ranking line's columns in each condition (plan §6.2): the claim's relation to the query claim
+# frame in Condition 5 only
+RANKING_COLUMNS: dict[int, tuple[str, ...]] = {
+    5: ("query claim frame ID", "claim frame ID", "rank", "claim relation"),
+    6: ("topic ID", "claim frame ID", "rank"),
+    7: ("topic ID", "claim frame ID", "rank"),
+}
 CRUX = Task("crux", "CRUX 2023: claim frames and the relations between them", (), (), (SCORE,))
 
 TASKS: dict[str, Task] = {task.name: task for task in (TA1, TA2, TA3, CRUX)}

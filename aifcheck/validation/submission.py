@@ -47,20 +47,16 @@ from aifcheck.choices import choose
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.paths import is_rdf_file, read_bytes
+from aifcheck.loading.ranking import RANKING_SUFFIX, ranking_lines
 from aifcheck.names import AIDA, check_condition, condition_folder, folder_condition
 from aifcheck.spread.parallel import Spread, map_files
+from aifcheck.tasks import RANKING_COLUMNS
 from aifcheck.validation.catalog import Catalog
 from aifcheck.validation.report import FileError, FileReport, Report, Violation
 from aifcheck.validation.run import Checker, Options, check_kb
 from aifcheck.validation.shapes import load_catalog
 
-RANKING_SUFFIX = ".ranking.tsv"
 RELATIONS = ("supporting", "refuting", "related")
-COLUMNS = {
-    5: ("query claim frame ID", "claim frame ID", "rank", "claim relation"),
-    6: ("topic ID", "claim frame ID", "rank"),
-    7: ("topic ID", "claim frame ID", "rank"),
-}
 # Topics file columns: ID, topic, subtopic, template and (dry run only) template Qnodes (plan
 # §6.2.1, §6.2.2); ID and topic for Condition 7 (§6.2.3).
 TOPIC_COLUMNS = {6: (4, 5), 7: (2,)}
@@ -121,7 +117,7 @@ class Submission:
         """(ranking file, line number, cells) of a folder's lines with the condition's number of columns."""
         if folder.ranking is not None:
             for number, cells in folder.ranking.lines:
-                if len(cells) == len(COLUMNS[self.condition]):
+                if len(cells) == len(RANKING_COLUMNS[self.condition]):
                     yield str(folder.ranking.path), number, cells
 
 
@@ -284,7 +280,7 @@ def _validate_frames(
     paths = [str(p) for folder in folders for p in folder.entries if p.is_file() and is_rdf_file(p)]
     reports: dict[str, FileReport] = {}
     claim_ids: dict[Path, tuple[tuple[str, int], ...]] = {}
-    for path, (file_report, ids) in zip(paths, map_files(check, paths, _lost_frame, spread)):
+    for path, (file_report, ids) in zip(paths, map_files(check, paths, _lost_frame, spread), strict=True):
         reports[path] = file_report
         if ids is not None:
             claim_ids[Path(path)] = ids
@@ -371,7 +367,7 @@ def _read_ranking(path: Path) -> Ranking:
         text = _read_text(path)
     except InputError as exc:
         return Ranking(path, problem=(exc.line or 0, exc.message))
-    lines = tuple((n, tuple(line.split("\t"))) for n, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1))
+    lines = tuple((line.number, tuple(line.cells)) for line in ranking_lines(text.removeprefix("\ufeff")))
     if text.startswith("\ufeff"):
         return Ranking(path, lines, (1, "the file starts with a byte-order mark, which becomes part of the first cell"))
     return Ranking(path, lines)
@@ -443,7 +439,7 @@ def _s1(sub: Submission) -> Iterator[Finding]:
 
 def _s2(sub: Submission) -> Iterator[Finding]:
     """Exactly one <ID>.ranking.tsv per folder, readable, with the condition's columns."""
-    columns = COLUMNS[sub.condition]
+    columns = RANKING_COLUMNS[sub.condition]
     for folder in sub.folders:
         expected = f"{folder.name}{RANKING_SUFFIX}"
         if folder.ranking is None:

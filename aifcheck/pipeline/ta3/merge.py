@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from aifcheck.errors import InputError
-from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, StageTable
+from aifcheck.loading.ranking import RANKING_SUFFIX
+from aifcheck.pipeline.ta3.tables import StageTable
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
 GR = "AIDA_P3_TA3_GR_0001.rq.tsv"

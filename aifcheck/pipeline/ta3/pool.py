@@ -28,6 +28,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
+from aifcheck.loading.ranking import RANKING_SUFFIX, ranking_width, read_ranking
 from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.tables import ended_lines
 
@@ -199,11 +200,31 @@ def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, 
         if not number.strip().lstrip("+-").isdigit() or ":" in number:
             raise InputError(depth_path, f"depth '{depth}': '{item}' is not <list>:<number>", depth_line)
         left[name] = int(number)
-    path = run / "SPARQL-VALID-output" / condition / query / f"{query}.ranking.tsv"
+    path = run / "SPARQL-VALID-output" / condition / query / f"{query}{RANKING_SUFFIX}"
+    ranks = _ranks(path, condition)
+    for rank in sorted(ranks):
+        claim_id, relations, number = ranks[rank]
+        missing = sorted(relations - set(left))
+        if missing:
+            raise InputError(
+                depth_path,
+                f"the depth of {condition} {query} has no {', '.join(missing)} "
+                f"({path}:{number} needs it): NIST's pool stops on it",
+                depth_line,
+            )
+        if any(left[r] > 0 for r in relations):
+            yield rank, claim_id, relations
+            for r in relations:
+                if left[r] > 0:
+                    left[r] -= 1
+
+
+def _ranks(path: Path, condition: str) -> dict[int, tuple[str, set[str], int]]:
+    """rank -> (claim, the lists it is in, line) of a ranking file, as NIST's pooler reads it."""
     ranks: dict[int, tuple[str, set[str], int]] = {}
-    for number, line in enumerate(ended_lines(_read(path)), 1):
-        cells = line.strip().split("\t")
-        needed = 4 if condition == "Condition5" else 3
+    needed = ranking_width(condition)
+    for line in read_ranking(path):
+        cells, number = line.stripped, line.number
         if len(cells) < needed:
             raise InputError(str(path), f"{len(cells)} columns, expected {needed}", number)
         try:
@@ -220,21 +241,7 @@ def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, 
                 str(path), f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number
             )
         ranks[rank] = (cells[1], relations, number)
-    for rank in sorted(ranks):
-        claim_id, relations, number = ranks[rank]
-        missing = sorted(relations - set(left))
-        if missing:
-            raise InputError(
-                depth_path,
-                f"the depth of {condition} {query} has no {', '.join(missing)} "
-                f"({path}:{number} needs it): NIST's pool stops on it",
-                depth_line,
-            )
-        if any(left[r] > 0 for r in relations):
-            yield rank, claim_id, relations
-            for r in relations:
-                if left[r] > 0:
-                    left[r] -= 1
+    return ranks
 
 
 def _read_claim(folder: Path, claim_id: str) -> PoolClaim:
@@ -289,7 +296,7 @@ def _table(path: Path, required: tuple[str, ...]) -> tuple[str, list[tuple[int, 
             raise InputError(
                 str(path), f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number
             )
-        rows.append((number, dict(zip(columns, cells))))
+        rows.append((number, dict(zip(columns, cells, strict=True))))
     return header, rows
 
 

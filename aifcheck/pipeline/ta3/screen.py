@@ -31,9 +31,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from aifcheck.errors import InputError
+from aifcheck.loading.ranking import RANKING_SUFFIX
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.queries import UserQueries, split_cells
-from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, StageTable
+from aifcheck.pipeline.ta3.tables import StageTable
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
 _DATE_COLUMNS = tuple(f"{bound}_{part}" for bound in _DATES for part in ("month", "day", "year"))
@@ -190,7 +191,12 @@ class _Screening:
                 raise InputError(
                     path, f"{len(cells)} cells, expected {len(header)}: NIST's validator stops on it", number
                 )
-            entry = Entry(schema, dict(zip(columns, cells)), f"{path}:{number}", parts[2] if len(parts) == 4 else None)
+            entry = Entry(
+                schema,
+                dict(zip(columns, cells, strict=True)),
+                f"{path}:{number}",
+                parts[2] if len(parts) == 4 else None,
+            )
             self.check(entry, condition, parts[1])
             entries.append(entry)
         self.read.append((table, schema, entries))

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.loading.paths import read_text
+from aifcheck.loading.ranking import RANKING_SUFFIX, named_columns, ranking_width, read_ranking
 from aifcheck.pipeline.ta3.queries import UserQueries
-from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, TextFile, ended_lines
+from aifcheck.pipeline.ta3.tables import TextFile
 
 _DEPTH = re.compile(r"^(Condition[567]):(\d+)$")
 
@@ -82,21 +82,9 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
     root = Path(run)
     if not root.is_dir():
         raise UsageError(f"{run}: not a folder (expected a TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv)")
-    depth = depth or {}
-    frames: dict[str, bool] = {}  # path -> valid (no -report.txt)
-    ranks: dict[str, dict[str, dict[str, _Ranked]]] = defaultdict(lambda: defaultdict(dict))
+    frames, ranks = _walk(root)
     warnings: list[str] = []
-    for folder, names, files in os.walk(root):
-        names.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            if name.endswith("-report.txt"):
-                frames[path.removesuffix("-report.txt") + ".ttl"] = False
-            elif name.endswith(".ttl"):
-                frames.setdefault(path, True)
-            elif name.endswith(RANKING_SUFFIX):
-                _read_ranking(root, path, ranks)
-    _pool(ranks, depth, warnings)
+    _pool(ranks, depth or {}, warnings)
     kept: list[FrameFile] = []
     messages = []
     for path, valid in frames.items():
@@ -122,6 +110,23 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
     return FrameSelection(tuple(kept), rankings, tuple(messages), tuple(warnings))
 
 
+def _walk(root: Path) -> tuple[dict[str, bool], dict[str, dict[str, dict[str, _Ranked]]]]:
+    """The claim frames of a run (path -> valid: no -report.txt beside it) and its ranking lines."""
+    frames: dict[str, bool] = {}
+    ranks: dict[str, dict[str, dict[str, _Ranked]]] = defaultdict(lambda: defaultdict(dict))
+    for folder, names, files in os.walk(root):
+        names.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if name.endswith("-report.txt"):
+                frames[path.removesuffix("-report.txt") + ".ttl"] = False
+            elif name.endswith(".ttl"):
+                frames.setdefault(path, True)
+            elif name.endswith(RANKING_SUFFIX):
+                _read_ranking(root, path, ranks)
+    return frames, ranks
+
+
 def _place(root: Path, path: str) -> tuple[str, str, str]:
     parts = Path(path).relative_to(root).parts
     if len(parts) != 3:
@@ -131,21 +136,21 @@ def _place(root: Path, path: str) -> tuple[str, str, str]:
 
 def _read_ranking(root: Path, path: str, ranks: dict[str, dict[str, dict[str, _Ranked]]]) -> None:
     condition = _place(root, path)[0]
-    text = read_text(path)
-    width = 4 if condition == "Condition5" else 3
-    for number, line in enumerate(ended_lines(text), 1):
-        cells = line.strip().split("\t")
+    width = ranking_width(condition)
+    for line in read_ranking(path):
+        cells = line.stripped
         if cells == [""]:
             continue  # NIST's docker stops on a blank line; it holds no ranking
         if len(cells) < width:
-            columns = "query, claim, rank, relation" if width == 4 else "topic, claim, rank"
-            raise InputError(path, f"{len(cells)} columns, expected {width} in {condition} ({columns})", number)
+            raise InputError(
+                path, f"{len(cells)} columns, expected {width} in {condition} ({named_columns(width)})", line.number
+            )
         try:
             rank = int(cells[2])
         except ValueError:
-            raise InputError(path, f"rank '{cells[2]}' of {cells[1]} is not a whole number", number) from None
+            raise InputError(path, f"rank '{cells[2]}' of {cells[1]} is not a whole number", line.number) from None
         relation = cells[3] if len(cells) > 3 else "related"
-        ranks[condition][cells[0]][cells[1]] = _Ranked(relation, path, number, line, rank)
+        ranks[condition][cells[0]][cells[1]] = _Ranked(relation, path, line.number, line.text, rank)
 
 
 def _pool(ranks: dict[str, dict[str, dict[str, _Ranked]]], depth: dict[str, int], warnings: list[str]) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-RANKING_SUFFIX = ".ranking.tsv"
+from aifcheck.loading.ranking import RANKING_SUFFIX
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ENDED_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 

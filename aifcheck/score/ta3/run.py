@@ -25,7 +25,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries
-from aifcheck.loading.tsv import read_rows
+from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, named_columns, ranking_width, read_ranking
 from aifcheck.names import CONDITION_FOLDERS
 
 TAGS = ("supporting", "refuting", "related")
@@ -73,39 +73,27 @@ def _read_query(
     condition: str, folder: Path, frames: Path, nist: bool, warnings: list[str]
 ) -> tuple[Ranked, ...] | None:
     # every entry named as a ranking file: one that is no file (a FIFO, a folder, a link to nothing) is refused
-    files = [p for p in entries(folder) if p.name.endswith("ranking.tsv")]
+    files = [p for p in entries(folder) if p.name.endswith(RANKING_SUFFIX.removeprefix("."))]
     if not files:
         warnings.append(f"{folder}: no {folder.name}.ranking.tsv: the query is scored as a run that ranks no claim")
         return None
     present = set(os.listdir(frames)) if frames.is_dir() else set()
-    width = 4 if condition == "Condition5" else 3
+    width = ranking_width(condition)
     seen: dict[str, Ranked] = {}
     by_rank: dict[Decimal, Ranked] = {}
     for path in files:
-        for line, cells in read_rows(path):
-            if len(cells) != width:
-                raise InputError(
-                    str(path),
-                    f"{len(cells)} columns, expected {width} ({condition}: "
-                    f"{'query, claim, rank, relation' if width == 4 else 'topic, claim, rank'})",
-                    line,
-                )
-            claim_id, rank_text = cells[1].strip(), cells[2].strip()
-            tag = cells[3].strip() if width == 4 else ONTOPIC
-            try:
-                rank = Decimal(rank_text)
-                if not rank.is_finite():
-                    raise InvalidOperation
-            except InvalidOperation:
-                raise InputError(str(path), f"rank '{rank_text}' of {claim_id} is not a number", line) from None
-            here = Ranked(claim_id, rank, tag, str(path), line)
+        for ranking_line in read_ranking(path):
+            if ranking_line.blank:
+                continue
+            here = _ranked(path, ranking_line, condition, width)
+            claim_id, rank, tag, line = here.claim_id, here.rank, here.tag, here.line
             if claim_id in seen:
                 first = seen[claim_id]
                 raise InputError(str(path), f"{claim_id} is ranked twice (also at {first.path}:{first.line})", line)
             if rank in by_rank:
                 raise InputError(
                     str(path),
-                    f"rank {rank_text} is given to {claim_id} and to {by_rank[rank].claim_id} "
+                    f"rank {ranking_line.cells[2].strip()} is given to {claim_id} and to {by_rank[rank].claim_id} "
                     f"(line {by_rank[rank].line}): the plan forbids ties",
                     line,
                 )
@@ -119,3 +107,21 @@ def _read_query(
                 )
             seen[claim_id] = by_rank[rank] = here
     return tuple(sorted(seen.values(), key=lambda r: r.rank))
+
+
+def _ranked(path: Path, ranking_line: RankingLine, condition: str, width: int) -> Ranked:
+    """A ranking line as NIST's scorer reads it: its cells stripped, the rank a finite number."""
+    cells, line = ranking_line.cells, ranking_line.number
+    if len(cells) != width:
+        raise InputError(
+            str(path), f"{len(cells)} columns, expected {width} ({condition}: {named_columns(width)})", line
+        )
+    claim_id, rank_text = cells[1].strip(), cells[2].strip()
+    tag = cells[3].strip() if width == 4 else ONTOPIC
+    try:
+        rank = Decimal(rank_text)
+        if not rank.is_finite():
+            raise InvalidOperation
+    except InvalidOperation:
+        raise InputError(str(path), f"rank '{rank_text}' of {claim_id} is not a number", line) from None
+    return Ranked(claim_id, rank, tag, str(path), line)
