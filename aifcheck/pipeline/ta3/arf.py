@@ -87,7 +87,8 @@ def _claim(claim: GatheredClaim, log: EventLog) -> ArfClaim:
     ]
     if claim.time is not None:
         rows += _time(claim.time)
-    return ArfClaim(claim.condition, claim.query, claim.claim_id, tuple(rows), _components(claim, log))
+    key = claim.key
+    return ArfClaim(key.condition, key.query, key.claim_id, tuple(rows), _components(claim, log))
 
 
 def _time(entry: Entry) -> list[Row]:

@@ -6,7 +6,7 @@ row split into at most as many cells as its header has, each cell stripped. A fi
 none of NIST's TA3 tables is not read (UNKNOWN_RESPONSE_FILE_TYPE, an error): the merged
 ``AIDA_P3_TA3_GR_0001`` table, whose 22 columns NIST's validator does not know (it knows a
 26-column one), is always such a file, so no KE row reaches SPARQL-VALID-output, as in NIST's
-docker. A row belongs to the claim ``ConditionN:<query>:<claim ID>`` (the claim ID of its row, or
+docker. A row belongs to the claim ``ConditionN:<query>:<claim ID>`` (a ClaimKey) (the claim ID of its row, or
 the claim frame's file name); the checks, in NIST's order, each logging its event:
 
 - every table: the claim ID is the frame's file name (UNEXPECTED_CLAIM_ID);
@@ -114,29 +114,30 @@ class Entry:
     claim: GatheredClaim | None = None
 
 
+@dataclass(frozen=True)
+class ClaimKey:
+    """What names a claim in NIST's validator: the condition and query folders of its row and its
+    claim ID. NIST's log prints it ``ConditionN:<query>:<claim ID>`` (``__str__``, the one printing)."""
+
+    condition: str
+    query: str
+    claim_id: str
+
+    def __str__(self) -> str:
+        return f"{self.condition}:{self.query}:{self.claim_id}"
+
+
 @dataclass
 class GatheredClaim:
     """A claim as NIST's validator gathers it from the rows that name it."""
 
-    uid: str  # ConditionN:<query>:<claim ID>
+    key: ClaimKey
     outer: Entry | None = None  # the last OC row
     components: list[Entry] = field(default_factory=list)
     time: Entry | None = None
     rank: Entry | None = None
     qnode_types: dict[str, set[str]] = field(default_factory=dict)  # component key -> its qnode types
     valid: bool = True
-
-    @property
-    def condition(self) -> str:
-        return self.uid.split(":")[0]
-
-    @property
-    def query(self) -> str:
-        return self.uid.split(":")[1]
-
-    @property
-    def claim_id(self) -> str:
-        return self.uid.split(":")[2]
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class _Screening:
         self.documents = documents
         self.log = log
         self.root = root
-        self.claims: dict[str, GatheredClaim] = {}
+        self.claims: dict[ClaimKey, GatheredClaim] = {}
         self.read: list[tuple[StageTable, str, list[Entry]]] = []
         self.unknown: list[str] = []
         self.warnings: list[str] = []
@@ -207,27 +208,27 @@ class _Screening:
         kb_claim_id = entry.frame[:-4] if entry.frame else None  # the frame's file name without .ttl
         if not values.get("claim_id") and kb_claim_id is not None:
             values["claim_id"] = kb_claim_id
-        uid = f"{condition}:{query}:{values['claim_id']}"
-        self.attach(entry, uid)
+        key = ClaimKey(condition, query, values["claim_id"])
+        self.attach(entry, key)
         if kb_claim_id is not None and values["claim_id"] != kb_claim_id:
             entry.valid = False
             self.event("UNEXPECTED_CLAIM_ID", values["claim_id"], kb_claim_id, where=entry.where)
-        if uid not in self.claims:
+        if key not in self.claims:
             entry.valid = False
-            self.event("UNKNOWN_CLAIM_ID", uid, where=entry.where)
-        getattr(self, f"check_{entry.schema.lower()}")(entry, condition, query, uid)
+            self.event("UNKNOWN_CLAIM_ID", key, where=entry.where)
+        getattr(self, f"check_{entry.schema.lower()}")(entry, condition, query, key)
         if kb_claim_id is not None and values["claim_id"] != kb_claim_id:
             entry.valid = False  # NIST checks it again (kb_claim_id); the same message is not logged twice
 
-    def attach(self, entry: Entry, uid: str) -> None:
+    def attach(self, entry: Entry, key: ClaimKey) -> None:
         if entry.schema.startswith("RANKING"):
-            entry.claim = self.claims.get(uid)
+            entry.claim = self.claims.get(key)
             if entry.claim is not None:
                 if entry.claim.rank is not None:
-                    self.event("MULTIPLE_CLAIM_RANKS", uid, where=entry.where, source="GatheredClaim")
+                    self.event("MULTIPLE_CLAIM_RANKS", key, where=entry.where, source="GatheredClaim")
                 entry.claim.rank = entry
             return
-        claim = entry.claim = self.claims.setdefault(uid, GatheredClaim(uid))
+        claim = entry.claim = self.claims.setdefault(key, GatheredClaim(key))
         if entry.schema == "OC":
             claim.outer = entry
         elif entry.schema == "CC":
@@ -236,7 +237,7 @@ class _Screening:
             if claim.time is not None:
                 raise InputError(
                     entry.where,
-                    f"claim {uid} has a second claim time (line {claim.time.where.rsplit(':', 1)[1]} "
+                    f"claim {key} has a second claim time (line {claim.time.where.rsplit(':', 1)[1]} "
                     "is the first): NIST's validator stops on it",
                 )
             claim.time = entry
@@ -258,7 +259,7 @@ class _Screening:
             entry.valid = False
             self.event("UNKNOWN_VALUE", name, value, ", ".join(sorted(allowed)), where=entry.where)
 
-    def check_oc(self, entry: Entry, condition: str, query: str, uid: str) -> None:
+    def check_oc(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
         values = entry.values
         self.check_condition(entry, condition)
         self.member(entry, "epistemic_status", values["claim_epistemic_status"], EPISTEMIC)
@@ -274,20 +275,20 @@ class _Screening:
                 wanted = {"subtopic": subtopic, "topic": topic, "claim_template": template}
                 if value == "":
                     entry.valid = False
-                    self.event("MISSING_REQUIRED_CLAIM_FIELD", name, condition, uid, where=entry.where)
+                    self.event("MISSING_REQUIRED_CLAIM_FIELD", name, condition, key, where=entry.where)
                 elif not any(all(row.get(k) == wanted[k] for k in keys) for row in rows):
                     entry.valid = False
-                    self.event("UNEXPECTED_CLAIM_VALUE", shown, value, uid, where=entry.where)
+                    self.event("UNEXPECTED_CLAIM_VALUE", shown, value, key, where=entry.where)
         if not any(row.get("topic") == topic for row in rows):
             entry.valid = False
-            self.event("UNEXPECTED_CLAIM_VALUE", "topic", topic, uid, where=entry.where)
+            self.event("UNEXPECTED_CLAIM_VALUE", "topic", topic, key, where=entry.where)
         document = values["document_id"] or entry.frame[:-4]  # NIST falls back on the frame's file name
         values["document_id"] = document
         if document not in self.documents:
             entry.valid = False
             self.event("UNKNOWN_ITEM", "document", document, where=entry.where)
 
-    def check_cc(self, entry: Entry, condition: str, query: str, uid: str) -> None:
+    def check_cc(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
         values = entry.values
         key = ":".join(
             values[c] for c in ("claim_id", "claim_component_type", "claim_component_name", "claim_component_qnode_id")
@@ -298,15 +299,15 @@ class _Screening:
         self.check_condition(entry, condition)
         self.check_query(entry, condition, query)
 
-    def check_ct(self, entry: Entry, condition: str, query: str, uid: str) -> None:
+    def check_ct(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
         self.check_condition(entry, condition)
         self.check_query(entry, condition, query)
         dates = {bound: _date(entry, bound) for bound in _DATES}
-        self.range(entry, uid, "start_after", dates["start_after"], "end_before", dates["end_before"])
-        self.range(entry, uid, "end_after", dates["end_after"], "end_before", dates["end_before"])
+        self.range(entry, key, "start_after", dates["start_after"], "end_before", dates["end_before"])
+        self.range(entry, key, "end_after", dates["end_after"], "end_before", dates["end_before"])
         self.date(entry, "end_before", dates["end_before"])
         self.date(entry, "end_after", dates["end_after"])
-        self.range(entry, uid, "start_after", dates["start_after"], "start_before", dates["start_before"])
+        self.range(entry, key, "start_after", dates["start_after"], "start_before", dates["start_before"])
         self.date(entry, "start_before", dates["start_before"])
         self.date(entry, "start_after", dates["start_after"])
 
@@ -327,7 +328,7 @@ class _Screening:
     def range(
         self,
         entry: Entry,
-        uid: str,
+        key: ClaimKey,
         after_name: str,
         after: tuple[int, int, int],
         before_name: str,
@@ -344,9 +345,9 @@ class _Screening:
             wrong = bool(before[2] and after[2] and before[2] < after[2])
         if wrong:
             entry.valid = False
-            self.event("INVALID_DATE_RANGE", "GatheredClaim", uid, after_name, before_name, where=entry.where)
+            self.event("INVALID_DATE_RANGE", "GatheredClaim", key, after_name, before_name, where=entry.where)
 
-    def check_ranking5(self, entry: Entry, condition: str, query: str, uid: str) -> None:
+    def check_ranking5(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
         values = entry.values
         self.member(entry, "claim_relation", values["claim_relation"], RELATIONS)
         if values["claim_relation"] not in RELATIONS and entry.claim is not None:
@@ -358,7 +359,7 @@ class _Screening:
         self.check_condition(entry, condition)
         self.check_query(entry, condition, query)
 
-    def check_ranking67(self, entry: Entry, condition: str, query: str, uid: str) -> None:
+    def check_ranking67(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
         known = self.queries.conditions.get(condition)
         if known is not None and entry.values["query_topic"] not in known.topics:
             entry.valid = False
@@ -368,18 +369,18 @@ class _Screening:
 
     # ---- the checks of each claim ----------------------------------------------------------------------
     def check_claims(self) -> None:
-        ranks: dict[str, dict[str, Entry]] = {}
+        ranks: dict[tuple[str, str], dict[str, Entry]] = {}
         for claim in self.claims.values():
             if claim.outer is None:
                 claim.valid = False
                 self.warnings.append(
-                    f"claim {claim.uid} has no outer claim row (AIDA_P3_TA3_OC_0001): it is left out "
+                    f"claim {claim.key} has no outer claim row (AIDA_P3_TA3_OC_0001): it is left out "
                     "(NIST's validator stops on it)"
                 )
             elif not claim.outer.valid:
                 claim.valid = False
             if claim.rank is not None:
-                by_rank = ranks.setdefault(f"{claim.condition}:{claim.query}", {})
+                by_rank = ranks.setdefault((claim.key.condition, claim.key.query), {})
                 rank = claim.rank.values["rank"]
                 if rank in by_rank:
                     raise InputError(
@@ -390,13 +391,13 @@ class _Screening:
                 by_rank[rank] = claim.rank
             else:
                 claim.valid = False
-                self.event("MISSING_CLAIM_RANK", claim.uid, source="ResponseSet")
-            if claim.condition != "Condition7" and not any(
+                self.event("MISSING_CLAIM_RANK", claim.key, source="ResponseSet")
+            if claim.key.condition != "Condition7" and not any(
                 c.values["claim_component_type"] == "xVariable" for c in claim.components
             ):
                 claim.valid = False
                 self.event(
-                    "MISSING_REQUIRED_CLAIM_FIELD", "xVariable", claim.condition, claim.uid, source="ResponseSet"
+                    "MISSING_REQUIRED_CLAIM_FIELD", "xVariable", claim.key.condition, claim.key, source="ResponseSet"
                 )
 
     def result(self) -> Validated:
