@@ -14,19 +14,23 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from aifcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from aifcheck.score.scorefiles import ScoreTable
 
 CI_EXAMPLES = """Examples:
 
   aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
 
   aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
-"""
+"""  # noqa: E501 - the examples are one command a line
 COMPARE_EXAMPLES = """Example:
 
   aifcheck score compare out-baseline/ out-new/ --format json
@@ -37,7 +41,7 @@ REPORT_EXAMPLES = """Example:
 """
 
 
-class CompareFormat(str, enum.Enum):
+class CompareFormat(enum.StrEnum):
     text = "text"
     json = "json"
 
@@ -93,7 +97,8 @@ def ci(
         str | None,
         typer.Option(
             "--key",
-            help="Key columns, comma-separated: one interval set per distinct key of the summary rows (default for TA1: RunID,Language,Metatype).",
+            help="Key columns, comma-separated: one interval set per distinct key of the summary rows "
+            "(default for TA1: RunID,Language,Metatype).",
         ),
     ] = None,
     summary: Annotated[
@@ -187,7 +192,8 @@ def report(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); the first is the baseline."
+            help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); "
+            "the first is the baseline."
         ),
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
@@ -217,12 +223,13 @@ CI = typer.Option(
 CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
 
 
-def intervals_beside(folder: Path, seed: int | None) -> None:
-    """Write the intervals of the headline metrics of the score files in ``folder``."""
+def intervals_beside(folder: Path, tables: Iterable[ScoreTable], seed: int | None) -> None:
+    """Write the intervals of the headline metrics of a scorer's tables beside its score files in
+    ``folder``: from the tables in memory, the files are not read back."""
     from aifcheck.render.ci import write_folder_intervals
-    from aifcheck.score.ci import folder_intervals
+    from aifcheck.score.ci import table_intervals
 
-    results = folder_intervals(folder, seed=seed)
+    results = table_intervals(tables, seed=seed)
     write_folder_intervals(folder, results)
     notes = {f"note: {result.stream.describe()}" for result in results.values()}
     for result in results.values():

@@ -25,9 +25,10 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -123,7 +124,7 @@ class _NistSize:
         if rows:
             used = rows * self.n
             block = self.kept[:used].reshape(rows, self.n)
-            for found, statistic in zip(self.found, self.statistics):
+            for found, statistic in zip(self.found, self.statistics, strict=True):
                 found.append(statistic(block))
             self.left -= rows
             self.held -= used
@@ -236,8 +237,11 @@ def _nist_replicates(groups: Sequence[Sequence[np.ndarray]], replications: int, 
         [(len(group[0]), [mean_of(sample) for sample in group]) for group in groups], replications, seed
     )
     return [
-        [Replicates(means, int(np.count_nonzero(means < sample.mean()))) for means, sample in zip(found, group)]
-        for found, group in zip(drawn, groups)
+        [
+            Replicates(means, int(np.count_nonzero(means < sample.mean())))
+            for means, sample in zip(found, group, strict=True)
+        ]
+        for found, group in zip(drawn, groups, strict=True)
     ]
 
 
@@ -298,8 +302,8 @@ def sample_intervals(
                 for group in _rounds(batches, count)
                 for found in _nist_replicates([[samples[j] for j in chosen] for chosen in group], count, stream.seed)
             ]
-        for chosen, replicated in zip(batches, drawn):
-            for j, replicates in zip(chosen, replicated):
+        for chosen, replicated in zip(batches, drawn, strict=True):
+            for j, replicates in zip(chosen, replicated, strict=True):
                 accel = _jackknife_acceleration(samples[j])
                 for size in shared:
                     found[j][size] = bca(replicates.means, math.nan, accel, size, below=replicates.below)
@@ -455,16 +459,14 @@ def _quirk_warnings(
     literal = [c for c in wildcards if c not in intended]
     other = sample_rows(data, _no_summary, cells, intended)
     return [
-        f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value although data rows hold "
+        f"{data.path}: key {label}: NIST's tool lets ALL in {', '.join(literal)} match any value "
+        "although data rows hold "
         f"ALL there (its walk skips a column after removing one): {len(rows)} rows instead of {len(other)}"
     ]
 
 
-def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
-    """What NIST's ``generate_confidence_intervals.py`` computes on a score table (see the
-    module docstring): one line per summary row, in file order; with ``macro`` the rows whose
-    document cell is ALL-Micro are not printed. InputError (file and line) for a missing
-    column, a score that is not a number, or a summary key without data rows."""
+def _checked_options(table: ScoreTable, options: CIOptions) -> list[str]:
+    """UsageError or InputError for options the table cannot take; the warnings the options call for."""
     _check_sizes(options.sizes)
     table.require(*options.key, option="--key")
     table.require(options.score, option="--score")
@@ -472,15 +474,25 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         if not options.document:
             raise UsageError("--macro needs --document: the column naming each row's document")
         table.require(options.document, option="--document")
-    stream = Stream.of(options.seed)
     warnings = []
     if options.replications is not None:
         warnings.append(f"{options.replications} replications per interval (NIST's tool: 100,000; 10,000,000 at 0.99)")
     for size in options.sizes:
         if size_label(size) != round(size * 100) and abs(size * 100 - round(size * 100)) < 1e-9:
             warnings.append(
-                f"size {size} is labelled {size_label(size)}% as in NIST's tool ({size} x 100 = {size * 100!r}, truncated)"
+                f"size {size} is labelled {size_label(size)}% as in NIST's tool "
+                f"({size} x 100 = {size * 100!r}, truncated)"
             )
+    return warnings
+
+
+def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
+    """What NIST's ``generate_confidence_intervals.py`` computes on a score table (see the
+    module docstring): one line per summary row, in file order; with ``macro`` the rows whose
+    document cell is ALL-Micro are not printed. InputError (file and line) for a missing
+    column, a score that is not a number, or a summary key without data rows."""
+    warnings = _checked_options(table, options)
+    stream = Stream.of(options.seed)
     is_summary = summary_matcher(table, options.summary)
     summaries = [row for row in table.rows if is_summary(row)]
     if not summaries:
@@ -522,7 +534,7 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
         samples[name] = _sample(table, rows, options, pool)
         first_key[name] = values
     intervals = sample_intervals(pool.values, list(samples.values()), options.sizes, stream, options.replications)
-    computed = {name: (found, len(samples[name])) for name, found in zip(samples, intervals)}
+    computed = {name: (found, len(samples[name])) for name, found in zip(samples, intervals, strict=True)}
     lines = []
     for row in printed:
         values = tuple(table.getter(name)(row) for name in options.key)
@@ -591,9 +603,25 @@ def folder_intervals(
 ) -> dict[str, CIResult]:
     """``headline_intervals`` of every score table of a scored run (``OUT``, ``OUT/scores`` or one
     file), by metric name; tables of no known task are skipped."""
-    scores = read_scores(out)
-    return {
-        t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications)
-        for t in scores.tables
-        if t.layout is not None
-    }
+    tables = [t.table for t in read_scores(out).tables]
+    return table_intervals(tables, sizes=sizes, seed=seed, replications=replications)
+
+
+def table_intervals(
+    tables: Iterable[ScoreTable],
+    *,
+    sizes: Sequence[float] = DEFAULT_SIZES,
+    seed: int | None = None,
+    replications: int | None = None,
+) -> dict[str, CIResult]:
+    """``headline_intervals`` of score tables (a scorer's, in memory, or read from its files), by
+    metric name, in the order of their paths (as a folder's files are read); tables of no known
+    task are skipped."""
+    found = {}
+    for table in sorted(tables, key=lambda t: Path(t.path)):
+        layout = layout_of(table)
+        if layout is not None:
+            found[table.name] = headline_intervals(
+                MetricTable(table, layout), sizes=sizes, seed=seed, replications=replications
+            )
+    return found

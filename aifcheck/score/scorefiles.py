@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +49,17 @@ class ScoreTable:
             if stem.endswith(suffix):
                 return stem[: -len(suffix)]
         return stem
+
+    @classmethod
+    def printed(cls, path: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> ScoreTable:
+        """The table NIST's reader (read_table) makes of the file that prints ``header`` and ``rows``
+        (one line each, cells joined by tabs), without printing it: every cell stripped, the rows
+        numbered from line 2."""
+        return cls(
+            path,
+            tuple(name.strip() for name in header),
+            tuple(ScoreFileRow(line, tuple(c.strip() for c in cells)) for line, cells in enumerate(rows, 2)),
+        )
 
     def has(self, column: str) -> bool:
         return column in self._index

@@ -86,3 +86,29 @@ def test_score_ta1_ci_writes_the_twelve_metrics_intervals(tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     assert len(list((out / "scores").glob("*-ci.tab"))) == 12
     assert "seed" in proc.stderr  # the seed drawn is said
+
+
+def test_score_ci_takes_the_tables_in_memory_as_the_files_read_back(tmp_path: Path) -> None:
+    """``--ci`` resamples the score tables the scorer's renderer hands it, not the files read back:
+    they must be the same tables, cell for cell and line for line."""
+    from ta2_common import AUX, FIXTURES
+
+    from aifcheck.render.ta2.scores import score_tables as ta2_tables
+    from aifcheck.render.ta2.scores import write_scores
+    from aifcheck.render.ta3.scores import score_tables as ta3_tables
+    from aifcheck.render.ta3.scores import write_score_files
+    from aifcheck.score.scorefiles import read_table
+    from aifcheck.score.ta2 import score_ta2
+    from aifcheck.score.ta3.scorer import score_ta3
+
+    scores = score_ta3(T3 / "RUN1", T3 / "queries_to_score.tab", T3 / "claim-mappings.tab", T3 / "LDC")
+    write_score_files(scores, tmp_path / "ta3")
+    tables = ta3_tables(scores, tmp_path / "ta3")
+    assert len(tables) == 8
+    assert all(table == read_table(table.path) for table in tables)
+    if AUX.is_dir():
+        case = FIXTURES / "many_queries"
+        found = score_ta2(case / "runW", case / "queries_to_score.tab", case / "LDC", AUX)
+        write_scores(found, tmp_path / "ta2")
+        (table,) = ta2_tables(found, tmp_path / "ta2")
+        assert table == read_table(table.path) and len(table.rows) > 1

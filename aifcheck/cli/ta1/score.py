@@ -28,7 +28,7 @@ EXAMPLES = """Examples:
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
 
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
-"""
+"""  # noqa: E501 - the examples are one command a line
 
 
 def ta1(
@@ -68,7 +68,8 @@ def ta1(
         Path | None,
         typer.Option(
             "--overlay",
-            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours at least "
+            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, "
+            "its near neighbours at least "
             "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
         ),
     ] = None,
@@ -81,7 +82,8 @@ def ta1(
         typer.Option(
             "--iou-threshold",
             metavar="LANG:MODALITY:VALUE",
-            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality (image, text, video); "
+            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) "
+            "and modality (image, text, video); "
             "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).",
         ),
     ] = None,
@@ -103,7 +105,8 @@ def ta1(
         str,
         typer.Option(
             "--similarity-types",
-            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, jc, "
+            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: "
+            "class, complex, jc, "
             "text, topsim, transe (NIST's SIMILARITY_TYPES).",
         ),
     ] = "class,jc",
@@ -123,7 +126,7 @@ def ta1(
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
     from aifcheck.render.output import new_folder
-    from aifcheck.render.ta1.scores import NistLayout, headline_table, unscored_pairs_warning
+    from aifcheck.render.ta1.scores import NistLayout, headline_table, score_tables, unscored_pairs_warning
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
@@ -156,7 +159,7 @@ def ta1(
         )
         layout.run(scores)
         if ci and scores.metrics:
-            intervals_beside(folder, ci_seed)
+            intervals_beside(folder, score_tables(scores, output), ci_seed)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
     warning = unscored_pairs_warning(scores)

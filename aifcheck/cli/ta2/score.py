@@ -81,7 +81,7 @@ def ta2(
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
     from aifcheck.render.output import check_new_folder
-    from aifcheck.render.ta2.scores import scores_json, summary_text, write_scores
+    from aifcheck.render.ta2.scores import score_tables, scores_json, summary_text, write_scores
     from aifcheck.score.ta2 import score_ta2
 
     inputs = (run, queries_to_score, assessments, aux)
@@ -89,7 +89,7 @@ def ta2(
     scores = score_ta2(run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan)
     write_scores(scores, output, force, inputs)
     if ci:
-        intervals_beside(output, ci_seed)
+        intervals_beside(output, score_tables(scores, output), ci_seed)
     for warning in scores.warnings:
         typer.echo(f"aifcheck: warning: {warning}", err=True)
     for note in scores.notes:

@@ -66,7 +66,7 @@ def ta3(
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
-    from aifcheck.render.ta3.scores import summary_table, write_score_files
+    from aifcheck.render.ta3.scores import score_tables, summary_table, write_score_files
     from aifcheck.score.ta3.scorer import score_ta3
 
     check_run_id(run_id)
@@ -75,6 +75,6 @@ def ta3(
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
     write_score_files(scores, output, force, inputs)
     if ci:
-        intervals_beside(output, ci_seed)
+        intervals_beside(output, score_tables(scores, output), ci_seed)
     warn(scores.warnings)
     sys.stdout.write(summary_table(scores))

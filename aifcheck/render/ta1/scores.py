@@ -5,6 +5,7 @@ metrics' score tables, the logs and results.json; and the headline table ``score
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -13,7 +14,8 @@ import numpy as np
 from aifcheck.errors import cut, printable
 from aifcheck.pipeline.ta1.align import SimilarityBlock
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
-from aifcheck.render.score_table import cell, score_table
+from aifcheck.render.score_table import cell, score_table, tab_table
+from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta1.document import DocumentOutputs
 from aifcheck.score.ta1.metrics import HEADLINE
 from aifcheck.score.ta1.metrics.common import MetricScores
@@ -66,6 +68,14 @@ class NistLayout:
         _write(self.folder / "results.json", [json.dumps({"scores": [dict(scores.results)]}, indent=4, sort_keys=True)])
 
 
+def score_tables(scores: TA1Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+    """The ``OUT/scores/<Metric>-scores.tab`` tables as values."""
+    return tuple(
+        tab_table(Path(out) / "scores" / f"{name}-scores.tab", metric.columns, metric_cells(metric, scores.run_id))
+        for name, metric in scores.metrics.items()
+    )
+
+
 def metric_cells(scores: MetricScores, run_id: str) -> list[dict[str, str]]:
     """Each row of a metric's table (its rows, then its summaries) as NIST prints it, by column name."""
     lines = []
@@ -104,7 +114,8 @@ def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
     first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
     more = ", ..." if len(pairs) > shown else ""
     return (
-        f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for them): "
+        f"{len(pairs)} type pair(s) have no similarity in the tables "
+        "(NIST's filter stage asks the KGTK service for them): "
         f"scored 0; add them with --extra-similarities ({first}{more})"
     )
 

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.render.output import new_folder, write_file
-from aifcheck.render.score_table import Column, cell, score_table
+from aifcheck.render.score_table import Column, cell, score_table, tab_table
+from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta2.scores import PLAN, TA2Scores
 
 METRIC = "AcrossDocumentsCoreferenceMetricV2"
@@ -50,6 +51,16 @@ SUMMARY = ("Summary", "ALL-Macro")
 
 def score_table_text(scores: TA2Scores, separator: str) -> str:
     """The score file: ``separator`` "pretty" (the .txt) or "tab" (the .tab)."""
+    return score_table(COLUMNS, _score_rows(scores), separator)
+
+
+def score_tables(scores: TA2Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+    """The ``OUT/scores/<Metric>-scores.tab`` table as a value."""
+    return (tab_table(Path(out) / "scores" / f"{METRIC}-scores.tab", COLUMNS, _score_rows(scores)),)
+
+
+def _score_rows(scores: TA2Scores) -> list[dict[str, str]]:
+    """The rows of the score file, formatted."""
     lines = []
     for row in scores.rows:
         values: dict[str, object] = {
@@ -72,7 +83,7 @@ def score_table_text(scores: TA2Scores, separator: str) -> str:
         ap="" if scores.summary is None else scores.summary,
     )
     lines.append({c.name: cell(c, summary[c.name], summary=True) for c in COLUMNS})
-    return score_table(COLUMNS, lines, separator)
+    return lines
 
 
 def score_files(scores: TA2Scores) -> dict[str, str]:

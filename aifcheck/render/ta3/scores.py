@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.render.output import new_folder, write_file
-from aifcheck.render.score_table import Column, cell, score_table
+from aifcheck.render.score_table import Column, cell, score_table, tab_table
+from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, NDCGRow, TA3MetricScores, TA3Scores
 
 _KEYS = (
@@ -44,6 +45,19 @@ def _cells(columns: tuple[Column, ...], values: dict[str, object], summary: bool
 
 def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
     """One metric's file: ``separator`` "pretty" (the .txt) or "tab" (the .tab)."""
+    return score_table(*_metric_rows(scores, run_id), separator)
+
+
+def score_tables(scores: TA3Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+    """The ``OUT/scores/<Metric>-scores.tab`` tables as values."""
+    return tuple(
+        tab_table(Path(out) / "scores" / f"{metric.metric}-scores.tab", *_metric_rows(metric, run_id=scores.run_id))
+        for metric in scores.metrics
+    )
+
+
+def _metric_rows(scores: TA3MetricScores, run_id: str) -> tuple[tuple[Column, ...], list[dict[str, str]]]:
+    """A metric's columns and its rows, formatted."""
     ndcg = scores.metric in NDCG_METRICS
     columns = NDCG_COLUMNS if ndcg else F1_COLUMNS
     value_name = columns[-1].name
@@ -70,7 +84,7 @@ def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
         values.update(condition=macro.condition, query_id=ALL_MACRO, claim_relation=macro.relation, run_id=run_id)
         values[value_name] = "" if macro.value is None else macro.value
         rows.append(_cells(columns, values, True))
-    return score_table(columns, rows, separator)
+    return columns, rows
 
 
 def write_score_files(
