@@ -16,7 +16,7 @@ from aifcheck.errors import UsageError
 from aifcheck.loading.kb import load_kb
 from aifcheck.loading.paths import entries
 from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.shared.sparql import PrintedTable, run_table
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, read_layout
 
 TURTLE = "turtle"
@@ -91,9 +91,7 @@ def select(run: Path, aux: Aux) -> KbSelection:
     return KbSelection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
 
 
-def kb_tables(path: str) -> dict[str, tuple[str, str]]:
-    """kind -> (path to name in messages, text) of the tables NIST's SPARQL stage makes of a KB."""
+def kb_tables(path: str) -> dict[str, tuple[str, PrintedTable]]:
+    """kind -> (path to name in messages, table) of the tables NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
-        return {
-            kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS
-        }
+        return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")) for kind in KINDS}

@@ -3,7 +3,7 @@ temporal 4-tuples), as rows that NIST's stages read, correct, drop and write bac
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,9 +96,18 @@ MAX_CELL = 4096  # characters of a cell (NIST's IRIs and spans take some tens)
 def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow]:
     """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
     lines = text.splitlines()
-    header = lines[0].rstrip() if lines else ""
-    if header != HEADERS[kind]:
-        found = header.replace("\t", " ") or "no header"
+    header = tuple(lines[0].rstrip().split("\t")) if lines else ()
+    width = len(COLUMNS[kind])
+    return table_rows(kind, document, path, header, (line.split("\t", width - 1) for line in lines[1:]))
+
+
+def table_rows(
+    kind: str, document: str, path: str, header: Sequence[str], lines: Iterable[Sequence[str]]
+) -> list[TableRow]:
+    """A table's header cells and the cells of each of its lines as rows, each cell stripped;
+    InputError when the header is not NIST's, or a line has not one cell per column."""
+    if "\t".join(header) != HEADERS[kind]:
+        found = " ".join(header) or "no header"
         raise InputError(
             path,
             f"not NIST's {kind} table: expected the columns {HEADERS[kind].replace(chr(9), ' ')}, found {found}",
@@ -106,15 +115,15 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow
         )
     width = len(COLUMNS[kind])
     rows = []
-    for number, line in enumerate(lines[1:], 2):
-        cells = line.split("\t", width - 1)
+    for number, cells in enumerate(lines, 2):
         if len(cells) != width:
             raise InputError(
                 path,
                 f"row has {len(cells)} cells, the {kind} table has {width} columns (NIST's pipeline stops here)",
                 number,
             )
-        if len(line) > MAX_CELL and len(longest := max(cells, key=len)) > MAX_CELL:
+        if max(map(len, cells)) > MAX_CELL:
+            longest = max(cells, key=len)
             raise InputError(
                 path,
                 f"a cell of {len(longest):,} characters ({longest[:60]}...), more than {MAX_CELL:,}: NIST's score "

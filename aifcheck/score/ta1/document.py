@@ -21,7 +21,9 @@ from pathlib import Path
 from aifcheck.errors import InputError
 from aifcheck.extract.model import KnowledgeGraph
 from aifcheck.pipeline.shared.auxdata import Aux, load_aux
+from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
+from aifcheck.pipeline.shared.sparql import PrintedTable
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
@@ -29,7 +31,16 @@ from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
-from aifcheck.pipeline.ta1.tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
+from aifcheck.pipeline.ta1.tables import (
+    FILE_NAMES,
+    Cells,
+    Document,
+    parse_table,
+    read_document,
+    read_layout,
+    read_text,
+    table_rows,
+)
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
 from aifcheck.score.ta1.responses import build
@@ -106,6 +117,7 @@ def _loaded(
 
 
 Rows = Mapping[str, Cells]  # kind -> a table's rows
+Raw = Mapping[str, tuple[str, "PrintedTable | str"]]  # kind -> (where, the table queried or the file's text)
 
 
 @dataclass(frozen=True)
@@ -139,7 +151,7 @@ class DocumentOutcome:
 
 
 def score_document(
-    setting: Setting, path: str, document: str, submitted: bool, raw: dict[str, tuple[str, str]] | None = None
+    setting: Setting, path: str, document: str, submitted: bool, raw: Raw | None = None
 ) -> DocumentOutcome:
     """The stages of one document: ``path`` is its KB (or its folder of tables) when ``submitted``,
     else its gold folder; ``raw`` its tables already queried (kind -> (where, text)), if they were."""
@@ -184,21 +196,27 @@ def score_document(
     return outcome
 
 
-def _read_system(path: str, document: str, raw: dict[str, tuple[str, str]] | None) -> tuple[Document, Rows]:
-    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes."""
+def _read_system(path: str, document: str, raw: Raw | None) -> tuple[Document, Rows]:
+    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes:
+    from the tables queried (no printing and reading back), or from the text of NIST's files."""
     if raw is None:
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
-    for kind, (where, text) in raw.items():
-        cleaned = clean_text(text)
-        tables[kind] = parse_table(kind, document, where, cleaned)
-        clean[kind] = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
+    for kind, (where, table) in raw.items():
+        if isinstance(table, PrintedTable):
+            lines = (clean_cells(f"?{c}" for c in table.columns), *map(clean_cells, table.rows))
+            tables[kind] = table_rows(kind, document, where, lines[0], lines[1:])
+        else:
+            cleaned = clean_text(table)
+            tables[kind] = parse_table(kind, document, where, cleaned)
+            lines = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
+        clean[kind] = lines
     return Document(document, tables), clean
 
 
-def _raw_tables(path: str, document: str) -> dict[str, tuple[str, str]]:
-    """kind -> (path to name in messages, text) of a document's tables before cleaning: queried from
-    its KB, or read from its folder in NIST's SPARQL-output layout."""
+def _raw_tables(path: str, document: str) -> Raw:
+    """kind -> (path to name in messages, table or text) of a document's tables before cleaning:
+    queried from its KB, or read from its folder in NIST's SPARQL-output layout."""
     if Path(path).is_dir():
         files = read_layout(Path(path).parent, [document])[document]
         return {table: (str(file), read_text(file)) for table, file in files.items()}
