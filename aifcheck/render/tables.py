@@ -51,4 +51,4 @@ def joined_tsv(tables: Sequence[PrintedTable]) -> str:
     """The tables of several files under one header (each file's rows together, in file order)."""
     if not tables:
         return ""
-    return tables[0].to_tsv() + "".join(t.to_tsv().split("\n", 1)[1] for t in tables[1:])
+    return tables[0].to_tsv() + "".join("\t".join(row) + "\n" for t in tables[1:] for row in t.rows)

@@ -75,9 +75,6 @@ class TableRow:
     def __setitem__(self, column: str, value: str) -> None:
         self.cells[_INDEX[self.kind][column]] = value
 
-    def text(self) -> str:
-        return "\t".join(self.cells) + "\n"
-
 
 @dataclass
 class Document:

@@ -52,20 +52,6 @@ class PoolLine:
     document: str
     mention: str  # ELT:(x1,y1)-(x2,y2), the key frame ID for key frames
 
-    def text(self) -> str:
-        cells = (
-            self.query_id,
-            self.descriptor,
-            str(self.response_id),
-            self.source,
-            self.document,
-            self.mention,
-            UNFILLED,
-            UNFILLED,
-            UNFILLED,
-        )
-        return "\t".join(cells) + "\n"
-
 
 @dataclass(frozen=True)
 class Kit:

@@ -56,10 +56,6 @@ class Response(NamedTuple):
     link_cv: float
     valid: bool
 
-    def text(self) -> str:
-        """The row as NIST writes it back (stripped cells, corrections applied), with its newline."""
-        return "\t".join(self[1:8]) + "\n"
-
 
 # Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
 _response = tuple.__new__

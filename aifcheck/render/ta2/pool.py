@@ -8,7 +8,8 @@ import shutil
 import time
 from pathlib import Path
 
-from aifcheck.pipeline.ta2.pool import POOL_HEADER, TA2Pool
+from aifcheck.pipeline.ta2.pool import POOL_HEADER, UNFILLED, PoolLine, TA2Pool
+from aifcheck.pipeline.ta2.responses import Response
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, score_table
 
@@ -18,16 +19,27 @@ def pool_texts(pool: TA2Pool) -> dict[str, str]:
     table of the runs pooled, the kits and their language map under task2_pool_<batch>/, and each
     run's pooled rows under runs/<run_id>/SPARQL-POOLED-<BATCH>-output/."""
     package = f"task2_pool_{pool.batch.lower()}"
-    texts = {"pool.txt": "\t".join(POOL_HEADER) + "\n" + "".join(line.text() for line in pool.lines)}
+    texts = {"pool.txt": "\t".join(POOL_HEADER) + "\n" + "".join(map(_pool_line, pool.lines))}
     texts["runs_to_pool.txt"] = "run_id\n" + "".join(f"{run.run_id}\n" for run in pool.runs)
     for kit in pool.kits:
-        texts[f"{package}/kits/{kit.name}"] = "".join(line.text() for line in kit.lines)
+        texts[f"{package}/kits/{kit.name}"] = "".join(map(_pool_line, kit.lines))
     texts[f"{package}/{package}.klm"] = "".join(f"{kit.name}\t{kit.languages}\n" for kit in pool.kits)
     for run in pool.runs:
         for pooled in run.files:
             name = f"runs/{run.run_id}/SPARQL-POOLED-{pool.batch}-output/{pooled.name}"
-            texts[name] = f"{pooled.header}\n" + "".join(row.text() for row in pooled.rows)
+            texts[name] = f"{pooled.header}\n" + "".join(map(_response_line, pooled.rows))
     return texts
+
+
+def _pool_line(line: PoolLine) -> str:
+    """A line of pool.txt and of a kit: LDC fills its last three cells."""
+    cells = (line.query_id, line.descriptor, str(line.response_id), line.source, line.document, line.mention)
+    return "\t".join((*cells, UNFILLED, UNFILLED, UNFILLED)) + "\n"
+
+
+def _response_line(response: Response) -> str:
+    """A pooled row as NIST writes it back (stripped cells, corrections applied)."""
+    return "\t".join(response[1:8]) + "\n"
 
 
 def package_name(pool: TA2Pool, data: bytes, when: int) -> str:
