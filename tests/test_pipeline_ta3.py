@@ -105,7 +105,7 @@ def test_merge_puts_the_two_halves_of_the_graph_table_together(example) -> None:
 
 
 def test_merge_names_a_missing_table() -> None:
-    table = StageTable("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", "?docid", ())
+    table = StageTable("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", ("?docid",), ())
     with pytest.raises(InputError, match="AIDA_P3_TA3_GR_0001B"):
         merge([table])
 
@@ -217,7 +217,7 @@ def test_handle_fills_missing_handles_from_the_ltf_files(tmp_path: Path) -> None
     )
     table = StageTable(
         "Condition5/Q/C.ttl/T.rq.tsv",
-        "?docid\t?objectc_handle\t?oinf_j_span",
+        ("?docid", "?objectc_handle", "?oinf_j_span"),
         (
             ("D1", "[unknown]", "D1:E1:(4,0)-(8,0)"),
             ("D1", "", "D1:E1:(24,0)-(28,0)"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from aifcheck.pipeline.shared.clean import clean_cell, clean_cells
+from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile, text_lines
 
@@ -15,7 +15,7 @@ def clean_file(file: StageTable | TextFile) -> StageTable:
     if isinstance(file, TextFile):
         lines = [line.split("\t") for line in text_lines(file.text)]
         return StageTable(file.path, None, tuple(clean_cells(cells) for cells in lines))
-    header = "\t".join(clean_cell(cell) for cell in file.header.split("\t")) if file.header is not None else None
+    header = clean_cells(file.header) if file.header is not None else None
     return StageTable(file.path, header, tuple(clean_cells(row) for row in file.rows))
 
 

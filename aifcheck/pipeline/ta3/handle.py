@@ -22,8 +22,7 @@ from pathlib import Path
 
 from aifcheck.extract.model import HANDLE_SPAN
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.queries import split_cells
-from aifcheck.pipeline.ta3.tables import StageTable, ended_lines
+from aifcheck.pipeline.ta3.tables import StageTable, ended_lines, fit_cells, rstrip_cells
 
 MISSING = ("[unknown]", "", '""')
 _SEGMENT = re.compile(r'^<SEG id=".*?" start_char="(\d+)" end_char="(\d+)">$')
@@ -41,15 +40,14 @@ def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) 
     if table.header is None:
         if not table.rows:
             return table
-        first = tuple("\t".join(table.rows[0]).rstrip().split("\t"))
-        return StageTable(table.path, None, (first, *table.rows[1:]))
-    columns = [c.strip() for c in table.header.split("\t")]
+        return StageTable(table.path, None, (rstrip_cells(table.rows[0]), *table.rows[1:]))
+    columns = [c.strip() for c in table.header]
     if _HANDLE not in columns:
         return table
     at, span_at = columns.index(_HANDLE), columns.index(_SPAN_COLUMN) if _SPAN_COLUMN in columns else None
     rows = []
     for number, row in enumerate(table.rows, 2):
-        cells = split_cells("\t".join(row), len(columns))
+        cells = fit_cells(row, len(columns))
         where = f"{root}/{table.path}:{number}"
         handle_text = cells[at] if at < len(cells) else None
         text = None

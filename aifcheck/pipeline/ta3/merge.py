@@ -29,17 +29,10 @@ def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
         if missing:
             raise InputError(frame, f"no {', '.join(missing)}: NIST's merge stops on it")
         first, second = (by_path[f"{frame}/{name}"] for name in GR_HALVES)
-        merged.append(StageTable(f"{frame}/{GR}", _header(first), first.rows + second.rows))
-        merged.extend(
-            StageTable(f"{frame}/{name}", _header(by_path[f"{frame}/{name}"]), by_path[f"{frame}/{name}"].rows)
-            for name in COPIED
-        )
+        merged.append(StageTable(f"{frame}/{GR}", first.header, first.rows + second.rows))
+        merged.extend(by_path[f"{frame}/{name}"] for name in COPIED)
     for folder in sorted({frame.rsplit("/", 1)[0] for frame in frames}):
         ranking = by_path.get(f"{folder}/{folder.split('/')[1]}{RANKING_SUFFIX}")
         if ranking is not None:
             merged.append(ranking)
     return tuple(merged)
-
-
-def _header(table: StageTable) -> str | None:
-    return None if table.header is None else table.header.strip()

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.queries import UserQueries, split_cells
-from aifcheck.pipeline.ta3.tables import StageTable
+from aifcheck.pipeline.ta3.queries import UserQueries
+from aifcheck.pipeline.ta3.tables import StageTable, fit_cells
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
 _DATE_COLUMNS = tuple(f"{bound}_{part}" for bound in _DATES for part in ("month", "day", "year"))
@@ -172,12 +172,11 @@ class _Screening:
             schema = "RANKING5" if condition == "Condition5" else "RANKING67"
             header = SCHEMAS[schema][0]
         else:
-            header = tuple((table.header or "").split("\t"))
+            header = table.header or ("",)
             schema = next(
                 (name for name, (known, _) in SCHEMAS.items() if known == header and not name.startswith("RANKING")),
                 None,
             )
-        lines = ["\t".join(row) for row in table.rows]
         first = 1 if table.is_ranking else 2  # the line number of the first row
         path = f"{self.root}/{table.path}"
         if schema is None:
@@ -186,8 +185,8 @@ class _Screening:
             return
         columns = SCHEMAS[schema][1]
         entries = []
-        for number, line in enumerate(lines, first):
-            cells = split_cells(line, len(header))
+        for number, row in enumerate(table.rows, first):
+            cells = fit_cells(row, len(header))
             if len(cells) < len(header):
                 raise InputError(
                     path, f"{len(cells)} cells, expected {len(header)}: NIST's validator stops on it", number
@@ -409,7 +408,7 @@ class _Screening:
                 for e in entries
                 if e.valid and e.claim is not None and e.claim.valid
             )
-            tables.append(StageTable(table.path, None if table.is_ranking else (table.header or "").rstrip(), rows))
+            tables.append(StageTable(table.path, None if table.is_ranking else table.header, rows))
         return Validated(tuple(tables), tuple(self.claims.values()), tuple(self.unknown), tuple(self.warnings))
 
 

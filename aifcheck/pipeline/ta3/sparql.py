@@ -23,7 +23,7 @@ def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:
     with load_kb(frame.path, lines=any(orders_by_line(name) for name in names)) as kb:
         found = [run_table(kb, name) for name in names]
     return tuple(
-        StageTable(f"{frame.folder}/{t.name}.rq.tsv", "\t".join(f"?{c}" for c in t.columns), t.rows) for t in found
+        StageTable(f"{frame.folder}/{t.name}.rq.tsv", tuple(f"?{c}" for c in t.columns), t.rows) for t in found
     )
 
 

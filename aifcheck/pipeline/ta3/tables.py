@@ -2,14 +2,17 @@
 
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
 its path below that folder (``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
-``Condition5/<query>/<query>.ranking.tsv``). A table is its header line (None for a ranking file,
-which has none) and its rows of cells; render/pipeline_ta3.py writes it as NIST's scripts do, each
-line ending in a newline. A ranking file as NIST's docker copies it into SPARQL-output is its text.
+``Condition5/<query>/<query>.ranking.tsv``). A table is its header's cells (None for a ranking
+file, which has none) and its rows of cells; render/ta3/pipeline.py writes it as NIST's scripts do,
+each line ending in a newline. A header is its query's variables (``?name``): where NIST strips a
+header line, that changes none of them. A ranking file as NIST's docker copies it into SPARQL-output
+is its text.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from aifcheck.loading.ranking import RANKING_SUFFIX
@@ -21,7 +24,7 @@ _ENDED_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 @dataclass(frozen=True)
 class StageTable:
     path: str
-    header: str | None
+    header: tuple[str, ...] | None
     rows: tuple[tuple[str, ...], ...]
 
     @property
@@ -35,6 +38,23 @@ class TextFile:
 
     path: str
     text: str
+
+
+def fit_cells(cells: Sequence[str], width: int) -> list[str]:
+    """A row's cells as NIST's file reader takes its line: at most ``width`` cells (the cells past
+    the last column stay in it, joined by tabs: NIST's tolerance for over-long rows), each stripped."""
+    if len(cells) > width:
+        cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
+    return [cell.strip() for cell in cells]
+
+
+def rstrip_cells(cells: Sequence[str]) -> tuple[str, ...]:
+    """The cells of a line whose trailing whitespace NIST strips (tabs included: empty cells at
+    the end go)."""
+    kept = list(cells)
+    while len(kept) > 1 and not kept[-1].strip():
+        kept.pop()
+    return (*kept[:-1], kept[-1].rstrip()) if kept else ()
 
 
 def text_lines(text: str) -> list[str]:

@@ -15,8 +15,8 @@ from aifcheck.render.output import new_folder, write_file
 def file_text(file: StageTable | TextFile) -> str:
     if isinstance(file, TextFile):
         return file.text
-    header = "" if file.header is None else file.header + "\n"
-    return header + "".join("\t".join(row) + "\n" for row in file.rows)
+    lines = file.rows if file.header is None else (file.header, *file.rows)
+    return "".join("\t".join(row) + "\n" for row in lines)
 
 
 def outer_claim_text(claim: ArfClaim) -> str:
@@ -58,12 +58,18 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, "
+        f"{len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",
         f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "
         f"{result.logs['validate-responses.log'].errors} error(s) (logs/validate-responses.log)",
-        f"handle: {'missing handles filled from the LTF files' if result.handled else 'skipped (no --ltf): ' + AUGMENTED + ' is a copy of ' + VALID}",
+        "handle: "
+        + (
+            "missing handles filled from the LTF files"
+            if result.handled
+            else f"skipped (no --ltf): {AUGMENTED} is a copy of {VALID}"
+        ),
         f"{ARF}: {len(result.arf)} claims",
         f"wrote {target}",
     ]
