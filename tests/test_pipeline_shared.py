@@ -12,8 +12,9 @@ from aifcheck.errors import InputError
 from aifcheck.loading.tsv import read_lines, read_table
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.responses import read_folder
-from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
+from aifcheck.pipeline.ta2.screen import validate_stage
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 
@@ -74,7 +75,7 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
         ("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'),
         ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'),
     )
-    valid, log = validate_stage([StageFile("Q.rq.tsv", HEADER, rows)], aux)
+    valid, log = validate_stage([StageTable("Q.rq.tsv", HEADER, rows)], aux)
     assert valid[0].rows == (
         ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),
     )  # the second, clipped to T1

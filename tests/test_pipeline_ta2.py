@@ -18,10 +18,11 @@ from helpers import SHARED_DATA
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.run import clean_stage, pipeline_ta2
-from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
-from aifcheck.render.ta2.pipeline import tsv
+from aifcheck.pipeline.ta2.screen import validate_stage
+from aifcheck.render.tables import stage_text
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
 PREFIXES = f"""@prefix aida: <{AIDA}> .
@@ -91,9 +92,9 @@ def _row(
 
 def _validate(aux: Path, *rows: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The VALID rows (text) and log lines (without time and program) of one SPARQL-output file."""
-    valid, log = validate_stage(clean_stage([StageFile("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
+    valid, log = validate_stage(clean_stage([StageTable("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
     lines = [f"{e.level} - {e.message}" + (f" at {e.where}" if e.where else "") for e in log]
-    return tsv(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
+    return stage_text(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
 
 
 # --- the real example -------------------------------------------------------------------------
@@ -147,12 +148,12 @@ def test_the_real_example_through_the_api() -> None:
     queries = tuple(Query(q, "E1", *PRACTICE[q], line) for line, q in enumerate(sorted(PRACTICE), 2))
     result = pipeline_ta2(REAL_KB, queries, REAL_AUX)
     assert (
-        [f.name for f in result.sparql]
-        == [f.name for f in result.valid]
+        [f.path for f in result.sparql]
+        == [f.path for f in result.valid]
         == sorted(p.name for p in EXPECTED.glob("*.rq.tsv"))
     )
     for file in result.sparql:
-        assert tsv(file) == (EXPECTED / file.name).read_text(encoding="utf-8")
+        assert stage_text(file) == (EXPECTED / file.path).read_text(encoding="utf-8")
     assert [len(f.rows) for f in result.valid] == [2, 2] and result.errors == 0
     assert {row[3] for f in result.valid for row in f.rows} == {"cluster-NILE30181"}
 
@@ -315,13 +316,13 @@ def test_a_name_entry_point_matches_member_names_exactly(small_aux: Path, tmp_pa
     confidence (c3) or an event prototype (c4) gives none, as in NIST's template."""
     kb = run_folder(tmp_path / "run", NAMED) / "task2_kb.ttl"
     result = pipeline_ta2(kb, [Query("AIDA_P3_TA2_E0001", "E1", "name", "Kyiv", 2)], small_aux)
-    assert [tsv(f) for f in result.sparql] == [
+    assert [stage_text(f) for f in result.sparql] == [
         HEADER_LINE
         + "\n"
         + 'D1\tKyiv\t"Kyiv"@uk\t<http://example.org/c1>\tD1:T1:(20,0)-(30,0)\t"0.5"\t"1.0"\n'
         + 'D1\tKyiv\tKyiv\t<http://example.org/c1>\tD1:T1:(20,0)-(30,0)\t"0.5"\t"0.5"\n'
     ]
-    assert [tsv(f) for f in result.valid] == [
+    assert [stage_text(f) for f in result.valid] == [
         HEADER_LINE
         + "\n"
         + 'D1\tKyiv\t"Kyiv"@uk\t<http://example.org/c1>\tD1:T1:(20,0)-(30,0)\t"0.5"\t"1.0"\n'
@@ -620,10 +621,10 @@ def test_each_distinct_message_is_logged_once_and_counted(small_aux: Path) -> No
         _row("D1", "D1:T1:(21,0)-(30,0)", '"1.5"'),
     ]
     valid, log = validate_stage(
-        clean_stage([StageFile("B.rq.tsv", HEADER, tuple(rows[2:])), StageFile("A.rq.tsv", HEADER, tuple(rows[:2]))]),
+        clean_stage([StageTable("B.rq.tsv", HEADER, tuple(rows[2:])), StageTable("A.rq.tsv", HEADER, tuple(rows[:2]))]),
         load_aux(small_aux, TA2_CORE),
     )
-    assert [f.name for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order
+    assert [f.path for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order
     assert [(e.code, e.where) for e in log] == [
         ("DEFAULT_INFO", None),
         ("UNKNOWN_ITEM", Where("A.rq.tsv", 2)),

@@ -21,13 +21,14 @@ from tree_digest import digest
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.clean import clean_cell
 from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import merge
 from aifcheck.pipeline.ta3.queries import read_user_queries
 from aifcheck.pipeline.ta3.run import pipeline_ta3
 from aifcheck.pipeline.ta3.select import parse_depth, select_frames
-from aifcheck.pipeline.ta3.tables import StageTable
-from aifcheck.render.ta3.pipeline import file_text, write_pipeline
+from aifcheck.render.ta3.pipeline import write_pipeline
+from aifcheck.render.tables import stage_text
 
 RUN = SHARED_DATA / "task3-run"
 EXPECTED = SHARED_DATA / "task3-expected"
@@ -228,7 +229,7 @@ def test_handle_fills_missing_handles_from_the_ltf_files(tmp_path: Path) -> None
     )
     log = EventLog("augment_output.py")
     (handled,) = handle([table], tmp_path, log, "VALID")
-    assert file_text(handled) == (
+    assert stage_text(handled) == (
         "?docid\t?objectc_handle\t?oinf_j_span\nD1\tmayor\tD1:E1:(4,0)-(8,0)\n"
         "D1\tMasks\tD1:E1:(24,0)-(28,0)\nD1\tParis\tNULL\nD1\tParis\tD1:E1:(13,0)-(17,0)\n"
         'D1\t""\tD1:E9:(1,0)-(2,0)\n'

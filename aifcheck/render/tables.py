@@ -11,6 +11,7 @@ from pathlib import Path
 from aifcheck.errors import InputError
 from aifcheck.extract.query import EntryPoints
 from aifcheck.pipeline.shared.sparql import PrintedTable, nist_tables
+from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.render.output import write_atomically
 from aifcheck.spread.parallel import Spread
 
@@ -52,3 +53,13 @@ def joined_tsv(tables: Sequence[PrintedTable]) -> str:
     if not tables:
         return ""
     return tables[0].to_tsv() + "".join("\t".join(row) + "\n" for t in tables[1:] for row in t.rows)
+
+
+def stage_text(file: StageTable | TextFile) -> str:
+    """A file of NIST's TA2 or TA3 docker stages as NIST's scripts write it: a copied file's text
+    as it was; a table's header (a ranking file has none) and rows, cells joined by tabs, each line
+    ending in a newline."""
+    if isinstance(file, TextFile):
+        return file.text
+    lines = file.rows if file.header is None else (file.header, *file.rows)
+    return "".join("\t".join(row) + "\n" for row in lines)

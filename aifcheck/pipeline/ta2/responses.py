@@ -207,9 +207,9 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
     validator = RowValidator(aux)
     found = {}
     for file in stages.valid:
-        path = f"{kb}#{VALID_FOLDER}/{file.name}"
+        path = f"{kb}#{VALID_FOLDER}/{file.path}"
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
-        query_id = query_id_of(file.name)
+        query_id = query_id_of(file.path)
         found[query_id] = LoadedResponses(
             path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events)
         )

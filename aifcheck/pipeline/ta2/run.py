@@ -22,8 +22,9 @@ from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
 from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
-from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
+from aifcheck.pipeline.ta2.screen import validate_stage
 
 KB_FILE = "task2_kb.ttl"
 S3_FILE = "s3_location.txt"
@@ -45,9 +46,9 @@ class TA2Pipeline:
     validate stage's log (``logs/validate-responses.log``)."""
 
     queries: tuple[Query, ...]
-    sparql: tuple[StageFile, ...]  # SPARQL-output
-    clean: tuple[StageFile, ...]  # SPARQL-CLEAN-output
-    valid: tuple[StageFile, ...]  # SPARQL-VALID-output
+    sparql: tuple[StageTable, ...]  # SPARQL-output
+    clean: tuple[StageTable, ...]  # SPARQL-CLEAN-output
+    valid: tuple[StageTable, ...]  # SPARQL-VALID-output
     log: tuple[Event, ...]
 
     @property
@@ -110,20 +111,20 @@ def find_kb(run: str | os.PathLike) -> Path:
     return run / KB_FILE
 
 
-def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[StageFile, ...]:
+def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[StageTable, ...]:
     """Each query's table as NIST's SPARQL stage prints it (``SPARQL-output/<query_id>.rq.tsv``)."""
     files = {query.file_name: _query_file(kb, query) for query in queries}
     return tuple(files[name] for name in sorted(files))
 
 
-def _query_file(kb: KB, query: Query) -> StageFile:
+def _query_file(kb: KB, query: Query) -> StageTable:
     """The query's table as NIST's SPARQL stage prints it. The entry point goes as a one-value list:
     run_table takes an empty string for a missing value, and NIST queries an empty entry point too."""
     table = run_table(kb, query.template, query_link_target=[query.entrypoint])
-    return StageFile(query.file_name, tuple(f"?{column}" for column in table.columns), table.rows)
+    return StageTable(query.file_name, tuple(f"?{column}" for column in table.columns), table.rows)
 
 
-def clean_stage(files: Sequence[StageFile]) -> tuple[StageFile, ...]:
+def clean_stage(files: Sequence[StageTable]) -> tuple[StageTable, ...]:
     """NIST's clean stage (``SPARQL-CLEAN-output``): every cell holding an IRI
     ``<https://...#NAME>`` becomes NAME, the header's cells too."""
-    return tuple(StageFile(f.name, clean_cells(f.header), tuple(clean_cells(row) for row in f.rows)) for f in files)
+    return tuple(StageTable(f.path, clean_cells(f.header), tuple(clean_cells(row) for row in f.rows)) for f in files)

@@ -14,12 +14,12 @@ aifcheck's names why. The checks of a row are RowValidator's, which the scorer r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.checks import VALIDATOR, RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
+from aifcheck.pipeline.shared.tables import StageTable
 
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
@@ -27,16 +27,7 @@ CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its
 NO_DOCUMENT = CLEAN_FOLDER[:-4]
 
 
-@dataclass(frozen=True)
-class StageFile:
-    """One file of a stage: its header's cells and its rows' cells (NIST joins each with tabs)."""
-
-    name: str
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-
-def validate_stage(files: Sequence[StageFile], aux: Aux) -> tuple[tuple[StageFile, ...], tuple[Event, ...]]:
+def validate_stage(files: Sequence[StageTable], aux: Aux) -> tuple[tuple[StageTable, ...], tuple[Event, ...]]:
     """The files of the clean stage as NIST's validate stage writes them, and its log. ``aux``:
     the AUX tables with the package's full list of core documents (``aux.TA2_CORE``). Its log's
     events name the row they are about by its file's name and line."""
@@ -44,15 +35,15 @@ def validate_stage(files: Sequence[StageFile], aux: Aux) -> tuple[tuple[StageFil
     log.record("DEFAULT_INFO", "validation started")
     validator = RowValidator(aux, NO_DOCUMENT)
     valid = []
-    for file in sorted(files, key=lambda f: f.name):
+    for file in sorted(files, key=lambda f: f.path):
         rows = []
         for line, cells in enumerate(file.rows, 2):
             row = validator.check(cells)
             for finding in row.findings:
-                log.record(finding.code, *finding.args, where=Where(file.name, line), source=VALIDATOR)
+                log.record(finding.code, *finding.args, where=Where(file.path, line), source=VALIDATOR)
             if row.known and row.core and row.problem is None:
                 rows.append(row.cells)
-        valid.append(StageFile(file.name, file.header, tuple(rows)))
+        valid.append(StageTable(file.path, file.header, tuple(rows)))
     log.record("DEFAULT_INFO", f"validation finished (warnings:{log.count('WARNING')}, errors:{log.count('ERROR')})")
     return tuple(valid), tuple(log.events)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.tables import StageTable, TextFile, text_lines
+from aifcheck.pipeline.shared.tables import StageTable, TextFile, text_lines
 
 
 def clean_file(file: StageTable | TextFile) -> StageTable:

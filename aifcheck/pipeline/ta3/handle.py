@@ -22,7 +22,7 @@ from pathlib import Path
 
 from aifcheck.extract.model import HANDLE_SPAN
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta3.tables import StageTable, ended_lines, fit_cells, rstrip_cells
+from aifcheck.pipeline.shared.tables import StageTable, ended_lines, fit_cells, rstrip_cells
 
 MISSING = ("[unknown]", "", '""')
 _SEGMENT = re.compile(r'^<SEG id=".*?" start_char="(\d+)" end_char="(\d+)">$')

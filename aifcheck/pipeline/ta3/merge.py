@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
-from aifcheck.pipeline.ta3.tables import StageTable
+from aifcheck.pipeline.shared.tables import StageTable
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
 GR = "AIDA_P3_TA3_GR_0001.rq.tsv"

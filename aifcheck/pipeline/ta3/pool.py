@@ -29,8 +29,8 @@ from pathlib import Path
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.ranking import RANKING_SUFFIX, ranking_width, read_ranking
+from aifcheck.pipeline.shared.tables import ended_lines
 from aifcheck.pipeline.ta3.queries import split_cells
-from aifcheck.pipeline.ta3.tables import ended_lines
 
 PLACEHOLDER = "xxxxxxxxxxx"
 COMPONENT_ORDER = (

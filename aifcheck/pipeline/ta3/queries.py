@@ -20,7 +20,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
-from aifcheck.pipeline.ta3.tables import text_lines
+from aifcheck.pipeline.shared.tables import text_lines
 
 TOPIC_COLUMNS = {
     "Condition5": ("topic_id", "topic", "subtopic", "claim_template"),
@@ -90,7 +90,7 @@ def _topics(path: Path, columns: tuple[str, ...]) -> dict[str, tuple[dict[str, s
         cells = split_cells(line, len(columns))
         if len(cells) < len(columns):
             raise InputError(str(path), f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", number)
-        row = dict(zip(columns, cells))
+        row = dict(zip(columns, cells, strict=True))
         topics.setdefault(row["topic_id"], []).append(row)
     return {k: tuple(v) for k, v in topics.items()}
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from aifcheck.errors import UsageError
 from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
 from aifcheck.pipeline.ta3.handle import handle
@@ -22,7 +23,6 @@ from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
 from aifcheck.pipeline.ta3.sparql import sparql_output
-from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
     "SPARQL-output",

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
 from aifcheck.pipeline.shared.events import EventLog
+from aifcheck.pipeline.shared.tables import StageTable, fit_cells
 from aifcheck.pipeline.ta3.queries import UserQueries
-from aifcheck.pipeline.ta3.tables import StageTable, fit_cells
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
 _DATE_COLUMNS = tuple(f"{bound}_{part}" for bound in _DATES for part in ("month", "day", "year"))

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.ranking import RANKING_SUFFIX, named_columns, ranking_width, read_ranking
+from aifcheck.pipeline.shared.tables import TextFile
 from aifcheck.pipeline.ta3.queries import UserQueries
-from aifcheck.pipeline.ta3.tables import TextFile
 
 _DEPTH = re.compile(r"^(Condition[567]):(\d+)$")
 

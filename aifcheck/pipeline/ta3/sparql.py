@@ -13,8 +13,8 @@ from __future__ import annotations
 from aifcheck.extract.query import orders_by_line, table_names
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.pipeline.ta3.select import FrameFile, FrameSelection
-from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 
 
 def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:

@@ -22,9 +22,10 @@ from aifcheck.extract.query import query_text
 from aifcheck.loading.rdf import literal_text
 from aifcheck.pipeline.shared.events import Event
 from aifcheck.pipeline.ta2.run import KB_FILE, TA2Pipeline
-from aifcheck.pipeline.ta2.screen import CLEAN_FOLDER, StageFile
+from aifcheck.pipeline.ta2.screen import CLEAN_FOLDER
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, score_table
+from aifcheck.render.tables import stage_text
 
 STAGES = {"SPARQL-output": "sparql", CLEAN_FOLDER: "clean", "SPARQL-VALID-output": "valid"}
 _TIME = "%m/%d/%Y %I:%M:%S %p"  # NIST's logger's
@@ -44,15 +45,10 @@ def write_pipeline_ta2(result: TA2Pipeline, kb: Path, out: Path, force: bool = F
         for stage, attribute in STAGES.items():
             (folder / stage).mkdir()
             for file in getattr(result, attribute):
-                write_file(folder / stage / file.name, tsv(file))
+                write_file(folder / stage / file.path, stage_text(file))
         when = time.strftime(_TIME)
         write_file(folder / "logs" / "run.log", log_text(result.run_log, "run_task2_evaluation_pipeline.py", when, out))
         write_file(folder / "logs" / "validate-responses.log", log_text(result.log, "validate_responses.py", when, out))
-
-
-def tsv(file: StageFile) -> str:
-    """A stage's file as NIST writes it: its header and rows, cells joined by tabs, one per line."""
-    return "".join("\t".join(cells) + "\n" for cells in (file.header, *file.rows))
 
 
 def log_text(events: Iterable[Event], program: str, when: str, out: Path) -> str:
@@ -67,8 +63,8 @@ def log_text(events: Iterable[Event], program: str, when: str, out: Path) -> str
 
 def console_table(result: TA2Pipeline) -> str:
     """One line per query: its entry point and its rows in SPARQL-output and SPARQL-VALID-output."""
-    sparql = {file.name: len(file.rows) for file in result.sparql}
-    valid = {file.name: len(file.rows) for file in result.valid}
+    sparql = {file.path: len(file.rows) for file in result.sparql}
+    valid = {file.path: len(file.rows) for file in result.valid}
     columns = (
         Column("query", "query", "s"),
         Column("type", "type", "s"),

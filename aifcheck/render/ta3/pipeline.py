@@ -6,17 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
-from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 from aifcheck.render.output import new_folder, write_file
-
-
-def file_text(file: StageTable | TextFile) -> str:
-    if isinstance(file, TextFile):
-        return file.text
-    lines = file.rows if file.header is None else (file.header, *file.rows)
-    return "".join("\t".join(row) + "\n" for row in lines)
+from aifcheck.render.tables import stage_text
 
 
 def outer_claim_text(claim: ArfClaim) -> str:
@@ -38,7 +32,7 @@ def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> No
         ):
             (out / name).mkdir(exist_ok=True)
             for file in files:
-                write_file(out / name / file.path, file_text(file))
+                write_file(out / name / file.path, stage_text(file))
         (out / ARF).mkdir()
         for claim in result.arf:
             folder = out / ARF / claim.condition / claim.query

@@ -1,10 +1,11 @@
-"""The files NIST's TA3 stages pass from one to the next, as values.
+"""The files NIST's TA2 and TA3 docker stages pass from one to the next, as values.
 
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
-its path below that folder (``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
+its path below that folder (TA2: ``AIDA_P3_TA2_E0001.rq.tsv``; TA3:
+``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
 ``Condition5/<query>/<query>.ranking.tsv``). A table is its header's cells (None for a ranking
 file, which has none) and its rows of cells; render/ta3/pipeline.py writes it as NIST's scripts do,
-each line ending in a newline. A header is its query's variables (``?name``): where NIST strips a
+each line ending in a newline (render/tables.py). A header is its query's variables (``?name``): where NIST strips a
 header line, that changes none of them. A ranking file as NIST's docker copies it into SPARQL-output
 is its text.
 """
