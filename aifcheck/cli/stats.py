@@ -23,7 +23,7 @@ import typer
 from aifcheck.errors import UsageError
 
 if TYPE_CHECKING:
-    from aifcheck.score.scorefiles import ScoreTable
+    from aifcheck.loading.tsv import TsvTable
 
 CI_EXAMPLES = """Examples:
 
@@ -223,7 +223,7 @@ CI = typer.Option(
 CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
 
 
-def intervals_beside(folder: Path, tables: Iterable[ScoreTable], seed: int | None) -> None:
+def intervals_beside(folder: Path, tables: Iterable[TsvTable], seed: int | None) -> None:
     """Write the intervals of the headline metrics of a scorer's tables beside its score files in
     ``folder``: from the tables in memory, the files are not read back."""
     from aifcheck.render.ci import write_folder_intervals

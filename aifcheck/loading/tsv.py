@@ -12,10 +12,12 @@ for NIST, and skipped here.
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text
@@ -36,11 +38,36 @@ def read_rows(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
     return [(number, line.split("\t")) for number, line in read_lines(path)]
 
 
+class TsvRow(NamedTuple):
+    """A row of a table (a tuple: AUX tables have hundreds of thousands)."""
+
+    line: int | None  # its line in the file; None for a row of a JSON file (CRUX's claim scores)
+    cells: tuple[str, ...]
+
+
+# TsvRow's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
+_row = tuple.__new__
+
+
 @dataclass(frozen=True)
 class TsvTable:
+    """A table with a header naming its columns, as NIST's file handler reads one (the AUX files,
+    queries tables, pools, NIST's score files): its rows of stripped cells with their lines."""
+
     path: str
     columns: tuple[str, ...]
-    rows: tuple[tuple[int, tuple[str, ...]], ...]  # (line number, cells), one cell per column
+    rows: tuple[TsvRow, ...]  # one cell per column
+
+    @classmethod
+    def printed(cls, path: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> TsvTable:
+        """The table NIST's reader makes of the file that prints ``header`` and ``rows`` (one line
+        each, cells joined by tabs), without printing it: every cell stripped, the rows numbered
+        from line 2."""
+        return cls(
+            path,
+            tuple(name.strip() for name in header),
+            tuple(_row(TsvRow, (line, tuple(c.strip() for c in cells))) for line, cells in enumerate(rows, 2)),
+        )
 
     @cached_property
     def _index(self) -> dict[str, int]:
@@ -50,10 +77,38 @@ class TsvTable:
     def column(self, name: str) -> int:
         return self._index[name]
 
+    def has(self, column: str) -> bool:
+        return column in self._index
+
+    def getter(self, column: str) -> Callable[[TsvRow], str | None]:
+        """A function row -> the row's cell in ``column`` (None when the table has no such column)."""
+        index = self._index.get(column)
+        if index is None:
+            return lambda _row: None
+        return lambda row: row.cells[index]
+
+    def require(self, *columns: str, option: str = "") -> None:
+        """InputError (line 1) for a column the table lacks."""
+        for column in columns:
+            if column and column not in self._index:
+                what = f"{option} {column}: " if option else ""
+                raise InputError(self.path, f"{what}no such column (the columns are {', '.join(self.columns)})", 1)
+
+    def number(self, row: TsvRow, column: str) -> float:
+        """A cell as a finite number, or InputError naming the file and line."""
+        text = self.getter(column)(row)
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            value = math.nan
+        if not math.isfinite(value):
+            raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
+        return value
+
     def records(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(line number, {column: cell}) of each row."""
         for line, cells in self.rows:
-            yield line, dict(zip(self.columns, cells))
+            yield line, dict(zip(self.columns, cells, strict=True))
 
     def cells(self, names: Sequence[str]) -> list[tuple[int, list[str]]]:
         """(line number, the cells of the columns ``names``: "" for a column the header lacks) of
@@ -80,5 +135,5 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
         cells = text.split("\t", width - 1)
         if len(cells) < width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
-        found.append((line, tuple(cell.strip() for cell in cells)))
+        found.append(_row(TsvRow, (line, tuple(cell.strip() for cell in cells))))
     return TsvTable(path, columns, tuple(found))

@@ -9,13 +9,13 @@ import os
 from html import escape
 from pathlib import Path
 
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.render.compare import p_text, significance
 from aifcheck.render.output import write_atomically
 from aifcheck.render.report_plots import difference_svg, distribution_svg
 from aifcheck.score.ci import Interval
 from aifcheck.score.compare import Comparison
 from aifcheck.score.report import HeadlineSummary, ReportData, RunSummary
-from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.version import __version__
 
 _CSS = """
@@ -83,7 +83,10 @@ def _th(text: str, number: bool = False) -> str:
 
 def _table(headers: list[tuple[str, bool]], rows: list[str], cls: str) -> str:
     head = "".join(_th(text, number) for text, number in headers)
-    return f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+    return (
+        f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 def _value(summary: HeadlineSummary) -> str:
@@ -124,7 +127,8 @@ def _run_section(index: int, run: RunSummary, data: ReportData) -> str:
         return "".join(parts)
     parts.append(_headline_table(run, data.sizes))
     parts.append(
-        f'<p class="muted">value: as the score file prints it; recomputed: from its per-{escape(run.headlines[0].headline.unit_name)} '
+        '<p class="muted">value: as the score file prints it; recomputed: from its '
+        f"per-{escape(run.headlines[0].headline.unit_name)} "
         "rows, which the intervals and the comparisons resample.</p>"
     )
     unit = run.headlines[0].headline.unit_name
@@ -206,7 +210,8 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
     parts = [
         f'<section id="compare-{index}"><h2>Run {index} ({escape(names[1])}) against run 1 ({escape(names[0])})</h2>',
         "<p>A is run 1, B is run " + str(index) + ". Differences B − A over the documents or queries scored in both "
-        f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications and p-values from "
+        f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications "
+        "and p-values from "
         f"{comparison.replications:,} trials of paired approximate randomization.</p>",
         _table(headers, rows, "compare"),
     ]
@@ -223,7 +228,7 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
     return "".join(parts) + "</section>"
 
 
-def _file_table(table: ScoreTable) -> str:
+def _file_table(table: TsvTable) -> str:
     rows = [f"<tr>{''.join(_td(cell) for cell in row.cells)}</tr>" for row in table.rows]
     body = _table([(c, False) for c in table.columns], rows, "file")
     return (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from aifcheck.score.scorefiles import ScoreTable
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.score.table import Column
 
 
@@ -39,7 +39,7 @@ def score_table(columns: Sequence[Column], rows: Sequence[Mapping[str, str]], se
     return "\n".join([line(header), *(line(row) for row in rows)]) + "\n"
 
 
-def tab_table(path: str | os.PathLike, columns: Sequence[Column], rows: Sequence[Mapping[str, str]]) -> ScoreTable:
+def tab_table(path: str | os.PathLike, columns: Sequence[Column], rows: Sequence[Mapping[str, str]]) -> TsvTable:
     """The ``tab`` table of already formatted rows as a value: what NIST's reader reads back from
     the file at ``path``, without the round trip through the file (``score --ci`` uses it)."""
-    return ScoreTable.printed(str(path), [c.header for c in columns], ([row[c.name] for c in columns] for row in rows))
+    return TsvTable.printed(str(path), [c.header for c in columns], ([row[c.name] for c in columns] for row in rows))

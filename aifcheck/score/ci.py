@@ -36,6 +36,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.tsv import TsvRow, TsvTable
 from aifcheck.score import resample
 from aifcheck.score.resample import Replicates, replicate_indices, replicate_means
 from aifcheck.score.scorefiles import (
@@ -43,12 +44,11 @@ from aifcheck.score.scorefiles import (
     ALL_MICRO,
     Layout,
     MetricTable,
-    ScoreFileRow,
-    ScoreTable,
     Unit,
     headline_data,
     key_cells,
     layout_of,
+    metric_name,
     read_score_file,
     read_scores,
     sample_rows,
@@ -410,7 +410,7 @@ class _Pool:
         self.values: list[float] = []
         self._positions: dict[int, int] = {}
 
-    def add(self, value: float, row: ScoreFileRow | None = None) -> int:
+    def add(self, value: float, row: TsvRow | None = None) -> int:
         """The position of a row's value (of a value of no row: a new one)."""
         if row is not None and id(row) in self._positions:
             return self._positions[id(row)]
@@ -420,7 +420,7 @@ class _Pool:
         return len(self.values) - 1
 
 
-def _sample(table: ScoreTable, rows: list[ScoreFileRow], options: CIOptions, pool: _Pool) -> np.ndarray:
+def _sample(table: TsvTable, rows: list[TsvRow], options: CIOptions, pool: _Pool) -> np.ndarray:
     """The positions in ``pool`` of a key's sample: its rows' scores, or with ``macro`` each
     document's mean score."""
     if not options.macro:
@@ -438,16 +438,16 @@ def _sample(table: ScoreTable, rows: list[ScoreFileRow], options: CIOptions, poo
     return np.array(means)
 
 
-def _no_summary(_row: ScoreFileRow) -> bool:
+def _no_summary(_row: TsvRow) -> bool:
     return False
 
 
 def _quirk_warnings(
-    data: ScoreTable,
+    data: TsvTable,
     holds_all: Callable[[str], bool],
     cells: dict[str, str],
     wildcards: list[str],
-    rows: list[ScoreFileRow],
+    rows: list[TsvRow],
     label: str,
 ) -> list[str]:
     """The wildcard walk's quirk, when it changed a sample (the intended reading: every key
@@ -465,7 +465,7 @@ def _quirk_warnings(
     ]
 
 
-def _checked_options(table: ScoreTable, options: CIOptions) -> list[str]:
+def _checked_options(table: TsvTable, options: CIOptions) -> list[str]:
     """UsageError or InputError for options the table cannot take; the warnings the options call for."""
     _check_sizes(options.sizes)
     table.require(*options.key, option="--key")
@@ -486,7 +486,7 @@ def _checked_options(table: ScoreTable, options: CIOptions) -> list[str]:
     return warnings
 
 
-def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
+def nist_intervals(table: TsvTable, options: CIOptions) -> CIResult:
     """What NIST's ``generate_confidence_intervals.py`` computes on a score table (see the
     module docstring): one line per summary row, in file order; with ``macro`` the rows whose
     document cell is ALL-Micro are not printed. InputError (file and line) for a missing
@@ -509,7 +509,7 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
             "with --macro the ALL-Micro rows are not printed: every summary row is one, the output is the header alone"
         )
     # the data rows once, rather than telling them from the summary rows again for every key
-    data = ScoreTable(table.path, table.columns, tuple(row for row in table.rows if not is_summary(row)))
+    data = TsvTable(table.path, table.columns, tuple(row for row in table.rows if not is_summary(row)))
     holds_all = functools.cache(lambda column: ALL in map(data.getter(column), data.rows))
     samples: dict[str, np.ndarray] = {}
     first_key: dict[str, tuple[str, ...]] = {}
@@ -543,7 +543,7 @@ def nist_intervals(table: ScoreTable, options: CIOptions) -> CIResult:
     return CIResult(table.path, options.key, tuple(options.sizes), tuple(lines), stream, tuple(warnings))
 
 
-def layout_options(table: ScoreTable, layout: Layout, column: str | None = None, **settings) -> CIOptions:
+def layout_options(table: TsvTable, layout: Layout, column: str | None = None, **settings) -> CIOptions:
     """NIST's arguments for a task's table, as NIST called its tool on TA1 tables (``-m``, key
     RunID,Language,Metatype, summary DocID:ALL-Macro,DocID:ALL-Micro, document DocID)."""
     return CIOptions(
@@ -558,7 +558,7 @@ def layout_options(table: ScoreTable, layout: Layout, column: str | None = None,
 
 
 def headline_intervals(
-    source: ScoreTable | MetricTable | str | os.PathLike,
+    source: TsvTable | MetricTable | str | os.PathLike,
     column: str | None = None,
     *,
     sizes: Sequence[float] = DEFAULT_SIZES,
@@ -573,7 +573,7 @@ def headline_intervals(
     if isinstance(source, MetricTable):
         table, layout = source.table, source.layout
     else:
-        table = source if isinstance(source, ScoreTable) else read_score_file(source)
+        table = source if isinstance(source, TsvTable) else read_score_file(source)
         layout = layout_of(table)
     if layout is None:
         raise InputError(
@@ -586,7 +586,7 @@ def headline_intervals(
     # has no interval: its line is left out rather than stopping every other one
     score = data.getter(options.score)
     blank = [row for row in data.rows if is_summary(row) and score(row) == ""]
-    kept = ScoreTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
+    kept = TsvTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
     result = nist_intervals(kept, options)
     notes = tuple(
         f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank
@@ -608,7 +608,7 @@ def folder_intervals(
 
 
 def table_intervals(
-    tables: Iterable[ScoreTable],
+    tables: Iterable[TsvTable],
     *,
     sizes: Sequence[float] = DEFAULT_SIZES,
     seed: int | None = None,
@@ -621,7 +621,7 @@ def table_intervals(
     for table in sorted(tables, key=lambda t: Path(t.path)):
         layout = layout_of(table)
         if layout is not None:
-            found[table.name] = headline_intervals(
+            found[metric_name(table)] = headline_intervals(
                 MetricTable(table, layout), sizes=sizes, seed=seed, replications=replications
             )
     return found

@@ -12,14 +12,13 @@ split at most (columns - 1) times, every cell stripped; a line with fewer cells 
 from __future__ import annotations
 
 import json
-import math
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from aifcheck.errors import InputError
+from aifcheck.loading.tsv import TsvRow, TsvTable
 
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
 ALL_MACRO = "ALL-Macro"
@@ -27,75 +26,16 @@ ALL_MICRO = "ALL-Micro"
 _ROUNDING = 1.5e-4  # a mean of 4-decimal cells against the 4-decimal mean of the unrounded values
 
 
-@dataclass(frozen=True)
-class ScoreFileRow:
-    line: int | None  # None for rows of a JSON file, which has no line per row
-    cells: tuple[str, ...]
+def metric_name(table: TsvTable) -> str:
+    """A score table's metric: its file's name without ``-scores.tab`` (or its extension)."""
+    stem = Path(table.path).name
+    for suffix in ("-scores.tab", "-scores.txt", ".tab", ".json", ".txt"):
+        if stem.endswith(suffix):
+            return stem[: -len(suffix)]
+    return stem
 
 
-@dataclass(frozen=True)
-class ScoreTable:
-    """One score table: its columns (in file order) and rows, with where each row came from."""
-
-    path: str
-    columns: tuple[str, ...]
-    rows: tuple[ScoreFileRow, ...]
-
-    @property
-    def name(self) -> str:
-        """The metric's name: the file name without ``-scores.tab`` (or its extension)."""
-        stem = Path(self.path).name
-        for suffix in ("-scores.tab", "-scores.txt", ".tab", ".json", ".txt"):
-            if stem.endswith(suffix):
-                return stem[: -len(suffix)]
-        return stem
-
-    @classmethod
-    def printed(cls, path: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> ScoreTable:
-        """The table NIST's reader (read_table) makes of the file that prints ``header`` and ``rows``
-        (one line each, cells joined by tabs), without printing it: every cell stripped, the rows
-        numbered from line 2."""
-        return cls(
-            path,
-            tuple(name.strip() for name in header),
-            tuple(ScoreFileRow(line, tuple(c.strip() for c in cells)) for line, cells in enumerate(rows, 2)),
-        )
-
-    def has(self, column: str) -> bool:
-        return column in self._index
-
-    @cached_property
-    def _index(self) -> Mapping[str, int]:
-        # a repeated column name answers with its last cell, as NIST's reader does
-        return {name: i for i, name in enumerate(self.columns)}
-
-    def getter(self, column: str):
-        """A function row -> the row's cell in ``column`` (None when the table has no such column)."""
-        index = self._index.get(column)
-        if index is None:
-            return lambda _row: None
-        return lambda row: row.cells[index]
-
-    def require(self, *columns: str, option: str = "") -> None:
-        """InputError (line 1) for a column the table lacks."""
-        for column in columns:
-            if column and column not in self._index:
-                what = f"{option} {column}: " if option else ""
-                raise InputError(self.path, f"{what}no such column (the columns are {', '.join(self.columns)})", 1)
-
-    def number(self, row: ScoreFileRow, column: str) -> float:
-        """A cell as a finite number, or InputError naming the file and line."""
-        text = self.getter(column)(row)
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            value = math.nan
-        if not math.isfinite(value):
-            raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
-        return value
-
-
-def read_table(path: str | os.PathLike) -> ScoreTable:
+def read_table(path: str | os.PathLike) -> TsvTable:
     """A tab-separated score table (header line first), read as NIST's file handler reads it."""
     name = str(path)
     try:
@@ -117,8 +57,8 @@ def read_table(path: str | os.PathLike) -> ScoreTable:
             raise InputError(
                 name, f"{len(cells)} cell{'s' if len(cells) != 1 else ''}, the header has {width} columns", number
             )
-        rows.append(ScoreFileRow(number, tuple(cell.strip() for cell in cells)))
-    return ScoreTable(name, columns, tuple(rows))
+        rows.append(TsvRow(number, tuple(cell.strip() for cell in cells)))
+    return TsvTable(name, columns, tuple(rows))
 
 
 # CRUX claim scores, as `aifcheck score crux-claims` prints them (render/crux.py)
@@ -134,7 +74,7 @@ _CRUX_JSON = {
 }
 
 
-def _crux_json(name: str, text: str) -> ScoreTable:
+def _crux_json(name: str, text: str) -> TsvTable:
     try:
         document = json.loads(text)
     except ValueError as exc:
@@ -151,12 +91,12 @@ def _crux_json(name: str, text: str) -> ScoreTable:
             raise InputError(name, f"document {label!r}: expected an object of scores")
         return (label, *(str(values.get(key, "")) for key in _CRUX_JSON.values()))
 
-    rows = [ScoreFileRow(None, cells(uid, values)) for uid, values in document["documents"].items()]
-    rows.append(ScoreFileRow(None, cells(ALL, document)))
-    return ScoreTable(name, CRUX_COLUMNS, tuple(rows))
+    rows = [TsvRow(None, cells(uid, values)) for uid, values in document["documents"].items()]
+    rows.append(TsvRow(None, cells(ALL, document)))
+    return TsvTable(name, CRUX_COLUMNS, tuple(rows))
 
 
-def _crux_text(name: str, lines: list[str]) -> ScoreTable:
+def _crux_text(name: str, lines: list[str]) -> TsvTable:
     """The first table of the text output (per document, then ALL), up to its blank line."""
     rows = []
     for number, line in enumerate(lines[1:], 2):
@@ -167,11 +107,11 @@ def _crux_text(name: str, lines: list[str]) -> ScoreTable:
             raise InputError(
                 name, f"{len(cells)} cells, expected {len(CRUX_COLUMNS)} ({' '.join(CRUX_COLUMNS)})", number
             )
-        rows.append(ScoreFileRow(number, cells))
-    return ScoreTable(name, CRUX_COLUMNS, tuple(rows))
+        rows.append(TsvRow(number, cells))
+    return TsvTable(name, CRUX_COLUMNS, tuple(rows))
 
 
-def read_score_file(path: str | os.PathLike) -> ScoreTable:
+def read_score_file(path: str | os.PathLike) -> TsvTable:
     """Any score file aifcheck writes: a NIST score table (``.tab``, tab-separated), or CRUX's
     claim scores as JSON or text."""
     name = str(path)
@@ -204,7 +144,7 @@ class Layout:
     exclude_zero: str | None = None  # data rows whose cell here is 0 are not part of the headline
     counts: bool = False  # CRUX: units pool their TP, FP, FN
 
-    def headline_column(self, table: ScoreTable) -> str:
+    def headline_column(self, table: TsvTable) -> str:
         if self.task == "ta2":
             return "AP"
         if self.task == "crux-claims":
@@ -257,7 +197,7 @@ CRUX_CLAIMS = Layout(
 )
 
 
-def layout_of(table: ScoreTable) -> Layout | None:
+def layout_of(table: TsvTable) -> Layout | None:
     """The layout of a table aifcheck (or NIST) writes, recognised by its columns; None if unknown."""
     columns = table.columns
     if columns[:4] == ("DocID", "RunID", "Language", "Metatype"):
@@ -271,7 +211,7 @@ def layout_of(table: ScoreTable) -> Layout | None:
     return None
 
 
-def summary_matcher(table: ScoreTable, summary: tuple[tuple[str, str], ...]):
+def summary_matcher(table: TsvTable, summary: tuple[tuple[str, str], ...]):
     """row -> whether it is a summary row: for each column of ``summary``, its cell is one of the
     values given for that column (a column the table lacks matches no row, as in NIST's tool)."""
     wanted: dict[str, set[str]] = {}
@@ -325,12 +265,12 @@ class Headline:
 class MetricTable:
     """A score table with its layout (None when the columns are not those of a known task)."""
 
-    table: ScoreTable
+    table: TsvTable
     layout: Layout | None
 
     @property
     def name(self) -> str:
-        return self.table.name
+        return metric_name(self.table)
 
 
 @dataclass(frozen=True)
@@ -350,7 +290,7 @@ class ScoreSet:
         return [h for t in self.tables if t.layout is not None for h in headlines(t)]
 
 
-def wildcard_columns(table: ScoreTable, is_summary, key_cells: Mapping[str, str]) -> list[str]:
+def wildcard_columns(table: TsvTable, is_summary, key_cells: Mapping[str, str]) -> list[str]:
     """The key columns whose ``ALL`` matches any value, as NIST's tool finds them: the columns
     where the summary row holds ALL, less those where a data row holds ALL too. NIST removes
     them from the list it is walking, so the column after a removed one goes unexamined for
@@ -370,23 +310,21 @@ def wildcard_columns(table: ScoreTable, is_summary, key_cells: Mapping[str, str]
     return columns
 
 
-def sample_rows(
-    table: ScoreTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]
-) -> list[ScoreFileRow]:
+def sample_rows(table: TsvTable, is_summary, key_cells: Mapping[str, str], wildcards: list[str]) -> list[TsvRow]:
     """The data rows of a key: those whose key cells equal the summary row's, a wildcard column
     matching anything; in file order."""
     fixed = [(table.getter(name), value) for name, value in key_cells.items() if name not in wildcards]
     return [row for row in table.rows if not is_summary(row) and all(get(row) == value for get, value in fixed)]
 
 
-def key_cells(table: ScoreTable, row: ScoreFileRow, key: tuple[str, ...]) -> dict[str, str]:
+def key_cells(table: TsvTable, row: TsvRow, key: tuple[str, ...]) -> dict[str, str]:
     """A row's cells of the key columns (each column once, in key order)."""
     return {name: table.getter(name)(row) for name in dict.fromkeys(key)}
 
 
-def _units(table: ScoreTable, layout: Layout, rows: list[ScoreFileRow], column: str) -> tuple[Unit, ...]:
+def _units(table: TsvTable, layout: Layout, rows: list[TsvRow], column: str) -> tuple[Unit, ...]:
     unit_of = table.getter(layout.unit)
-    grouped: dict[str, list[ScoreFileRow]] = {}
+    grouped: dict[str, list[TsvRow]] = {}
     for row in rows:
         grouped.setdefault(unit_of(row), []).append(row)
     units = []
@@ -409,20 +347,20 @@ def _units(table: ScoreTable, layout: Layout, rows: list[ScoreFileRow], column: 
     return tuple(units)
 
 
-def headline_rows(table: ScoreTable, layout: Layout) -> Iterator[ScoreFileRow]:
+def headline_rows(table: TsvTable, layout: Layout) -> Iterator[TsvRow]:
     """The summary rows that are headlines: ALL-Macro rows (all languages and metatypes for TA1)."""
     is_headline = summary_matcher(table, layout.headline_rows)
     return (row for row in table.rows if is_headline(row))
 
 
-def headline_data(table: ScoreTable, layout: Layout) -> tuple[ScoreTable, object]:
+def headline_data(table: TsvTable, layout: Layout) -> tuple[TsvTable, object]:
     """The table without the data rows that are not part of the headline (TA2 rows with RelCntd 0,
     TA3 queries with GT 0, which NIST's ALL-Macro leaves out), and its summary matcher."""
     is_summary = summary_matcher(table, layout.summary)
     if layout.exclude_zero is None or not table.has(layout.exclude_zero):
         return table, is_summary
     kept = tuple(r for r in table.rows if is_summary(r) or table.number(r, layout.exclude_zero) != 0)
-    return ScoreTable(table.path, table.columns, kept), is_summary
+    return TsvTable(table.path, table.columns, kept), is_summary
 
 
 def headlines(metric: MetricTable) -> list[Headline]:

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from aifcheck.errors import cut, printable
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.ta1.align import SimilarityBlock
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
 from aifcheck.render.score_table import cell, score_table, tab_table
-from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta1.document import DocumentOutputs
 from aifcheck.score.ta1.metrics import HEADLINE
 from aifcheck.score.ta1.metrics.common import MetricScores
@@ -68,7 +68,7 @@ class NistLayout:
         _write(self.folder / "results.json", [json.dumps({"scores": [dict(scores.results)]}, indent=4, sort_keys=True)])
 
 
-def score_tables(scores: TA1Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+def score_tables(scores: TA1Scores, out: str | os.PathLike) -> tuple[TsvTable, ...]:
     """The ``OUT/scores/<Metric>-scores.tab`` tables as values."""
     return tuple(
         tab_table(Path(out) / "scores" / f"{name}-scores.tab", metric.columns, metric_cells(metric, scores.run_id))

@@ -14,9 +14,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table, tab_table
-from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta2.scores import PLAN, TA2Scores
 
 METRIC = "AcrossDocumentsCoreferenceMetricV2"
@@ -54,7 +54,7 @@ def score_table_text(scores: TA2Scores, separator: str) -> str:
     return score_table(COLUMNS, _score_rows(scores), separator)
 
 
-def score_tables(scores: TA2Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+def score_tables(scores: TA2Scores, out: str | os.PathLike) -> tuple[TsvTable, ...]:
     """The ``OUT/scores/<Metric>-scores.tab`` table as a value."""
     return (tab_table(Path(out) / "scores" / f"{METRIC}-scores.tab", COLUMNS, _score_rows(scores)),)
 

@@ -12,9 +12,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table, tab_table
-from aifcheck.score.scorefiles import ScoreTable
 from aifcheck.score.ta3.scorer import METRICS, NDCG_METRICS, F1Row, NDCGRow, TA3MetricScores, TA3Scores
 
 _KEYS = (
@@ -48,7 +48,7 @@ def metric_table(scores: TA3MetricScores, run_id: str, separator: str) -> str:
     return score_table(*_metric_rows(scores, run_id), separator)
 
 
-def score_tables(scores: TA3Scores, out: str | os.PathLike) -> tuple[ScoreTable, ...]:
+def score_tables(scores: TA3Scores, out: str | os.PathLike) -> tuple[TsvTable, ...]:
     """The ``OUT/scores/<Metric>-scores.tab`` tables as values."""
     return tuple(
         tab_table(Path(out) / "scores" / f"{metric.metric}-scores.tab", *_metric_rows(metric, run_id=scores.run_id))
