@@ -3,7 +3,7 @@
 select (which claim frames and ranking lines, ``--depth``) -> SPARQL-output -> SPARQL-CLEAN-output
 -> SPARQL-MERGED-output -> SPARQL-VALID-output -> SPARQL-AUGMENTED-output (the handle stage with
 LTF files, a copy without) -> ARF-output, with NIST's log of each stage. Each stage returns values;
-render/pipeline_ta3.py writes them in NIST's layout.
+aifcheck.render.ta3.pipeline writes them in NIST's layout.
 """
 
 from __future__ import annotations

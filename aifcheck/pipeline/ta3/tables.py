@@ -3,7 +3,7 @@
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
 its path below that folder (``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
 ``Condition5/<query>/<query>.ranking.tsv``). A table is its header line (None for a ranking file,
-which has none) and its rows of cells; render/pipeline_ta3.py writes it as NIST's scripts do, each
+which has none) and its rows of cells; aifcheck.render.ta3.pipeline writes it as NIST's scripts do, each
 line ending in a newline. A ranking file as NIST's docker copies it into SPARQL-output is its text.
 """
 
