@@ -38,9 +38,9 @@ V2_COLUMNS = (
 V2_GROUPS = {"ALL": ("Relation", "Event"), "Relation": ("Relation",), "Event": ("Event",)}
 
 
-def _pairs(inputs: Inputs, document: str):
-    """(metatype, gold id, system id, [(system mention negated, gold mention negated)], |S|, |G|)
-    for each aligned event or relation pair, in NIST's order."""
+def aligned_pairs(inputs: Inputs, document: str):
+    """(metatype, gold id, system id, [(system mention negated, gold mention negated, system mention,
+    gold mention)], |S|, |G|) for each aligned event or relation pair, in NIST's order."""
     alignment = inputs.alignments.get(document)
     if alignment is None:
         return
@@ -53,7 +53,7 @@ def _pairs(inputs: Inputs, document: str):
         paired = alignment.system_mentions.get(system_id, {})
         system_mentions, gold_mentions = system_cluster.by_span, gold_cluster.by_span
         matched = [
-            (mention.negated, gold_mentions[paired[key]].negated)
+            (mention.negated, gold_mentions[paired[key]].negated, key, paired[key])
             for key, mention in system_mentions.items()
             if key in paired and paired[key] in gold_mentions
         ]
@@ -70,9 +70,9 @@ def score_v1(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language in inputs.documents():
         pooled: dict[str, list[float]] = {}
-        for metatype, gold_id, system_id, matched, system_size, gold_size in _pairs(inputs, document):
+        for metatype, gold_id, system_id, matched, system_size, gold_size in aligned_pairs(inputs, document):
             same = 0
-            for system_negated, gold_negated in matched:
+            for system_negated, gold_negated, *_ in matched:
                 same += 1.0 if system_negated == gold_negated else 0
             if inputs.plan:
                 counts = pooled.setdefault(metatype, [0, 0, 0])
@@ -102,7 +102,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
             for cluster in graph.clusters if graph else ():
                 if any(m.negated for m in cluster.by_span.values()):
                     negated.update(key for key, metatypes in V2_GROUPS.items() if cluster.metatype in metatypes)
-        pairs = list(_pairs(inputs, document))
+        pairs = list(aligned_pairs(inputs, document))
         for key, metatypes in V2_GROUPS.items():
             if key not in negated:
                 continue
@@ -110,7 +110,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
             for metatype, _, _, matched, _, _ in pairs:
                 if metatype not in metatypes:
                     continue
-                for system_yes, gold_yes in matched:
+                for system_yes, gold_yes, *_ in matched:
                     tp += system_yes and gold_yes
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes

@@ -1,0 +1,169 @@
+"""Why a score row has its value: the items that made it, and the steps that add them up.
+
+An :class:`Explanation` belongs to one row of a scorer's table (its ``row``: the row's key, as the
+score file prints it). Its ``items`` are what the scorer counted: an aligned pair and its
+similarity, a miss (a gold cluster, mention, argument or time with no match), a false alarm (a
+system cluster, mention, argument or time with no match), a ranked cluster or claim and its
+assessment. Each item carries the numbers the formula reads and where it comes from: the KB file
+and line of a system object, the gold or assessment row of a gold one.
+
+Its ``steps`` are the formula, as the docs state it (docs/explain.md): named expressions in a small
+arithmetic language, each reading the items and the steps before it; the row's columns are steps.
+:func:`recompute` evaluates them from the explanation alone, so a test can check every score row of
+NIST's files against its explanation: an explanation that does not add up to NIST's number is a
+bug in the explanation, never a reason to change the number.
+
+The language: numbers, names of earlier steps, ``+ - * /``, comparisons, ``and or not``,
+``X if C else Y``, ``min(...)``, ``max(...)``, and over the items of a kind: ``count("kind")``,
+``total("kind", "expr")`` (the sum of ``expr`` over them, added in their order, as NIST adds),
+``mean("kind", "expr")``, ``most("kind", "expr")`` (the greatest, 0 without items) where ``expr``
+reads an item's values by name.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+Value = float | int | str | bool | None
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an item comes from: ``side`` is "system" (the submission: a KB file and line, or a row
+    of a SPARQL table) or "gold" (a gold table row, an assessment row); ``what`` names the object."""
+
+    side: str
+    what: str
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a score row counted. ``kind`` says how it counted (``pair``, ``miss``,
+    ``false-alarm``, ``rank``, ...); ``label`` names it for a person; ``values`` are the numbers
+    (and the facts) the steps read; ``where`` the source of each side."""
+
+    kind: str
+    label: str
+    values: tuple[tuple[str, Value], ...] = ()
+    where: tuple[Where, ...] = ()
+
+    def value(self, name: str) -> Value:
+        for key, found in self.values:
+            if key == name:
+                return found
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One score row explained: ``row`` its key, column by column as the score file prints it;
+    ``values`` the row's values as scored; ``steps`` (name, expression) in order; ``items``."""
+
+    task: str
+    metric: str
+    row: tuple[tuple[str, str], ...]
+    values: tuple[tuple[str, Value], ...]
+    steps: tuple[tuple[str, str], ...]
+    items: tuple[Item, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
+
+    def key(self) -> dict[str, str]:
+        return dict(self.row)
+
+    def title(self) -> str:
+        return " ".join([self.metric, *(v for _, v in self.row if v)])
+
+
+class FormulaError(ValueError):
+    """A step that is not in the explanation's language, or reads what is not there."""
+
+
+_BINARY: dict[type, Callable[[object, object], object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+_COMPARE: dict[type, Callable[[object, object], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+
+def evaluate(expression: str, names: Mapping[str, Value], items: Iterable[Item] = ()) -> Value:
+    """The value of one expression of the language, over ``names`` and ``items``."""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError as exc:
+        raise FormulaError(f"not an expression: {expression!r}") from exc
+    return _Evaluator(names, tuple(items)).run(tree)
+
+
+@dataclass
+class _Evaluator:
+    names: Mapping[str, Value]
+    items: tuple[Item, ...]
+
+    def run(self, node: ast.expr) -> Value:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in self.names:
+                raise FormulaError(f"unknown name {node.id!r}")
+            return self.names[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return _BINARY[type(node.op)](self.run(node.left), self.run(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
+            found = self.run(node.operand)
+            return -found if isinstance(node.op, ast.USub) else not found
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+            return _COMPARE[type(node.ops[0])](self.run(node.left), self.run(node.comparators[0]))
+        if isinstance(node, ast.BoolOp):
+            values = [self.run(v) for v in node.values]
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.IfExp):
+            return self.run(node.body) if self.run(node.test) else self.run(node.orelse)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            return self._call(node.func.id, [self.run(a) for a in node.args])
+        raise FormulaError(f"not in the explanation's language: {ast.unparse(node)!r}")
+
+    def _call(self, name: str, args: list[Value]) -> Value:
+        if name in ("min", "max"):
+            return (min if name == "min" else max)(args)
+        if name not in ("count", "total", "mean", "most") or not args or not isinstance(args[0], str):
+            raise FormulaError(f"unknown function {name!r}")
+        chosen = [item for item in self.items if item.kind == args[0]]
+        if name == "count":
+            return len(chosen)
+        if len(args) != 2 or not isinstance(args[1], str):
+            raise FormulaError(f"{name}(kind, expression) takes two strings")
+        tree = ast.parse(args[1], mode="eval").body
+        values = [_Evaluator({**self.names, **dict(item.values)}, ()).run(tree) for item in chosen]
+        total = 0  # added one by one from 0, as NIST adds
+        for value in values:
+            total += value
+        if name == "total":
+            return total
+        if name == "mean":
+            return total / len(values) if values else 0
+        return max(values, default=0)
+
+
+def recompute(explanation: Explanation) -> dict[str, Value]:
+    """Every step's value, from the explanation alone (its items and its steps)."""
+    names: dict[str, Value] = {}
+    for name, expression in explanation.steps:
+        names[name] = evaluate(expression, names, explanation.items)
+    return names
