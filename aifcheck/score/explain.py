@@ -23,9 +23,15 @@ reads an item's values by name.
 from __future__ import annotations
 
 import ast
+import json
 import operator
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_text
 
 Value = float | int | str | bool | None
 
@@ -167,3 +173,105 @@ def recompute(explanation: Explanation) -> dict[str, Value]:
     for name, expression in explanation.steps:
         names[name] = evaluate(expression, names, explanation.items)
     return names
+
+
+def as_records(explanation: Explanation) -> list[dict[str, object]]:
+    """The explanation as JSON Lines records: one for the row (its values and steps), then one per
+    item, each naming the row it belongs to (docs/explain.md gives the format)."""
+    head = {"task": explanation.task, "metric": explanation.metric, "row": dict(explanation.row)}
+    records: list[dict[str, object]] = [
+        {
+            "record": "row",
+            **head,
+            "values": dict(explanation.values),
+            "steps": [list(step) for step in explanation.steps],
+            "notes": list(explanation.notes),
+        }
+    ]
+    records += [
+        {
+            "record": "item",
+            **head,
+            "kind": item.kind,
+            "label": item.label,
+            "values": dict(item.values),
+            "where": [{"side": w.side, "what": w.what, "file": w.file, "line": w.line} for w in item.where],
+        }
+        for item in explanation.items
+    ]
+    return records
+
+
+def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
+    """The explanations of JSON Lines records (as_records' output, in its order); FormulaError
+    naming the record (its line) when one is not an explanation's."""
+    found: list[Explanation] = []
+    items: list[Item] = []
+
+    def close() -> None:
+        if found:
+            found[-1] = Explanation(**{**found[-1].__dict__, "items": tuple(items)})
+
+    for number, record in enumerate(records, 1):
+        try:
+            if record["record"] == "row":
+                close()
+                items = []
+                found.append(
+                    Explanation(
+                        str(record["task"]),
+                        str(record["metric"]),
+                        tuple((str(k), str(v)) for k, v in dict(record["row"]).items()),
+                        tuple(dict(record["values"]).items()),
+                        tuple((str(n), str(e)) for n, e in record["steps"]),
+                        notes=tuple(record.get("notes", ())),
+                    )
+                )
+            elif record["record"] == "item" and found:
+                where = tuple(Where(w["side"], w["what"], w["file"], w["line"]) for w in record["where"])
+                items.append(
+                    Item(str(record["kind"]), str(record["label"]), tuple(dict(record["values"]).items()), where)
+                )
+            else:
+                raise KeyError("record")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise FormulaError(f"line {number}: not a record of an explanation ({exc})") from None
+    close()
+    return found
+
+
+FOLDER = "explain"  # beside NIST's folders in a score command's output
+
+
+def read_explanations(source: str | os.PathLike) -> list[Explanation]:
+    """The explanations a score command wrote with ``--explain``: ``source`` is its output folder
+    (every ``explain/*.jsonl``) or one such file. InputError naming the file and line of a line
+    that is no record; UsageError when there is no explanation."""
+    source = Path(source)
+    files = sorted((source / FOLDER).glob("*.jsonl")) if source.is_dir() else [source]
+    if not files:
+        raise UsageError(f"{source}: no {FOLDER}/*.jsonl: score the run with --explain")
+    found = []
+    for path in files:
+        records = []
+        for number, line in enumerate(read_text(path, "an explanation").splitlines(), 1):
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputError(str(path), f"not a JSON record: {exc.msg}", number) from None
+        try:
+            found += from_records(records)
+        except FormulaError as exc:
+            raise InputError(str(path), str(exc)) from None
+    return found
+
+
+def select_rows(explanations: Iterable[Explanation], row: str) -> list[Explanation]:
+    """The explanations of the rows ``row`` names: ``METRIC[:VALUE...]``, the metric's name (any
+    case) and values that each equal one of the row's key (document, query, metatype, cluster...)."""
+    metric, *values = row.split(":")
+    return [
+        e
+        for e in explanations
+        if e.metric.casefold() == metric.casefold() and all(v in dict(e.row).values() for v in values if v)
+    ]

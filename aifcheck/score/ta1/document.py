@@ -25,6 +25,7 @@ from aifcheck.pipeline.shared.events import Event, EventLog, Where
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
+from aifcheck.pipeline.ta1.locate import KbLines, kb_tables_and_lines
 from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
 from aifcheck.pipeline.ta1.settings import TA1Settings
@@ -152,9 +153,9 @@ def score_document(
     stage = READ
     try:
         aux, types = setting.loaded()
-        system = None
+        system = kb_lines = None
         if submitted:
-            system, clean = _read_system(path, document, raw)
+            system, clean, kb_lines = _read_system(path, document, raw, setting.explain)
             if setting.outputs:
                 outcome.outputs = DocumentOutputs(document, clean)
             stage = VALIDATE
@@ -186,9 +187,10 @@ def score_document(
         stage = SCORE
         where = None
         if setting.explain:
+            located = Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False))
             where = Sides(
                 Locator.of(GOLD, gold, lambda row: row.valid),
-                Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False)),
+                located.in_kb(kb_lines) if submitted and kb_lines is not None else located,
             )
         _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold, where)
     except InputError as exc:
@@ -196,16 +198,22 @@ def score_document(
     return outcome
 
 
-def _read_system(path: str, document: str, raw: dict[str, tuple[str, str]] | None) -> tuple[Document, Rows]:
-    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes."""
-    if raw is None:
+def _read_system(
+    path: str, document: str, raw: dict[str, tuple[str, str]] | None, lines: bool = False
+) -> tuple[Document, Rows, KbLines | None]:
+    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, what that stage writes,
+    and (``lines``, of a KB) the lines of their objects in the KB."""
+    kb_lines = None
+    if raw is None and lines and not Path(path).is_dir():
+        raw, kb_lines = kb_tables_and_lines(path)
+    elif raw is None:
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
     for kind, (where, text) in raw.items():
         cleaned = clean_text(text)
         tables[kind] = parse_table(kind, document, where, cleaned)
         clean[kind] = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
-    return Document(document, tables), clean
+    return Document(document, tables), clean, kb_lines
 
 
 def _raw_tables(path: str, document: str) -> dict[str, tuple[str, str]]:

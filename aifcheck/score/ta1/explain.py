@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from aifcheck.extract.model import Cluster
 from aifcheck.pipeline.ta1.align import type_similarity
+from aifcheck.pipeline.ta1.locate import KbLines
 from aifcheck.pipeline.ta1.tables import Document, TableRow
 from aifcheck.score.explain import Explanation, Item, Value, Where
 from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal
@@ -69,6 +70,25 @@ class Locator:
             if keep(row):
                 found.times.setdefault(row["cluster"], []).append(Where(side, "time", row.path, row.line))
         return found
+
+    def in_kb(self, lines: KbLines) -> Locator:
+        """The same objects at their lines of the KB (a table's row where the KB's line is unknown)."""
+
+        def at(line: int | None, where: Where) -> Where:
+            return Where(where.side, where.what, lines.path, line) if line is not None else where
+
+        times = {
+            cluster: [at(found[n] if n < len(found) else None, w) for n, w in enumerate(rows)]
+            for cluster, rows in self.times.items()
+            for found in [lines.times.get(cluster, [])]
+        }
+        return Locator(
+            self.side,
+            {c: at(lines.clusters.get(c), w) for c, w in self.clusters.items()},
+            {(c, s): at(lines.mention(c, s), w) for (c, s), w in self.mentions.items()},
+            {key: at(lines.arguments.get(key), w) for key, w in self.edges.items()},
+            times,
+        )
 
     def cluster(self, cluster: str) -> tuple[Where, ...]:
         found = self.clusters.get(cluster)

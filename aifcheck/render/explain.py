@@ -1,0 +1,52 @@
+"""Explanations of score rows (aifcheck.score.explain) as files: a JSON Lines file per task (a
+record per row, then one per item of it) and a plain-text summary per row."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from aifcheck.render.output import write_atomically
+from aifcheck.score.explain import FOLDER, Explanation, Value, as_records, recompute
+
+
+def write_explanations(folder: Path, task: str, explanations: Iterable[Explanation]) -> None:
+    """``folder/explain/<task>.jsonl`` and ``<task>.txt`` (every row's summary)."""
+    explanations = list(explanations)
+    lines = [json.dumps(r, ensure_ascii=False) + "\n" for e in explanations for r in as_records(e)]
+    write_atomically(folder / FOLDER / f"{task}.jsonl", "".join(lines))
+    write_atomically(folder / FOLDER / f"{task}.txt", "\n".join(summary(e) for e in explanations))
+
+
+def _show(value: Value) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
+    return "-" if value is None else str(value)
+
+
+def summary(explanation: Explanation) -> str:
+    """One row's explanation for a person: the row, its values, each step with its value, and the
+    items, each with its numbers and where it comes from."""
+    computed = recompute(explanation)
+    lines = [f"{explanation.metric}  " + "  ".join(f"{k} {v}" for k, v in explanation.row if v)]
+    lines.append("  values: " + "  ".join(f"{k} {_show(v)}" for k, v in explanation.values))
+    width = max((len(n) for n, _ in explanation.steps), default=0)
+    lines += [f"  {n:<{width}} = {e}  ->  {_show(computed[n])}" for n, e in explanation.steps]
+    lines += [f"  note: {note}" for note in explanation.notes]
+    counts: dict[str, int] = {}
+    for item in explanation.items:
+        counts[item.kind] = counts.get(item.kind, 0) + 1
+    if counts:
+        lines.append("  items: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
+    for item in explanation.items:
+        numbers = " ".join(f"{k}={_show(v)}" for k, v in item.values)
+        lines.append(f"    {item.kind:<20} {item.label}" + (f"  [{numbers}]" if numbers else ""))
+        lines += [f"      {w.side} {w.what}: {w}" for w in item.where]
+    return "\n".join(lines) + "\n"
+
+
+def row_line(explanation: Explanation) -> str:
+    """The row as ``score explain`` names it (METRIC:VALUE...), with its values."""
+    name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
+    return name + "  " + " ".join(f"{k}={_show(v)}" for k, v in explanation.values) + "\n"
