@@ -16,8 +16,9 @@ bug in the explanation, never a reason to change the number.
 The language: numbers, names of earlier steps, ``+ - * /``, comparisons, ``and or not``,
 ``X if C else Y``, ``min(...)``, ``max(...)``, and over the items of a kind: ``count("kind")``,
 ``total("kind", "expr")`` (the sum of ``expr`` over them, added in their order, as NIST adds),
-``mean("kind", "expr")``, ``most("kind", "expr")`` (the greatest, 0 without items) where ``expr``
-reads an item's values by name.
+``mean("kind", "expr")``, ``most("kind", "expr")`` (the greatest, 0 without items) and
+``group_mean("kind", "expr", "name")`` (the mean over the items' groups of equal value ``name``, in
+order of first appearance, of each group's mean), where ``expr`` reads an item's values by name.
 """
 
 from __future__ import annotations
@@ -145,14 +146,20 @@ class _Evaluator:
             return self._call(node.func.id, [self.run(a) for a in node.args])
         raise FormulaError(f"not in the explanation's language: {ast.unparse(node)!r}")
 
-    def _call(self, name: str, args: list[Value]) -> Value:
+    def _call(self, name: str, args: list[Value], items: tuple[Item, ...] | list[Item] | None = None) -> Value:
         if name in ("min", "max"):
             return (min if name == "min" else max)(args)
-        if name not in ("count", "total", "mean", "most") or not args or not isinstance(args[0], str):
+        if name not in ("count", "total", "mean", "most", "group_mean") or not args or not isinstance(args[0], str):
             raise FormulaError(f"unknown function {name!r}")
-        chosen = [item for item in self.items if item.kind == args[0]]
+        chosen = [item for item in (self.items if items is None else items) if item.kind == args[0]]
         if name == "count":
             return len(chosen)
+        if name == "group_mean" and len(args) == 3:  # the mean over groups (by a value) of their means
+            groups: dict[Value, list[Item]] = {}
+            for item in chosen:
+                groups.setdefault(item.value(str(args[2])), []).append(item)
+            means = [self._call("mean", [args[0], args[1]], group) for group in groups.values()]
+            return self._call("mean", ["mean", "mean"], [Item("mean", "", (("mean", m),)) for m in means])
         if len(args) != 2 or not isinstance(args[1], str):
             raise FormulaError(f"{name}(kind, expression) takes two strings")
         tree = ast.parse(args[1], mode="eval").body

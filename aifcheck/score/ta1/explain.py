@@ -38,6 +38,11 @@ PRF_STEPS = (
     ("recall", "same / gold if gold else 0"),
     ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
 )
+_COUNTS_PRF = (
+    ("precision", "tp / (tp + fp) if tp + fp else 0"),
+    ("recall", "tp / (tp + fn) if tp + fn else 0"),
+    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+)
 MEAN_STEPS = (
     ("total", 'total("{pair}", "score")'),
     ("count", 'count("{pair}") + count("{miss}") + count("{alarm}")'),
@@ -117,12 +122,51 @@ def explain_metric(name: str, inputs: Inputs, scores: MetricScores, where: Sides
     ]
 
 
+def explain_summaries(name: str, scores: MetricScores) -> list[Explanation]:
+    """Each summary row of a metric's table (ALL-Micro, ALL-Macro per language and metatype)
+    explained: the rows it summarises, and their mean (ALL-Macro: the mean of each document's mean)."""
+    columns = [c for c in scores.recipe.score_columns if c not in scores.recipe.blank]
+    with_all_metatype = not any(r.metatype == "ALL" for r in scores.rows)
+    found = []
+    for summary in scores.summaries:
+        rows = [
+            r
+            for r in scores.rows
+            if summary.language in (r.language, "ALL")
+            and (summary.metatype in (r.metatype, "ALL") if with_all_metatype else summary.metatype == r.metatype)
+        ]
+        items = tuple(
+            Item(
+                "row",
+                ":".join(v for _, v in _key(r, scores) if v),
+                (
+                    ("document", r.document),
+                    *((c, r.get(c)) for c in (*scores.recipe.score_columns, "tp", "fp", "fn") if r.get(c) != ""),
+                ),
+            )
+            for r in rows
+        )
+        if name == "NegationMetricV2" and summary.document == "ALL-Micro":
+            steps = tuple((c, f'total("row", "{c}")') for c in ("tp", "fp", "fn")) + _COUNTS_PRF
+        else:
+            shown = [c for c in columns if summary.get(c) != ""]
+            of = 'mean("row", "{c}")' if summary.document == "ALL-Micro" else 'group_mean("row", "{c}", "document")'
+            steps = tuple((c, of.format(c=c)) for c in shown)
+        values = tuple((c, v) for c, v in summary.values if v != "")
+        found.append(Explanation(TASK, name, _key(summary, scores), values, steps, items))
+    return found
+
+
 def _key(row: ScoreRow, scores: MetricScores) -> tuple[tuple[str, str], ...]:
     names = {c.name for c in scores.columns}
     present = {"document", "language", "metatype"} | (
         {"gold_cluster", "system_cluster"} if "gold_cluster_id" in names else set()
     )
-    return tuple((header, str(getattr(row, field))) for field, header in KEY_COLUMNS if field in present)
+    return tuple(
+        (header, "" if row.summary and field.endswith("_cluster") else str(getattr(row, field)))
+        for field, header in KEY_COLUMNS
+        if field in present
+    )
 
 
 Explained = tuple[tuple[tuple[str, str], ...], tuple[Item, ...]]  # (steps, items)
@@ -423,9 +467,7 @@ def _negation_v2(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
         ("tp", 'total("mention-pair", "system_negated * gold_negated")'),
         ("fp", 'total("mention-pair", "system_negated * (1 - gold_negated)")'),
         ("fn", 'total("mention-pair", "(1 - system_negated) * gold_negated")'),
-        ("precision", "tp / (tp + fp) if tp + fp else 0"),
-        ("recall", "tp / (tp + fn) if tp + fn else 0"),
-        ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+        *_COUNTS_PRF,
     )
     return steps, tuple(items)
 

@@ -23,6 +23,7 @@ from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
 from aifcheck.score.explain import Explanation
+from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
@@ -200,7 +201,14 @@ def score_ta1(
         for m in METRICS
     }
     unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
-    explanations = tuple(e for m in METRICS for d in aux_data.core for e in outcomes[d].explanations.get(m.name, ()))
+    explanations = tuple(
+        e
+        for m in METRICS
+        for e in (
+            *(e for d in aux_data.core for e in outcomes[d].explanations.get(m.name, ())),
+            *(explain_summaries(m.name, metrics[m.name]) if explain else ()),
+        )
+    )
     return replace(
         _finish(run_id, tuple(scored), metrics, logs, notices, plan),
         unscored_pairs=tuple(unscored),

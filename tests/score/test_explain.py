@@ -1,0 +1,170 @@
+"""Every score row explained adds up to NIST's number: each row of each score file a scorer writes
+is recomputed from its explanation alone (read back from explain/<task>.jsonl) by the steps it
+states, on every oracle fixture; and every KB line an explanation names holds the node it names."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SHARED_DATA
+
+from aifcheck.render.explain import write_explanations
+from aifcheck.render.ta1.scores import NistLayout
+from aifcheck.score.explain import Explanation, read_explanations, recompute
+from aifcheck.score.ta1 import TA1Settings, score_ta1
+
+GOLD, AUX = SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data"
+SETTINGS = ROOT / "tests" / "data" / "ta1-settings"
+KINDS = ROOT / "tests" / "data" / "ta1-kinds"
+
+
+def _need_m54() -> None:
+    if not (SHARED_DATA / "task1-run").is_dir():
+        pytest.skip(f"NIST's example TA1 run not found at {SHARED_DATA}")
+
+
+def _table(path: Path) -> list[dict[str, str]]:
+    header, *lines = path.read_text().splitlines()
+    names = header.split("\t")
+    return [dict(zip(names, (c.strip() for c in line.split("\t")), strict=True)) for line in lines]
+
+
+def check_recomputed(scores_folder: Path, explanations: list[Explanation], headers: dict[str, dict[str, str]]) -> int:
+    """Each row of each ``<Metric>-scores.tab`` under ``scores_folder`` has one explanation whose
+    steps give its printed values; ``headers``: metric -> column name -> the file's header. Returns
+    the number of values checked."""
+    by_metric: dict[str, list[Explanation]] = {}
+    for explanation in explanations:
+        by_metric.setdefault(explanation.metric, []).append(explanation)
+    checked = 0
+    for metric, names in headers.items():
+        rows = _table(scores_folder / f"{metric}-scores.tab")
+        assert len(rows) == len(by_metric.get(metric, [])), metric
+        for explanation in by_metric.get(metric, []):
+            found = [r for r in rows if all(r[k] == v for k, v in explanation.row)]
+            assert len(found) == 1, (metric, explanation.row)
+            computed = recompute(explanation)
+            for name, value in explanation.values:
+                if name not in names:  # a count the file does not print (NegationMetricV2's TP, FP, FN)
+                    assert computed[name] == value, (metric, explanation.row, name)
+                    continue
+                printed = found[0][names[name]]
+                if printed == "":
+                    continue
+                assert f"{computed[name]:.4f}" == printed, (metric, explanation.row, name, computed[name], printed)
+                checked += 1
+    return checked
+
+
+def _ta1(run: Path, gold: Path, aux: Path, out: Path, **options) -> tuple[object, list[Explanation]]:
+    layout = NistLayout(out)
+    scores = score_ta1(run, gold, aux, on_document=layout.document, explain=True, **options)
+    layout.run(scores)
+    write_explanations(out, "ta1", scores.explanations)
+    return scores, read_explanations(out)
+
+
+def _headers(scores) -> dict[str, dict[str, str]]:
+    return {m: {c.name: c.header for c in s.columns} for m, s in scores.metrics.items()}
+
+
+TA1_CASES = {
+    "nist": {},
+    "plan": {"plan": True},
+    "settings": {
+        "settings": TA1Settings(
+            alpha=0.5,
+            iou_thresholds=TA1Settings.parse_iou_thresholds(["spa:text:0.6,rus:text:0.3"]),
+            min_type_similarity=0.5,
+            near_neighbour_similarity=0.6,
+            similarity_types=("class",),
+        ),
+        "overlay": SETTINGS / "overlay.json",
+        "extra_similarities": SETTINGS / "extra.tsv",
+    },
+}
+
+
+@pytest.mark.parametrize("case", TA1_CASES)
+def test_every_ta1_row_of_nist_s_example_run_is_recomputed_from_its_explanation(case: str, tmp_path: Path) -> None:
+    _need_m54()
+    scores, explanations = _ta1(
+        SHARED_DATA / "task1-run", GOLD, AUX, tmp_path, run_id="example-task1-run", **TA1_CASES[case]
+    )
+    assert len(scores.metrics) == 12
+    assert check_recomputed(tmp_path / "scores", explanations, _headers(scores)) > 1000
+    _check_kb_lines(explanations)
+
+
+def test_every_ta1_row_of_every_kind_of_justification_is_recomputed(tmp_path: Path) -> None:
+    _need_m54()
+    document = "L0C049DNW"
+    (tmp_path / "run").mkdir()
+    shutil.copy(KINDS / "kb.ttl", tmp_path / "run" / f"{document}.ttl")
+    gold = tmp_path / "gold" / f"{document}.ttl"
+    gold.mkdir(parents=True)
+    for kind in ("AM", "CM", "TM"):
+        shutil.copy(KINDS / f"gold-{kind}.tsv", gold / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
+    aux = tmp_path / "AUX-data"
+    shutil.copytree(AUX, aux, ignore=shutil.ignore_patterns("*.xlsx"))
+    for path in aux.iterdir():
+        path.chmod(0o644)
+    (aux / "LDC2021E11.coredocs-xx.txt").write_text(f"root_id\n{document}\n")
+    scores, explanations = _ta1(tmp_path / "run", tmp_path / "gold", aux, tmp_path / "out", run_id="kinds")
+    assert check_recomputed(tmp_path / "out" / "scores", explanations, _headers(scores)) > 50
+    kinds = {i.kind for e in explanations for i in e.items}
+    assert {"pair", "mention-pair", "edge-pair", "trf-pair", "bound"} <= kinds
+    _check_kb_lines(explanations)
+
+
+# what the line of each object an item names shows in Turtle
+_NODE_LINE = {
+    "cluster": re.compile(r"SameAsCluster"),
+    "mention": re.compile(r"Justification"),
+    "argument": re.compile(r"rdf:subject|rdf:predicate|rdf:object|ArgumentStatement|aida:Argument"),
+    "time": re.compile(r"LDCTime"),
+}
+
+
+def _check_kb_lines(explanations: list[Explanation]) -> None:
+    """Each KB file and line named is the node's: the statement starting there declares it."""
+    texts: dict[str, list[str]] = {}
+    seen = 0
+    for item in (i for e in explanations for i in e.items):
+        for where in item.where:
+            if where.side != "system" or not where.file.endswith(".ttl"):
+                continue
+            lines = texts.setdefault(where.file, Path(where.file).read_text().splitlines())
+            statement = "\n".join(lines[where.line - 1 : where.line + 3])
+            assert _NODE_LINE[where.what].search(statement), (where, statement)
+            if where.what == "cluster":
+                assert item.label.split(" <-> ")[-1] in lines[where.line - 1]
+            seen += 1
+    assert seen > 0
+
+
+def test_explain_changes_no_byte_of_nist_s_outputs(tmp_path: Path) -> None:
+    _need_m54()
+    plain, explained = tmp_path / "plain", tmp_path / "explained"
+    for out, explain in ((plain, False), (explained, True)):
+        layout = NistLayout(out)
+        scores = score_ta1(
+            SHARED_DATA / "task1-run",
+            GOLD,
+            AUX,
+            run_id="example-task1-run",
+            on_document=layout.document,
+            explain=explain,
+        )
+        layout.run(scores)
+    files = sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(explained) for p in explained.rglob("*") if p.is_file())
+    for name in files:  # the logs' lines start with the time they were written
+        texts = [_STAMP.sub("", (out / name).read_text()) for out in (plain, explained)]
+        assert texts[0] == texts[1], name
+
+
+_STAMP = re.compile(r"^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [AP]M - ", re.MULTILINE)
