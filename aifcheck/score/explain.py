@@ -14,7 +14,7 @@ NIST's files against its explanation: an explanation that does not add up to NIS
 bug in the explanation, never a reason to change the number.
 
 The language: numbers, names of earlier steps, ``+ - * /``, comparisons, ``and or not``,
-``X if C else Y``, ``min(...)``, ``max(...)``, and over the items of a kind: ``count("kind")``,
+``X if C else Y``, ``min(...)``, ``max(...)``, ``log2(x)``, and over the items of a kind: ``count("kind")``,
 ``total("kind", "expr")`` (the sum of ``expr`` over them, added in their order, as NIST adds),
 ``mean("kind", "expr")``, ``most("kind", "expr")`` (the greatest, 0 without items) and
 ``group_mean("kind", "expr", "name")`` (the mean over the items' groups of equal value ``name``, in
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import operator
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -149,6 +150,8 @@ class _Evaluator:
     def _call(self, name: str, args: list[Value], items: tuple[Item, ...] | list[Item] | None = None) -> Value:
         if name in ("min", "max"):
             return (min if name == "min" else max)(args)
+        if name == "log2" and len(args) == 1:
+            return math.log2(args[0])
         if name not in ("count", "total", "mean", "most", "group_mean") or not args or not isinstance(args[0], str):
             raise FormulaError(f"unknown function {name!r}")
         chosen = [item for item in (self.items if items is None else items) if item.kind == args[0]]

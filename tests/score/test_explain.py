@@ -13,10 +13,12 @@ from helpers import ROOT, SHARED_DATA
 
 from aifcheck.render.explain import write_explanations
 from aifcheck.render.ta2.scores import write_scores as write_ta2
+from aifcheck.render.ta3.scores import write_score_files as write_ta3
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.explain import Explanation, read_explanations, recompute
 from aifcheck.score.ta1 import TA1Settings, score_ta1
 from aifcheck.score.ta2 import score_ta2
+from aifcheck.score.ta3.scorer import score_ta3
 
 GOLD, AUX = SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data"
 SETTINGS = ROOT / "tests" / "data" / "ta1-settings"
@@ -207,3 +209,26 @@ def test_every_ta2_row_is_recomputed_from_its_explanation(fixture: str, options:
         for where in item.where:
             line = Path(where.file).read_text().splitlines()[where.line - 1]
             assert document in line and element in line, (where, line)
+
+
+TA3 = ROOT / "tests" / "score" / "fixtures" / "ta3"
+TA3_FIXTURES = sorted(d.name for d in TA3.iterdir() if (d / "queries_to_score.tab").is_file() and d.name != "T12_nil")
+NDCG = {"ndcg": "NDCG", "assessed": "NumAssessedClaims", "gt": "GT"}
+F1 = {"f1": "F1", "unique": "NumUniqueSubmittedValues", "gt": "GT", "cutoff": "Cutoff"}
+
+
+@pytest.mark.parametrize("plan", [False, True], ids=["nist", "plan"])
+@pytest.mark.parametrize("fixture", TA3_FIXTURES)
+def test_every_ta3_row_is_recomputed_from_its_explanation(fixture: str, plan: bool, tmp_path: Path) -> None:
+    folder = TA3 / fixture
+    files = (folder / "queries_to_score.tab", folder / "claim-mappings.tab", folder / "LDC")
+    scores = score_ta3(folder / "RUN1", *files, plan=plan, explain=True)
+    write_ta3(scores, tmp_path)
+    write_explanations(tmp_path, "ta3", scores.explanations)
+    explanations = read_explanations(tmp_path)
+    headers = {m.metric: NDCG if m.metric.startswith("NDCG") else F1 for m in scores.metrics}
+    assert check_recomputed(tmp_path / "scores", explanations, headers) >= sum(len(m.rows) for m in scores.metrics)
+    # the fixtures' claim frames are empty files: a line is named only where the file has the claim
+    claims = [w for e in explanations for i in e.items for w in i.where if w.what == "claim" and w.line]
+    for where in claims:  # the claim frame's line declares the claim
+        assert "aida:Claim" in Path(where.file).read_text().splitlines()[where.line - 1], where
