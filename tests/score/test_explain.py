@@ -4,17 +4,20 @@ states, on every oracle fixture; and every KB line an explanation names holds th
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, SHARED_DATA
+from typer.testing import CliRunner
 
+from aifcheck.cli import application
 from aifcheck.render.explain import write_explanations
+from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.render.ta2.scores import write_scores as write_ta2
 from aifcheck.render.ta3.scores import write_score_files as write_ta3
-from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.explain import Explanation, read_explanations, recompute
 from aifcheck.score.ta1 import TA1Settings, score_ta1
 from aifcheck.score.ta2 import score_ta2
@@ -232,3 +235,28 @@ def test_every_ta3_row_is_recomputed_from_its_explanation(fixture: str, plan: bo
     claims = [w for e in explanations for i in e.items for w in i.where if w.what == "claim" and w.line]
     for where in claims:  # the claim frame's line declares the claim
         assert "aida:Claim" in Path(where.file).read_text().splitlines()[where.line - 1], where
+
+
+CRUX = ROOT / "tests" / "score" / "fixtures" / "crux"
+CRUX_NAMES = {"tp": "true_positives", "fp": "false_positives", "fn": "false_negatives"}
+
+
+def test_every_crux_claims_row_is_recomputed_from_its_explanation(tmp_path: Path) -> None:
+    # CRUX has no NIST file: the numbers are those --format json prints (4 decimals)
+    command = ["score", "crux-claims", str(CRUX / "system.tab"), "--gold", str(CRUX / "gold.tab"), "--format", "json"]
+    result = CliRunner().invoke(application(), [*command, "--explain", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    rows = {"ALL": printed, **printed["documents"], **{f"field:{f}": v for f, v in printed["fields"].items()}}
+    explanations = read_explanations(tmp_path)
+    assert len(explanations) == len(rows)
+    for explanation in explanations:
+        key = explanation.row[0][1] if explanation.row[0][0] == "document" else f"field:{explanation.row[0][1]}"
+        computed = recompute(explanation)
+        for name in computed.keys() & {*dict(explanation.values)}:
+            assert round(computed[name], 4) == rows[key][CRUX_NAMES.get(name, name)], (key, name)
+    pairs = [i for e in explanations if e.row == (("document", "ALL"),) for i in e.items if i.kind == "pair"]
+    for item in pairs:  # each line named holds the claim
+        for where in item.where:
+            line = Path(where.file).read_text().splitlines()[where.line - 1]
+            assert line.split("\t")[1] in item.label, (where, item.label)
