@@ -278,10 +278,42 @@ def read_explanations(source: str | os.PathLike) -> list[Explanation]:
 
 def select_rows(explanations: Iterable[Explanation], row: str) -> list[Explanation]:
     """The explanations of the rows ``row`` names: ``METRIC[:VALUE...]``, the metric's name (any
-    case) and values that each equal one of the row's key (document, query, metatype, cluster...)."""
+    case) and values of the row's key (document, query, metatype, cluster...) in the key's order,
+    any column left out."""
     metric, *values = row.split(":")
-    return [
-        e
-        for e in explanations
-        if e.metric.casefold() == metric.casefold() and all(v in dict(e.row).values() for v in values if v)
-    ]
+    return [e for e in explanations if e.metric.casefold() == metric.casefold() and _in_order(values, e.row)]
+
+
+def _in_order(values: list[str], row: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the values name the row's key columns in their order (columns may be skipped)."""
+    key = iter(v for _, v in row)
+    return all(any(v == found for found in key) for v in values if v)
+
+
+def explained_run(path: str | os.PathLike) -> tuple[Explanation, ...]:
+    """The explanations beside a scored run (its folder, or its ``scores`` folder), none when the
+    run was scored without ``--explain``."""
+    root = Path(path)
+    root = root.parent if root.name == "scores" else root
+    if not (root / FOLDER).is_dir() or not any((root / FOLDER).glob("*.jsonl")):
+        return ()
+    return tuple(read_explanations(root))
+
+
+def source_lines(explanations: Iterable[Explanation], items_per_row: int) -> dict[tuple[str, int], str]:
+    """The text of each line the first ``items_per_row`` items of each row name (a file that cannot
+    be read, or a line past its end, is left out)."""
+    wanted: dict[str, set[int]] = {}
+    for explanation in explanations:
+        for item in explanation.items[:items_per_row]:
+            for where in item.where:
+                if where.line is not None:
+                    wanted.setdefault(where.file, set()).add(where.line)
+    found: dict[tuple[str, int], str] = {}
+    for file, lines in wanted.items():
+        try:
+            text = read_text(file, universal=True).split("\n")
+        except InputError:
+            continue
+        found |= {(file, n): text[n - 1] for n in lines if 0 < n <= len(text)}
+    return found

@@ -33,6 +33,10 @@ KEY_COLUMNS = (
     ("system_cluster", "SystemClusterID"),
 )
 
+UNALIGNED = (
+    "no alignment: the run has no KB of this core document (or no valid cluster in it, or the gold has none), "
+    "so every gold object is a miss"
+)
 PRF_STEPS = (
     ("precision", "same / system if system else 0"),
     ("recall", "same / gold if gold else 0"),
@@ -117,7 +121,14 @@ def explain_metric(name: str, inputs: Inputs, scores: MetricScores, where: Sides
     """Each row of one document's table of metric ``name`` explained, in the table's order."""
     explain = _EXPLAIN[name.removesuffix("1").removesuffix("2")] if name.startswith("Argument") else _EXPLAIN[name]
     return [
-        Explanation(TASK, name, _key(row, scores), tuple(row.values), *explain(inputs, row, where, name))
+        Explanation(
+            TASK,
+            name,
+            _key(row, scores),
+            tuple(row.values),
+            *explain(inputs, row, where, name),
+            notes=() if row.document in inputs.alignments else (UNALIGNED,),
+        )
         for row in scores.rows
     ]
 
@@ -229,6 +240,9 @@ def _coreference(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
             return 0
         return type_similarity(cluster, cluster, inputs.types) * len(cluster.by_span)
 
+    def own_self(cluster: Cluster) -> tuple:  # what an unaligned cluster adds to the plan's denominators
+        return (("self", plan_self(cluster)),) if inputs.plan else ()
+
     for gold_id, (system_id, similarity) in aligned.items():
         if gold.cluster(gold_id).metatype not in metatypes:
             continue
@@ -249,10 +263,10 @@ def _coreference(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
         items += _mention_items(inputs, document, gold_id, system_id, where)
     for cluster in gold.clusters if gold is not None else ():
         if cluster.iri not in aligned and cluster.metatype in metatypes:
-            items.append(_cluster_item("miss", where, cluster.iri, NONE, (("self", plan_self(cluster)),)))
+            items.append(_cluster_item("miss", where, cluster.iri, NONE, own_self(cluster)))
     for cluster in _filtered_unaligned(inputs, document):
         if cluster.metatype in metatypes:
-            items.append(_cluster_item("false-alarm", where, NONE, cluster.iri, (("self", plan_self(cluster)),)))
+            items.append(_cluster_item("false-alarm", where, NONE, cluster.iri, own_self(cluster)))
     extra = (' + total("miss", "self")', ' + total("false-alarm", "self")') if inputs.plan else ("", "")
     steps = (
         ("same", 'total("pair", "similarity")'),
