@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from aifcheck.score.explain import Explanation, Item, Value, recompute
+from aifcheck.score.explain import Explanation, Item, Value, recompute, shown_items
 from aifcheck.score.report import ITEMS_SHOWN, RunSummary
 
 CSS = """
@@ -61,7 +61,7 @@ def _row(explanation: Explanation, lines: Mapping[tuple[str, int], str], anchor:
     counts: dict[str, int] = {}
     for item in explanation.items:
         counts[item.kind] = counts.get(item.kind, 0) + 1
-    shown = explanation.items[:ITEMS_SHOWN]
+    shown = shown_items(explanation, ITEMS_SHOWN)
     more = len(explanation.items) - len(shown)
     key = " ".join(v for _, v in explanation.row if v)
     rest = (

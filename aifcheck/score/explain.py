@@ -305,7 +305,7 @@ def source_lines(explanations: Iterable[Explanation], items_per_row: int) -> dic
     be read, or a line past its end, is left out)."""
     wanted: dict[str, set[int]] = {}
     for explanation in explanations:
-        for item in explanation.items[:items_per_row]:
+        for item in shown_items(explanation, items_per_row):
             for where in item.where:
                 if where.line is not None:
                     wanted.setdefault(where.file, set()).add(where.line)
@@ -317,3 +317,14 @@ def source_lines(explanations: Iterable[Explanation], items_per_row: int) -> dic
             continue
         found |= {(file, n): text[n - 1] for n in lines if 0 < n <= len(text)}
     return found
+
+
+def _problem(item: Item) -> bool:
+    return "miss" in item.kind or "false-alarm" in item.kind or "uncounted" in item.kind
+
+
+def shown_items(explanation: Explanation, limit: int) -> list[Item]:
+    """The first ``limit`` items a person reads: misses and false alarms first (what lowered the
+    score), then the others, each group in the explanation's order."""
+    ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
+    return ordered[:limit]
