@@ -4,11 +4,11 @@ record per row, then one per item of it) and a plain-text summary per row."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from aifcheck.render.output import write_atomically
-from aifcheck.score.explain import FOLDER, Explanation, Value, as_records, recompute
+from aifcheck.score.explain import FOLDER, Explanation, Move, Value, as_records, recompute
 
 
 def write_explanations(folder: Path, task: str, explanations: Iterable[Explanation]) -> None:
@@ -50,3 +50,19 @@ def row_line(explanation: Explanation) -> str:
     """The row as ``score explain`` names it (METRIC:VALUE...), with its values."""
     name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
     return name + "  " + " ".join(f"{k}={_show(v)}" for k, v in explanation.values) + "\n"
+
+
+def moves_text(found: Sequence[Move], shown: int = 20, items: int = 5) -> str:
+    """What moved between two runs: each row whose value changed (the largest first), with the
+    items the second run has that the first lacks (+) and the reverse (-)."""
+    if not found:
+        return ""
+    lines = [f"\nWhat moved ({len(found)} row(s) changed; the {min(shown, len(found))} largest):"]
+    for move in found[:shown]:
+        key = ":".join([move.metric, *(v for _, v in move.row if v)])
+        lines.append(f"  {key}  {move.column} {_show(move.before)} -> {_show(move.after)}")
+        for sign, group in (("+", move.gained), ("-", move.lost)):
+            lines += [f"    {sign} {i.kind} {i.label}" for i in group[:items]]
+            if len(group) > items:
+                lines.append(f"    {sign} ... {len(group) - items} more")
+    return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ from aifcheck.render.explain import write_explanations
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.render.ta2.scores import write_scores as write_ta2
 from aifcheck.render.ta3.scores import write_score_files as write_ta3
-from aifcheck.score.explain import Explanation, read_explanations, recompute
+from aifcheck.score.explain import Explanation, explained_run, moves, read_explanations, recompute
 from aifcheck.score.ta1 import TA1Settings, score_ta1
 from aifcheck.score.ta2 import score_ta2
 from aifcheck.score.ta3.scorer import score_ta3
@@ -260,3 +260,25 @@ def test_every_crux_claims_row_is_recomputed_from_its_explanation(tmp_path: Path
         for where in item.where:
             line = Path(where.file).read_text().splitlines()[where.line - 1]
             assert line.split("\t")[1] in item.label, (where, item.label)
+
+
+def test_compare_says_which_queries_moved_and_by_which_items(tmp_path: Path) -> None:
+    _need_m54()
+    folder = TA2 / "W2"
+    runs = []
+    for name, plan in (("nist", False), ("plan", True)):
+        scores = score_ta2(
+            folder / "runW", folder / "queries_to_score.tab", folder / "LDC", AUX, plan=plan, explain=True
+        )
+        write_ta2(scores, tmp_path / name)
+        runs.append(tmp_path / name)
+    found = moves(explained_run(runs[0]), explained_run(runs[1]))
+    # W2Q2's second mention is judged by W2Q1's line under NIST's scorer, by none of its own under the plan
+    move = next(m for m in found if dict(m.row)["QueryID"] == "W2Q2")
+    assert (round(move.before, 4), round(move.after, 4)) == (0.6667, 0.3333)
+    result = CliRunner().invoke(application(), ["score", "compare", *map(str, runs), "--replications", "200"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "What moved" in result.stdout
+        and "AcrossDocumentsCoreferenceMetricV2:W2Q2:Q2001  ap 0.6667 -> 0.3333" in result.stdout
+    )
