@@ -13,7 +13,7 @@ from aifcheck.errors import UsageError
 # `score ta1|ta2|ta3|crux-* --explain`: every score row explained beside the scores
 EXPLAIN = typer.Option(
     "--explain",
-    help="Also explain every score row, down to the lines of the submission: explain/<task>.jsonl and .txt "
+    help="Also explain every score row, down to the lines of the submission: explain/<task>.jsonl "
     "beside the scores (see aifcheck score explain).",
 )
 

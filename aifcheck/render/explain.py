@@ -12,11 +12,10 @@ from aifcheck.score.explain import FOLDER, Explanation, Move, Value, as_records,
 
 
 def write_explanations(folder: Path, task: str, explanations: Iterable[Explanation]) -> None:
-    """``folder/explain/<task>.jsonl`` and ``<task>.txt`` (every row's summary)."""
-    explanations = list(explanations)
-    lines = [json.dumps(r, ensure_ascii=False) + "\n" for e in explanations for r in as_records(e)]
+    """``folder/explain/<task>.jsonl`` (``score explain`` prints a row's summary from it)."""
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    lines = [encode(r) + "\n" for e in explanations for r in as_records(e)]
     write_atomically(folder / FOLDER / f"{task}.jsonl", "".join(lines))
-    write_atomically(folder / FOLDER / f"{task}.txt", "\n".join(summary(e) for e in explanations))
 
 
 def _show(value: Value) -> str:

@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
@@ -38,10 +39,10 @@ from aifcheck.loading.paths import read_text
 Value = float | int | str | bool | None
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """Where an item comes from: ``side`` is "system" (the submission: a KB file and line, or a row
-    of a SPARQL table) or "gold" (a gold table row, an assessment row); ``what`` names the object."""
+    of a SPARQL table) or "gold" (a gold table row, an assessment row); ``what`` names the object.
+    (A tuple, as Item: a run's explanations hold hundreds of thousands.)"""
 
     side: str
     what: str
@@ -52,8 +53,7 @@ class Where:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One thing a score row counted. ``kind`` says how it counted (``pair``, ``miss``,
     ``false-alarm``, ``rank``, ...); ``label`` names it for a person; ``values`` are the numbers
     (and the facts) the steps read; ``where`` the source of each side."""

@@ -40,7 +40,7 @@ def crux_claims(
             "--explain",
             metavar="FOLDER",
             help="Also explain every row (each pair's fields matched or missed, each frame unmatched, at its line): "
-            "FOLDER/explain/crux.jsonl and .txt (see aifcheck score explain).",
+            "FOLDER/explain/crux.jsonl (see aifcheck score explain).",
         ),
     ] = None,
 ) -> None:

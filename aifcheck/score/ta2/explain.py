@@ -22,25 +22,29 @@ def _key(query: Query, fqec: str) -> tuple[tuple[str, str], ...]:
     return (("QueryID", query.query_id), ("AssdEntity", fqec))
 
 
+# Items and places made as plain tuples (a run's ranked rows are tens of thousands)
+_new = tuple.__new__
+
+
 def _rank_item(rank: int, row: Response, path: str, j: Judgement | None, values: tuple) -> Item:
-    where = [Where("system", "response", path, row.line)]
-    if j is not None:
-        where.append(Where("gold", "assessment", j.path, j.line))
+    response = _new(Where, ("system", "response", path, row.line))
     label = f"{row.span} ({row.cluster})"
-    judged = (
-        (("label", j.nist_label), ("class", j.nist_fqec), ("line_of", j.query_id))
-        if j is not None
-        else (("label", None),)
-    )
-    return Item("rank", label, (("rank", rank), *values, *judged), tuple(where))
+    if j is None:
+        return _new(Item, ("rank", label, (("rank", rank), *values, ("label", None)), (response,)))
+    judged = (("label", j.nist_label), ("class", j.nist_fqec), ("line_of", j.query_id))
+    where = (response, _new(Where, ("gold", "assessment", j.path, j.line)))
+    return _new(Item, ("rank", label, (("rank", rank), *values, *judged), where))
 
 
 def _clusters(aps: Mapping[str, float], aligned: str | None) -> list[Item]:
     return [Item("cluster", c, (("ap", ap), ("aligned", int(c == aligned)))) for c, ap in aps.items()]
 
 
-def _relevant(documents: Iterable[str]) -> list[Item]:
-    return [Item("relevant", d) for d in sorted(documents)]
+def _relevant(documents: Iterable[str], shown: int = 10) -> list[Item]:
+    """The class's relevant documents (those of a right assessment line of the class), as one item."""
+    found = sorted(documents)
+    named = ", ".join(found[:shown]) + (f", ... ({len(found) - shown} more)" if len(found) > shown else "")
+    return [Item("relevant", named or "none", (("documents", len(found)),))]
 
 
 def nist_row(
@@ -72,7 +76,7 @@ def nist_row(
         )
         items.append(_rank_item(rank, rows[index], path, j, numbers))
     counted = f"min(rel, {query.documents})" if cutoff else "rel"
-    steps = (("rel", 'count("relevant")'), ("rel_counted", counted), *AP_STEPS)
+    steps = (("rel", 'total("relevant", "documents")'), ("rel_counted", counted), *AP_STEPS)
     return Explanation(
         TASK, METRIC, _key(query, fqec), values, steps, (*items, *_relevant(relevant), *_clusters(aps, aligned))
     )
@@ -106,7 +110,7 @@ def plan_row(
                 (("right", right), ("hits", hits), ("precision", hits / rank if right else 0)),
             )
         )
-    steps = (("rel", 'count("relevant")'), ("rel_counted", f"min({query.documents}, rel)"), *AP_STEPS)
+    steps = (("rel", 'total("relevant", "documents")'), ("rel_counted", f"min({query.documents}, rel)"), *AP_STEPS)
     return Explanation(
         TASK, METRIC, _key(query, g), values, steps, (*items, *_relevant(truth), *_clusters(aps, aligned))
     )
