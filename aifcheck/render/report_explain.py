@@ -64,11 +64,8 @@ def _row(explanation: Explanation, lines: Mapping[tuple[str, int], str], anchor:
     shown = shown_items(explanation, ITEMS_SHOWN)
     more = len(explanation.items) - len(shown)
     key = " ".join(v for _, v in explanation.row if v)
-    rest = (
-        f'<p class="muted">{more} more item(s): aifcheck score explain RUN {escape(":".join([explanation.metric, *key.split()]))}</p>'
-        if more
-        else ""
-    )
+    name = ":".join([explanation.metric, *key.split()])
+    rest = f'<p class="muted">{more} more item(s): aifcheck score explain RUN {escape(name)}</p>' if more else ""
     return (
         f'<details id="{escape(anchor)}"><summary><strong>{escape(key)}</strong> '
         f'<span class="muted">{escape(_numbers(explanation.values))}</span></summary>'

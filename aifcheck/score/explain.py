@@ -165,7 +165,11 @@ class _Evaluator:
             return self._call("mean", ["mean", "mean"], [Item("mean", "", (("mean", m),)) for m in means])
         if len(args) != 2 or not isinstance(args[1], str):
             raise FormulaError(f"{name}(kind, expression) takes two strings")
-        tree = ast.parse(args[1], mode="eval").body
+        return self._aggregate(name, args[1], chosen)
+
+    def _aggregate(self, name: str, expression: str, chosen: list[Item]) -> Value:
+        """total, mean or most of ``expression`` over the items ``chosen``."""
+        tree = ast.parse(expression, mode="eval").body
         values = [_Evaluator({**self.names, **dict(item.values)}, ()).run(tree) for item in chosen]
         total = 0  # added one by one from 0, as NIST adds
         for value in values:

@@ -64,7 +64,7 @@ def report_data(
     runs = [p if isinstance(p, ScoreSet) else read_scores(p) for p in paths]
     stream = Stream(Stream.of(seed).seed, False)
     summaries = []
-    for name, run in zip(_names(runs), runs):
+    for name, run in zip(_names(runs), runs, strict=False):
         found = tuple(
             HeadlineSummary(h, unit_intervals(h.units, sizes, stream, replications) if h.units else {})
             for h in run.headlines()

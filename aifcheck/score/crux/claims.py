@@ -109,7 +109,7 @@ def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
     for line, cells in rows:
         if len(cells) != len(columns):
             raise InputError(path, f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", line)
-        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells))))
+        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells), strict=False)))
         if gold and claim.claim_id in seen:
             first = seen[claim.claim_id]
             raise InputError(path, f"gold claim ID {claim.claim_id} is repeated (first at line {first})", line)
@@ -166,7 +166,9 @@ def comparison_keys(claim: Claim, identities: frozenset[str]) -> dict[str, objec
         "claim_datetime": claim.crux_date,
         "claimer_affiliation": frozenset(_name(a.name) for a in claim.affiliations),
     }
-    for field, component in zip(ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium)):
+    for field, component in zip(
+        ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium), strict=False
+    ):
         if component is None:
             keys[field] = None
         elif component.identity and field in identities:
@@ -191,7 +193,7 @@ def _date(path: str, line: int, text: str) -> str | None:
             "yyyy-mm-ddTHH:MM:SS (x for an unknown digit)",
             line,
         )
-    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES):
+    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES, strict=False):
         if part.isdigit() and not low <= int(part) <= high:
             raise InputError(path, f"claim_datetime '{text}': '{part}' is out of range", line)
     return None if match.group(1) == "unknown" else match.group(0)

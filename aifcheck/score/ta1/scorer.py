@@ -23,8 +23,8 @@ from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
 from aifcheck.score.explain import Explanation
-from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
+from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
 from aifcheck.score.ta1.results import headline_key, results
@@ -229,7 +229,7 @@ def _run_documents(
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (
         score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
-        for path, (document, own) in zip(paths, flags)
+        for path, (document, own) in zip(paths, flags, strict=False)
     )
 
 

@@ -319,10 +319,7 @@ class _Scorer:
     def _truth(self, query: QueryToScore, relation: str) -> list[str]:
         """The pool uids of the list's ideal candidates that have correct required fields, sorted."""
         identical = self.package.identical.get(query.query_id, frozenset())
-        if relation == ONTOPIC:
-            sources = [q for q in self.queries.values() if q.topic_id == query.topic_id]
-        else:
-            sources = [query]
+        sources = [q for q in self.queries.values() if q.topic_id == query.topic_id] if relation == ONTOPIC else [query]
         found = {
             uid
             for source in sources
@@ -380,7 +377,10 @@ class _Scorer:
         ranked = self.run.rankings.get(key, ())
         uids = self.assessed.get(key, [])
         relations = CONDITION_LISTS[query.condition]
-        lists = {r: [(c, u) for c, u in zip(ranked, uids) if _fits(c.tag, r) and (u or self.plan)] for r in relations}
+        lists = {
+            r: [(c, u) for c, u in zip(ranked, uids, strict=False) if _fits(c.tag, r) and (u or self.plan)]
+            for r in relations
+        }
         truths = {r: self._truth(query, r) for r in relations}
         base = None  # what a claim is first compared with: the query claim frame, or nothing
         if query.condition == "Condition5":
@@ -432,7 +432,7 @@ class _Scorer:
         gains = _submitted_gains(matrix, base, [e.index for e in entries], scales)
         truth_scales = np.array([self._scale(query, relation, uid, None) for uid, _ in truth], dtype=float)
         order, ideal_gains = _greedy(matrix, base, np.array([i for _, i in truth], dtype=int), truth_scales)
-        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains)]
+        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains, strict=False)]
         # F1 counts a claim whose relation is compatible at all (NIST's scale > 0), in both modes:
         # the matrix row of each claim counted, None for the others
         counted = [
@@ -528,7 +528,7 @@ def _submitted_gains(matrix: np.ndarray, base: int, rows: list[int | None], scal
     above[np.triu_indices(len(picks))] = np.inf
     least = np.minimum(matrix[picks, base], above.min(axis=1))
     gains = [0.0] * len(rows)
-    for k, value in zip(assessed, least):
+    for k, value in zip(assessed, least, strict=False):
         gains[k] = scales[k] * float(value)
     return gains
 

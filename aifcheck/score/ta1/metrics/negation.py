@@ -80,7 +80,7 @@ def score_v1(inputs: Inputs) -> MetricScores:
                 counts[1] += system_size
                 counts[2] += gold_size
                 continue
-            values = dict(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size)))
+            values = dict(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size), strict=False))
             rows.append(ScoreRow(document, language, metatype, tuple(values.items()), gold_id, system_id))
         for metatype, (same, system_size, gold_size) in pooled.items():
             rows.append(
@@ -88,7 +88,7 @@ def score_v1(inputs: Inputs) -> MetricScores:
                     document,
                     language,
                     metatype,
-                    tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size))),
+                    tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size), strict=False)),
                 )
             )
     return summarise(V1_COLUMNS, rows, ("precision", "recall", "f1"), by_cluster, blank=("precision", "recall"))
@@ -119,7 +119,12 @@ def score_v2(inputs: Inputs) -> MetricScores:
                     document,
                     language,
                     key,
-                    (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn))),
+                    (
+                        ("tp", tp),
+                        ("fp", fp),
+                        ("fn", fn),
+                        *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn), strict=False),
+                    ),
                 )
             )
     return summarise(V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
@@ -139,7 +144,7 @@ def _v2_aggregate(rows: list[ScoreRow], column: str, kind: str) -> object:
     """V2's summaries: Micro pools TP/FP/FN; Macro averages F1 and leaves P and R empty."""
     if kind == "ALL-Micro":
         tp, fp, fn = (_total(rows, c) for c in ("tp", "fp", "fn"))
-        return dict(zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn)))[column]
+        return dict(zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn), strict=False))[column]
     return "" if column in ("precision", "recall") else micro_macro(rows, column, kind)
 
 
