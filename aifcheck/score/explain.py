@@ -39,8 +39,8 @@ from aifcheck.loading.paths import read_text
 Value = float | int | str | bool | None
 
 
-class Where(NamedTuple):
-    """Where an item comes from: ``side`` is "system" (the submission: a KB file and line, or a row
+class Source(NamedTuple):
+    """Source an item comes from: ``side`` is "system" (the submission: a KB file and line, or a row
     of a SPARQL table) or "gold" (a gold table row, an assessment row); ``what`` names the object.
     (A tuple, as Item: a run's explanations hold hundreds of thousands.)"""
 
@@ -61,7 +61,7 @@ class Item(NamedTuple):
     kind: str
     label: str
     values: tuple[tuple[str, Value], ...] = ()
-    where: tuple[Where, ...] = ()
+    where: tuple[Source, ...] = ()
 
     def value(self, name: str) -> Value:
         for key, found in self.values:
@@ -242,7 +242,7 @@ def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
                     )
                 )
             elif record["record"] == "item" and found:
-                where = tuple(Where(w["side"], w["what"], w["file"], w["line"]) for w in record["where"])
+                where = tuple(Source(w["side"], w["what"], w["file"], w["line"]) for w in record["where"])
                 items.append(
                     Item(str(record["kind"]), str(record["label"]), tuple(dict(record["values"]).items()), where)
                 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from aifcheck.score.explain import Explanation, Item, Where
+from aifcheck.score.explain import Explanation, Item, Source
 
 TASK = "crux"
 METRIC = "crux-claims"
@@ -47,7 +47,7 @@ def explain_claims(
         root, keys, path, line, claim = system[s]
         _, other, gold_path, gold_line, gold_claim = gold[g]
         equal = tuple((f, int(keys[f] == other[f])) for f in fields)
-        where = (Where("system", "claim", path, line), Where("gold", "claim", gold_path, gold_line))
+        where = (Source("system", "claim", path, line), Source("gold", "claim", gold_path, gold_line))
         found = Item("pair", f"{claim} <-> {gold_claim}", (("weight", w), *equal), where)
         items.setdefault(root, []).append(found)
     for side, frames, done, kind in (
@@ -56,7 +56,7 @@ def explain_claims(
     ):
         for index, (root, _, path, line, claim) in enumerate(frames):
             if index not in done:
-                items.setdefault(root, []).append(Item(kind, claim, (), (Where(side, "claim", path, line),)))
+                items.setdefault(root, []).append(Item(kind, claim, (), (Source(side, "claim", path, line),)))
     found = [
         Explanation(TASK, METRIC, (("document", root),), rows[root], COUNTS, tuple(items.get(root, ())))
         for root in sorted(r for r in rows if r != "ALL" and not r.startswith("field:"))

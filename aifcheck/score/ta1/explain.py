@@ -18,7 +18,7 @@ from aifcheck.extract.model import Cluster
 from aifcheck.pipeline.ta1.align import type_similarity
 from aifcheck.pipeline.ta1.locate import KbLines
 from aifcheck.pipeline.ta1.tables import Document, TableRow
-from aifcheck.score.explain import Explanation, Item, Value, Where
+from aifcheck.score.explain import Explanation, Item, Value, Source
 from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores, ScoreRow, Trf, frame_trfs
 
@@ -55,36 +55,36 @@ MEAN_STEPS = (
 
 @dataclass(frozen=True)
 class Locator:
-    """Where each object of one side of a document comes from: the first row naming it."""
+    """Source each object of one side of a document comes from: the first row naming it."""
 
     side: str
-    clusters: dict[str, Where] = field(default_factory=dict)
-    mentions: dict[tuple[str, str], Where] = field(default_factory=dict)  # (cluster, printed span)
-    edges: dict[tuple[str, str, str], Where] = field(default_factory=dict)  # (subject, object, role)
-    times: dict[str, list[Where]] = field(default_factory=dict)  # cluster -> its TM rows, in order
+    clusters: dict[str, Source] = field(default_factory=dict)
+    mentions: dict[tuple[str, str], Source] = field(default_factory=dict)  # (cluster, printed span)
+    edges: dict[tuple[str, str, str], Source] = field(default_factory=dict)  # (subject, object, role)
+    times: dict[str, list[Source]] = field(default_factory=dict)  # cluster -> its TM rows, in order
 
     @classmethod
     def of(cls, side: str, document: Document | None, keep: Callable[[TableRow], bool]) -> Locator:
         found = cls(side)
         for row in document.rows("CM") if document is not None else ():
             if keep(row):
-                found.clusters.setdefault(row["cluster"], Where(side, "cluster", row.path, row.line))
+                found.clusters.setdefault(row["cluster"], Source(side, "cluster", row.path, row.line))
                 key = (row["cluster"], row["mention_span"])
-                found.mentions.setdefault(key, Where(side, "mention", row.path, row.line))
+                found.mentions.setdefault(key, Source(side, "mention", row.path, row.line))
         for row in document.rows("AM") if document is not None else ():
             if keep(row):
                 key = (row["subject"], row["object"], row["predicate"])
-                found.edges.setdefault(key, Where(side, "argument", row.path, row.line))
+                found.edges.setdefault(key, Source(side, "argument", row.path, row.line))
         for row in document.rows("TM") if document is not None else ():
             if keep(row):
-                found.times.setdefault(row["cluster"], []).append(Where(side, "time", row.path, row.line))
+                found.times.setdefault(row["cluster"], []).append(Source(side, "time", row.path, row.line))
         return found
 
     def in_kb(self, lines: KbLines) -> Locator:
         """The same objects at their lines of the KB (a table's row where the KB's line is unknown)."""
 
-        def at(line: int | None, where: Where) -> Where:
-            return Where(where.side, where.what, lines.path, line) if line is not None else where
+        def at(line: int | None, where: Source) -> Source:
+            return Source(where.side, where.what, lines.path, line) if line is not None else where
 
         times = {
             cluster: [at(found[n] if n < len(found) else None, w) for n, w in enumerate(rows)]
@@ -99,15 +99,15 @@ class Locator:
             times,
         )
 
-    def cluster(self, cluster: str) -> tuple[Where, ...]:
+    def cluster(self, cluster: str) -> tuple[Source, ...]:
         found = self.clusters.get(cluster)
         return (found,) if found else ()
 
-    def mention(self, cluster: str, span: str) -> tuple[Where, ...]:
+    def mention(self, cluster: str, span: str) -> tuple[Source, ...]:
         found = self.mentions.get((cluster, span))
         return (found,) if found else ()
 
-    def trf(self, trf: Trf) -> tuple[Where, ...]:
+    def trf(self, trf: Trf) -> tuple[Source, ...]:
         return tuple(w for e in trf.edges if (w := self.edges.get((e.subject, e.object, e.role))) is not None)
 
 

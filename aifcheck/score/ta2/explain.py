@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.responses import Response
-from aifcheck.score.explain import Explanation, Item, Where
+from aifcheck.score.explain import Explanation, Item, Source
 from aifcheck.score.ta2.assessments import RIGHT, Judgement
 
 TASK = "ta2"
@@ -27,12 +27,12 @@ _new = tuple.__new__
 
 
 def _rank_item(rank: int, row: Response, path: str, j: Judgement | None, values: tuple) -> Item:
-    response = _new(Where, ("system", "response", path, row.line))
+    response = _new(Source, ("system", "response", path, row.line))
     label = f"{row.span} ({row.cluster})"
     if j is None:
         return _new(Item, ("rank", label, (("rank", rank), *values, ("label", None)), (response,)))
     judged = (("label", j.nist_label), ("class", j.nist_fqec), ("line_of", j.query_id))
-    where = (response, _new(Where, ("gold", "assessment", j.path, j.line)))
+    where = (response, _new(Source, ("gold", "assessment", j.path, j.line)))
     return _new(Item, ("rank", label, (("rank", rank), *values, *judged), where))
 
 

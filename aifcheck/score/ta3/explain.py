@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from aifcheck.score.explain import Explanation, Item, Where
+from aifcheck.score.explain import Explanation, Item, Source
 
 TASK = "ta3"
 DCG = 'total("{kind}", "gain / log2(rank + 1)")'
@@ -27,7 +27,7 @@ def ndcg(
     gains: Sequence[float],
     ideal: Sequence[tuple[str, float]],
     about: Callable[[str], tuple[tuple[str, object], ...]],
-    where: Callable[[object, str | None], tuple[Where, ...]],
+    where: Callable[[object, str | None], tuple[Source, ...]],
 ) -> Explanation:
     """NDCG = DCG / IDCG: DCG adds each submitted claim's gain / log2(rank + 1), IDCG the ideal
     list's; a gain is the relation scale x the least novelty against the query claim frame and
@@ -67,7 +67,7 @@ def f1(
     curve: Sequence[tuple[float, int]],
     cutoff: int | None,
     plan: bool,
-    where: Callable[[object, str | None], tuple[Where, ...]],
+    where: Callable[[object, str | None], tuple[Source, ...]],
 ) -> Explanation:
     """F1 at the cutoff (the earliest k of the best F1): precision = unique combinations / k,
     recall = unique (the plan: those in the truth) / the truth's combinations."""

@@ -28,7 +28,7 @@ judged as its file says (NIST's novelty cache mixes the two in computation order
 
 As in NIST's code, a (query, claim) pair without a relation row takes the relation of the
 relation file's last row (NIST's lookup leaves its loop variable behind: research §2.6 item 7;
-a warning says how many claims it touched); under ``plan`` it has no relation. Where NIST's code
+a warning says how many claims it touched); under ``plan`` it has no relation. Source NIST's code
 stops on legal input, the result is the one documented in docs/differences.md: an ALL-Macro over
 no query with GT > 0 is None (NIST divides by zero); an NDCG above 1 (the greedy ideal list is
 not always ideal) is reported with a warning (NIST stops). ``plan=True`` applies the plan's
@@ -49,7 +49,7 @@ import numpy as np
 from aifcheck.errors import InputError
 from aifcheck.extract.claims import claim_lines
 from aifcheck.score.allocations import cyclic_gc_paused
-from aifcheck.score.explain import Explanation, Where
+from aifcheck.score.explain import Explanation, Source
 from aifcheck.score.ta3 import explain
 from aifcheck.score.ta3.fields import (
     FIELD_INDEX,
@@ -345,19 +345,19 @@ class _Scorer:
         relation = self.package.relations.get((query.query_id, uid), "no row")
         return (("relation", relation), ("required_correct", int(values.required_correct)), *fields)
 
-    def _where(self, key: tuple[str, str], claim: Ranked | None, uid: str | None) -> tuple[Where, ...]:
+    def _where(self, key: tuple[str, str], claim: Ranked | None, uid: str | None) -> tuple[Source, ...]:
         """The run's ranking row and the claim's file beside it, its claim-mappings row, and the pool
         claim's assessment file."""
         found = []
         if claim is not None:
-            found.append(Where("system", "ranking", claim.path, claim.line))
+            found.append(Source("system", "ranking", claim.path, claim.line))
             frame = Path(claim.path).parent / f"{claim.claim_id}.ttl"
             if frame.is_file():
-                found.append(Where("system", "claim", str(frame), self._claim_line(frame, claim.claim_id)))
+                found.append(Source("system", "claim", str(frame), self._claim_line(frame, claim.claim_id)))
             rows = self.package.runs.get((*key, self.run_id, claim.claim_id), ())
-            found += [Where("gold", "claim mapping", self.package.mappings_path, r.line) for r in rows[:1]]
+            found += [Source("gold", "claim mapping", self.package.mappings_path, r.line) for r in rows[:1]]
         if uid is not None and uid in self.package.claims:
-            found.append(Where("gold", "assessment", self.package.claims[uid].path, 1))
+            found.append(Source("gold", "assessment", self.package.claims[uid].path, 1))
         return tuple(found)
 
     def _claim_line(self, frame: Path, claim_id: str) -> int | None:
