@@ -11,6 +11,8 @@ from pathlib import Path
 
 from aifcheck.render.compare import p_text, significance
 from aifcheck.render.output import write_atomically
+from aifcheck.render.report_explain import CSS as EXPLAIN_CSS
+from aifcheck.render.report_explain import explain_section
 from aifcheck.render.report_plots import difference_svg, distribution_svg
 from aifcheck.score.ci import Interval
 from aifcheck.score.compare import Comparison
@@ -246,12 +248,14 @@ def report_html(data: ReportData) -> str:
     toc = [("side-by-side", "Runs side by side")] if len(data.runs) > 1 else []
     toc += [(f"run-{i}", f"Run {i}: {name}") for i, name in enumerate(names, 1)]
     toc += [(f"compare-{i}", f"Run {i} against run 1") for i in range(2, len(names) + 1)]
+    if any(run.explanations for run in data.runs):
+        toc.append(("explain", "Why these scores"))
     toc.append(("files", "Score files"))
     sizes = " and ".join(f"{s * 100:g}%" for s in sorted(data.sizes))
     parts = [
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Score report: {escape(', '.join(names))}</title><style>{_CSS}</style></head><body><main>",
+        f"<title>Score report: {escape(', '.join(names))}</title><style>{_CSS}{EXPLAIN_CSS}</style></head><body><main>",
         f'<h1>Score report</h1><p class="muted">{len(names)} run{"s" if len(names) != 1 else ""}: '
         f"{escape(', '.join(names))}. Intervals: two-sided BCa bootstrap ({sizes}) over the documents or queries, "
         f"{data.replications:,} replications, {escape(data.stream.describe().split(' (')[0])}. "
@@ -270,6 +274,7 @@ def report_html(data: ReportData) -> str:
         parts.append(_side_by_side(data))
     parts += [_run_section(i, run, data) for i, run in enumerate(data.runs, 1)]
     parts += [_comparison_section(i, (names[0], names[i - 1]), c) for i, c in enumerate(data.comparisons, 2)]
+    parts.append(explain_section(data.runs))
     parts.append(_files_section(data))
     parts.append(
         f'<footer class="muted"><p>Written by aifcheck {escape(__version__)}.</p></footer></main></body></html>\n'

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.progress import ProgressBar
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
@@ -120,8 +121,10 @@ def ta1(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
+    from aifcheck.render.explain import write_explanations
     from aifcheck.render.output import new_folder
     from aifcheck.render.ta1.scores import NistLayout, headline_table, unscored_pairs_warning
     from aifcheck.score.ta1 import TA1Settings, score_ta1
@@ -153,8 +156,11 @@ def ta1(
             settings=settings,
             extra_similarities=extra_similarities,
             overlay=overlay,
+            explain=explain,
         )
         layout.run(scores)
+        if explain:
+            write_explanations(folder, "ta1", scores.explanations)
         if ci and scores.metrics:
             intervals_beside(folder, ci_seed)
     for notice in scores.notices:

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from aifcheck.cli.common import FORCE, check_run_id, warn
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.render.output import check_new_folder
 
@@ -62,18 +63,22 @@ def ta3(
     ] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
+    from aifcheck.render.explain import write_explanations
     from aifcheck.render.ta3.scores import summary_table, write_score_files
     from aifcheck.score.ta3.scorer import score_ta3
 
     check_run_id(run_id)
     inputs = [submission, queries_to_score, claim_mappings, assessments]
     check_new_folder(output / "scores", force, inputs)  # before the work, which a full folder would waste
-    scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
+    scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
     write_score_files(scores, output, force, inputs)
+    if explain:
+        write_explanations(output, "ta3", scores.explanations)
     if ci:
         intervals_beside(output, ci_seed)
     warn(scores.warnings)

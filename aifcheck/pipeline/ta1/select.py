@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import UsageError
-from aifcheck.loading.kb import load_kb
+from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.paths import entries
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.sparql import run_table
@@ -94,6 +94,9 @@ def select(run: Path, aux: Aux) -> KbSelection:
 def kb_tables(path: str) -> dict[str, tuple[str, str]]:
     """kind -> (path to name in messages, text) of the tables NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
-        return {
-            kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS
-        }
+        return tables_of(kb, path)
+
+
+def tables_of(kb: KB, path: str) -> dict[str, tuple[str, str]]:
+    """kind -> (path to name in messages, text) of the tables of a loaded KB."""
+    return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv()) for kind in KINDS}

@@ -22,7 +22,9 @@ from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
+from aifcheck.score.explain import Explanation
 from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
+from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
 from aifcheck.score.ta1.results import headline_key, results
@@ -48,6 +50,7 @@ class TA1Scores:
     # the type pairs NIST's filter stage would have asked the KGTK service for, which no table,
     # synonym or near neighbour gave a value: scored 0, in order of their core documents
     unscored_pairs: tuple[tuple[str, str], ...] = ()
+    explanations: tuple[Explanation, ...] = ()  # every score row explained (``explain``), metric by metric
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
@@ -68,6 +71,7 @@ def score_ta1(
     settings: TA1Settings = TA1Settings(),
     extra_similarities: str | os.PathLike | None = None,
     overlay: str | os.PathLike | None = None,
+    explain: bool = False,
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
@@ -78,6 +82,7 @@ def score_ta1(
     or on a Dask cluster. ``settings``: the parameters of NIST's filter stage (NIST's by default);
     ``extra_similarities``: a file of the KGTK similarity service's answers for pairs the type
     similarity table lacks; ``overlay``: a DWD overlay (JSON) for synonyms and near neighbours.
+    ``explain``: explain every score row (TA1Scores.explanations; aifcheck.score.ta1.explain).
     Raises UsageError (bad options) or InputError (a file that cannot be
     read or that stops NIST's pipeline), each one located line.
     """
@@ -95,6 +100,7 @@ def score_ta1(
         settings,
         extra_similarities,
         overlay,
+        explain,
     )
     aux_data, types = setting.loaded()
     run_id = run_id or run.resolve().name
@@ -195,7 +201,19 @@ def score_ta1(
         for m in METRICS
     }
     unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
-    return replace(_finish(run_id, tuple(scored), metrics, logs, notices, plan), unscored_pairs=tuple(unscored))
+    explanations = tuple(
+        e
+        for m in METRICS
+        for e in (
+            *(e for d in aux_data.core for e in outcomes[d].explanations.get(m.name, ())),
+            *(explain_summaries(m.name, metrics[m.name]) if explain else ()),
+        )
+    )
+    return replace(
+        _finish(run_id, tuple(scored), metrics, logs, notices, plan),
+        unscored_pairs=tuple(unscored),
+        explanations=explanations,
+    )
 
 
 def _run_documents(
@@ -211,7 +229,7 @@ def _run_documents(
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (
         score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
-        for path, (document, own) in zip(paths, flags)
+        for path, (document, own) in zip(paths, flags, strict=False)
     )
 
 
