@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -484,3 +485,107 @@ def check_reports(run: Run, files: Sequence[str], cwd: Path, out: str, before: S
     if json_exit is not None and run.returncode != json_exit:
         problems.append(Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, with --format json {json_exit}"))
     return problems
+
+
+# --- the commands' surroundings (issue 43): one mistake, one answer, whatever the command ----------
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What a command answers to one class of mistake: its exit status, and words its one line
+    holds (beside the file's or option's name; ``line``: with the file's line, ``FILE:N:``)."""
+
+    status: int
+    words: str = ""  # a regular expression
+    line: bool = False
+    source: str = ""  # the command and case this answer was taken from (test_commands checks it still is)
+
+
+# Mistake class -> the answer. The input and output classes are validate's answers (and score ta1's
+# where validate has no such option), which the campaign checks every other command against; the
+# classes no command answered yet (a value out of range, a repeated key or run) take the README's
+# usage error (2) or unreadable input (3).
+MISTAKES: dict[str, Expect] = {
+    "missing": Expect(3, source="validate nothere.ttl (no such file or directory)"),
+    "FIFO": Expect(3, "not a regular file", source="validate fifo.ttl"),
+    "/dev/zero": Expect(3, "not a regular file", source="validate link-to-dev-zero.ttl"),
+    "dangling link": Expect(3, "a symbolic link to nothing", source="validate dangling.ttl"),
+    "link loop": Expect(3, "a symbolic link to nothing", source="validate loop.ttl"),
+    "unreadable": Expect(3, "cannot read: Permission denied", source="validate (as nobody) chmod-000.ttl"),
+    "folder unreadable": Expect(3, "Permission denied", source="validate (as nobody) chmod-000-folder"),
+    "ancestor unreadable": Expect(3, "Permission denied", source="validate (as nobody) chmod-000-folder"),
+    "empty file": Expect(3, source="validate empty.ttl (empty file)"),
+    "NUL bytes": Expect(3, "binary", source="validate nul.ttl"),
+    "not UTF-8": Expect(3, "not UTF-8", line=True, source="validate latin1.ttl"),
+    "BOM": Expect(0, source="validate bom.ttl: read as without the BOM"),
+    "duplicate key": Expect(3, line=True),
+    "option value": Expect(2),
+    "same run twice": Expect(2),
+    "one folder name": Expect(2),
+    "other task": Expect(2),
+    # -o of a folder (or of reports, validate's) onto what is no new or empty folder; -o onto an input
+    "-o onto a file": Expect(2, "not a folder", source="validate -o FILE"),
+    "-o /proc/version": Expect(2, "not a folder", source="validate -o /proc/version"),
+    "-o FILE/sub": Expect(3, "Not a directory", source="validate -o FILE/sub"),
+    "-o not empty": Expect(2, "not empty", source="score ta1 -o NONEMPTY"),
+    "-o onto its input": Expect(2, "input|not a folder", source="claims KB -o KB"),
+    "-o inside an input": Expect(2, "input", source="score ta2 -o RUN --force"),
+    "-o = --tab": Expect(2, "--tab"),
+}
+# every line on stderr: aifcheck's own of one of three kinds, or validate's line on a file (FILE[:LINE[:COLUMN]]: ...)
+FORM = re.compile(r"aifcheck: (error|warning|note): |(?!aifcheck:)[^\s:]*[./][^\s:]*(:\d+){0,2}: ")
+
+
+def entry(path: Path) -> tuple[str, str | None]:
+    """What a path is, not following a link: its type (f file, d folder, l link, p FIFO, c device,
+    ? other or gone) and, for a file, a digest of its bytes (None unreadable), for a link, its target."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return "?", None
+    kind = {0o100000: "f", 0o040000: "d", 0o120000: "l", 0o010000: "p", 0o020000: "c"}.get(info.st_mode & 0o170000, "?")
+    if kind == "l":
+        return kind, os.readlink(path)
+    if kind != "f":
+        return kind, None
+    try:
+        return kind, hashlib.sha1(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return kind, None
+
+
+def tree(root: Path, skip: Iterable[Path] = ()) -> dict[str, tuple[str, str | None]]:
+    """Every path under ``root`` (links not followed; ``root`` itself followed), as ``entry``, by
+    its path relative to ``root``; the paths in ``skip`` and what is under them left out."""
+    left_out = {os.fsencode(p) for p in skip}
+    found: dict[str, tuple[str, str | None]] = {}
+    if not os.path.isdir(root):
+        return {".": entry(root)} if os.path.lexists(root) else {}
+    for top, folders, files in os.walk(root):
+        for name in sorted(folders + files):
+            path = Path(top) / name
+            if os.fsencode(path) in left_out:
+                if name in folders:
+                    folders.remove(name)
+                continue
+            found[os.fsdecode(os.path.relpath(path, root))] = entry(path)
+    return found
+
+
+def tsv_shape(path: Path) -> frozenset[int] | None:
+    """The numbers of tabs the lines of a tab-separated file have (None: not such a file)."""
+    if path.suffix not in (".tab", ".tsv") or path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return frozenset(line.count(b"\t") for line in path.read_bytes().split(b"\n") if line)
+    except OSError:
+        return None
+
+
+def tsv_shapes(folder: Path) -> dict[str, frozenset[int]]:
+    """The tab-separated files under ``folder``, as tsv_shape, by path."""
+    found = {}
+    for path in sorted(folder.rglob("*")) if folder.is_dir() and not folder.is_symlink() else []:
+        if (shape := tsv_shape(path)) is not None:
+            found[os.fsdecode(path.relative_to(folder))] = shape
+    return found
