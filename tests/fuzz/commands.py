@@ -999,7 +999,10 @@ def _input_mistake(case: Case, run: Run, said: list[str], same: bool) -> list[Pr
     if not refused:
         if case.how in UNREADABLE and said:  # (validate counts such a file unreadable: exit 3)
             return [Problem("mistake", case.index, f"{where}: named, and exit {run.status}, validate's is {expect.status}: {said[0][:200]}")]
-        taken = case.how in ("NUL bytes", "duplicate key", "not UTF-8") and not said and not same
+        if case.how == "duplicate key":  # (a warning is no answer: which row counts is the user's to say)
+            return [Problem("mistake", case.index, f"{where}: exit {run.status}, validate's is {expect.status}"
+                                                   + (f": {said[0][:200]}" if said else ", nothing said of it"))]
+        taken = case.how in ("NUL bytes", "not UTF-8") and not said and not same
         return [Problem("mistake", case.index, f"{where}: exit {run.status}, nothing said of it")] if taken else []
     if not said:
         return []  # (wrong file)
