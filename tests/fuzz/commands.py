@@ -221,7 +221,6 @@ class Command:
     reads: tuple[str, ...]
     output: str | None = None  # "folder" | "file" | "scores" (score ta3's OUT/scores) | "layout" (query --nist-layout)
     out_name: str = "out"
-    needs_shared: bool = False
     stdout_ok: tuple[int, ...] = (0,)  # the exit statuses of the pristine run
     marker: str = "results.json"  # what a complete output folder holds
     runs: tuple[int, ...] = ()  # the indices in args of the run folders it reads
@@ -234,11 +233,6 @@ class Command:
     def argv(self, out: str, tab: str = "ci.tab") -> list[str]:
         return [a.replace("{out}", out).replace("{tab}", tab) for a in self.args]
 
-    @property
-    def force(self) -> bool:
-        """--force: it replaces an output folder that holds something."""
-        return self.output in ("folder", "scores")
-
 
 TA1_ARGS = ("score", "ta1", "ta1/run", "--gold", "ta1/gold", "--aux", "ta1/aux", "--type-similarity", "ta1/similarity.tsv",
             "--taggable-types", "ta1/taggable.txt", "--run-id", "fuzz", "-o", "{out}")
@@ -247,9 +241,9 @@ TA3_ARGS = ("score", "ta3", "ta3/RUN1", "--queries-to-score", "ta3/queries_to_sc
 FAST = 15.0  # seconds a case of a command that takes under one may take
 LONG = (("--replications", "30000000"), ("--replications", "1000000000"))  # bootstraps of a minute, and of hours
 COMMANDS = (
-    Command("score ta1", TA1_ARGS, ("ta1",), "folder", needs_shared=True, stdout_ok=(0, 1), runs=(2,), options=("--run-id",),
+    Command("score ta1", TA1_ARGS, ("ta1",), "folder", stdout_ok=(0, 1), runs=(2,), options=("--run-id",),
             summary=True),
-    Command("score ta1 (KBs)", ("score", "ta1", "ta1kb/run", *TA1_ARGS[3:]), ("ta1", "ta1kb"), "folder", needs_shared=True,
+    Command("score ta1 (KBs)", ("score", "ta1", "ta1kb/run", *TA1_ARGS[3:]), ("ta1", "ta1kb"), "folder",
             stdout_ok=(0, 1), runs=(2,)),
     Command("score ta3", TA3_ARGS, ("ta3",), "scores", runs=(2,), summary=True, timeout=FAST),
     Command("score ta3 (--ci)", (*TA3_ARGS, "--ci", "--ci-seed", "5", "--run-id", "RUN1"), ("ta3",), "scores", runs=(2,),
@@ -262,22 +256,22 @@ COMMANDS = (
     Command("score report", ("score", "report", "runs/A", "runs/B", "--replications", "500", "-o", "{out}"), ("runs",), "file",
             "report.html", runs=(2, 3), options=("--replications", "--seed"), long=LONG, timeout=FAST),
     Command("score ta2", ("score", "ta2", "ta2w/runW", "--queries-to-score", "ta2w/queries_to_score.tab", "--assessments", "ta2w/LDC",
-                          "--aux", "aux", "-o", "{out}"), ("ta2w", "aux"), "scores", needs_shared=True, runs=(2,), options=("--run-id",),
+                          "--aux", "aux", "-o", "{out}"), ("ta2w", "aux"), "scores", runs=(2,), options=("--run-id",),
             summary=True, timeout=FAST),
     Command("score ta2 (KB)", ("score", "ta2", "ta2kb/run", "--queries-to-score", "ta2kb/queries.tsv", "--assessments", "ta2kb/LDC",
-                               "--aux", "aux", "-o", "{out}", "--ci", "--ci-seed", "3"), ("ta2kb", "aux"), "scores", needs_shared=True,
+                               "--aux", "aux", "-o", "{out}", "--ci", "--ci-seed", "3"), ("ta2kb", "aux"), "scores",
             stdout_ok=(0, 1), runs=(2,), options=("--run-id", "--ci-seed"), summary=True, timeout=FAST),
     Command("pipeline ta2", ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "{out}"),
-            ("ta2kb", "aux"), "folder", needs_shared=True, stdout_ok=(0, 1), marker="SPARQL-VALID-output", runs=(2,), summary=True,
+            ("ta2kb", "aux"), "folder", stdout_ok=(0, 1), marker="SPARQL-VALID-output", runs=(2,), summary=True,
             logs=True, timeout=FAST),
     Command("pipeline ta3", ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "{out}",
-                             "--depth", "Condition5:2,Condition6:2,Condition7:2"), ("p3", "aux"), "folder", needs_shared=True,
+                             "--depth", "Condition5:2,Condition6:2,Condition7:2"), ("p3", "aux"), "folder",
             stdout_ok=(0, 1), marker="ARF-output", runs=(2,), options=("--depth",), summary=True, logs=True, timeout=FAST),
     Command("pool ta2", ("pool", "ta2", "pool2/runs/runA", "pool2/runs/runB", "--queries-to-score", "pool2/queries.tab", "--aux", "aux",
-                         "-o", "{out}", "-p", "pool2/previous"), ("pool2", "aux"), "folder", needs_shared=True, marker="pool.txt",
+                         "-o", "{out}", "-p", "pool2/previous"), ("pool2", "aux"), "folder", marker="pool.txt",
             runs=(2, 3), options=("-b", "--kit-size"), summary=True, timeout=FAST),
     Command("pool ta3", ("pool", "ta3", "pool3/runs/system", "pool3/runs/query_claim_frames", "--queries-to-score", "pool3/queries.tab",
-                         "-o", "{out}", "--previous-pool", "pool3/previous"), ("pool3",), "folder", needs_shared=True,
+                         "-o", "{out}", "--previous-pool", "pool3/previous"), ("pool3",), "folder",
             marker="claim-mappings.tab", runs=(2, 3), summary=True, timeout=FAST),
     Command("score crux-claims", ("score", "crux-claims", "crux/system.tab", "--gold", "crux/gold.tab", "--format", "json"), ("crux",),
             timeout=FAST),
