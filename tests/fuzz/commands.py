@@ -991,6 +991,8 @@ def _input_mistake(case: Case, run: Run, said: list[str], same: bool) -> list[Pr
         return [] if run.status in case.command.stdout_ok else [Problem("mistake", case.index, f"{where}: exit {run.status} "
                                                                         f"(validate reads a BOM as nothing): {_last(run.stderr)}")]
     if not refused:
+        if case.how in ("folder unreadable", "ancestor unreadable"):  # (its files may be opened by name: only a line on reading it counts)
+            said = [line for line in said if re.search("denied|cannot read|not readable|unreadable", line)]
         if case.how in UNREADABLE and said:  # (validate counts such a file unreadable: exit 3)
             return [Problem("mistake", case.index, f"{where}: named, and exit {run.status}, validate's is {expect.status}: {said[0][:200]}")]
         if case.how == "duplicate key":  # (a warning is no answer: which row counts is the user's to say)
