@@ -24,7 +24,7 @@ FORKS = pytest.mark.skipif(not sys.platform.startswith("linux") or not hasattr(o
 
 
 @FORKS
-@pytest.mark.xfail(strict=False, reason="issue 43: fixes pending (the new commands' failures: /work/wt/fuzz-notes/FAILURES.md)")
+@pytest.mark.xfail(strict=False, reason="issue 43: fixes pending")
 def test_seeded_command_cases() -> None:
     outcome = campaign(SEED, CASES, jobs=2, timeout=10)
     assert outcome.runs == CASES
