@@ -1028,7 +1028,7 @@ def _surroundings_mistake(case: Case, run: Run, errors: list[str], extra: dict) 
     expect = MISTAKES[mistake]
     found = []
     if case.how == "inside an input" and not extra.get("force"):
-        expect = Expect(expect.status, "not empty")  # (refused as any folder that holds something)
+        expect = Expect(expect.status, "input|not empty")  # (refused as an input's, or as any folder that holds something)
     if case.kind == "value" and case.value.endswith(HUGE) and run.status == 0:
         pass  # (taken as "all")
     elif run.status != expect.status:
