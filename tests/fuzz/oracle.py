@@ -8,7 +8,10 @@
   and with the same message;
 - messages one line, naming the file, free of internal exception text (LEAKS), and findings
   free of control and line-break characters (a file's literal must not reach the terminal raw);
-- findings located on a line the file has; query tables with one cell per column in every row.
+- findings located on a line the file has; query tables with one cell per column in every row;
+- for the command campaign (commands.py, issue 43): one answer per class of mistake, whatever the
+  command (MISTAKES), the form of a stderr line (FORM), and what a run changed around it (entry,
+  tree: types and bytes, links not followed; tsv_shapes: the shape of its tables).
 """
 from __future__ import annotations
 
