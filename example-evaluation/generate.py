@@ -1275,27 +1275,16 @@ def write_ta3(out: Path) -> None:
         for folder, ranked in rankings.items():
             _ranking(out / run / folder, ranked)
     # LDC judges NIST's pool of the two runs and of the query claim frames (which NIST runs through
-    # its TA3 docker as a Condition 5 run named query_claim_frames, each ranked first for itself)
+    # its TA3 docker as a Condition 5 run named query_claim_frames, each ranked first for itself:
+    # pool ta3 does so with --user-queries)
     with tempfile.TemporaryDirectory() as tmp:
-        for query in (Q1, Q2):
-            _ranking(Path(tmp) / "query_claim_frames" / "Condition5" / query, ((query, "related"),))
+        user = ("--user-queries", out / "user-queries", "--aux", out / "AUX-data")
         stages = []
-        for run in (*TA3_RUNS, "query_claim_frames"):
-            source = out / run if run in TA3_RUNS else Path(tmp) / run
+        for run in TA3_RUNS:
             stages.append(Path(tmp) / "stages" / run)
-            run_aifcheck(
-                "pipeline",
-                "ta3",
-                source,
-                "--user-queries",
-                out / "user-queries",
-                "--aux",
-                out / "AUX-data",
-                "-o",
-                stages[-1],
-            )
+            run_aifcheck("pipeline", "ta3", out / run, *user, "-o", stages[-1])
         pool = Path(tmp) / "pool"
-        run_aifcheck("pool", "ta3", *stages, "--queries-to-score", out / "queries.tab", "-o", pool)
+        run_aifcheck("pool", "ta3", *stages, "--queries-to-score", out / "queries.tab", *user, "-o", pool)
         write_ta3_assessments(pool, out / "LDC" / "data" / "TA3")
 
 
