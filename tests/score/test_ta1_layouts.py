@@ -1,0 +1,81 @@
+"""``aifcheck score ta1`` on the folders NIST's TA1 docker reads and writes, and on a run that
+lacks a core document (issue 42 §4), through the installed command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import SHARED_DATA
+from ta1_example import EXAMPLE
+
+GOLD = SHARED_DATA / "ta1-gold-tsv"
+AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
+MISSING = Path(__file__).parent / "fixtures" / "ta1" / "missing_document"
+pytestmark = pytest.mark.skipif(not EXAMPLE.is_dir(), reason="NIST's example TA1 run (../shared/data/m54) is absent")
+
+
+def score(run: Path, gold: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
+    command = ["score", "ta1", run, "--gold", gold, "--aux", AUX, "-o", out, *options]
+    return subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, command)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_nist_s_docker_output_and_gold_folders_are_read(tmp_path: Path) -> None:
+    """RUN: NIST's docker output for its example run (SPARQL-output/ and the later stages' folders,
+    results.json); --gold: a folder holding SPARQL-VALID-output/, as the docker's /data/gold. The
+    scores are NIST's, byte for byte, and two notes say which folders were read."""
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "SPARQL-VALID-output").symlink_to(GOLD)
+    done = score(EXAMPLE, gold, tmp_path / "out", "--run-id", "example-task1-run")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "out" / "results.json").read_text()) == json.loads(
+        (EXAMPLE / "results.json").read_text()
+    )
+    notes = [line for line in done.stderr.splitlines() if "is NIST's" in line]
+    assert notes == [
+        f"note: {EXAMPLE} is NIST's docker output: its SPARQL-output/ is scored",
+        f"note: --gold {gold} is NIST's gold folder: its SPARQL-VALID-output/ is read",
+    ]
+
+
+def test_a_later_stage_s_folder_is_refused_naming_the_folder_to_give(tmp_path: Path) -> None:
+    done = score(EXAMPLE / "SPARQL-FILTERED-output", GOLD, tmp_path / "out")
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"aifcheck: error: RUN {EXAMPLE}/SPARQL-FILTERED-output is NIST's SPARQL-FILTERED-output, whose tables "
+        f"NIST's stages have already processed: give the docker's output folder ({EXAMPLE}) or its SPARQL-output/"
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_core_document_is_one_warning_and_nist_s_numbers(tmp_path: Path) -> None:
+    """NIST's example run without L0C0499MZ: results.json is NIST's (fixtures/ta1/missing_document,
+    made by NIST's stages run offline: its README has the command). FrameMetric is then the one
+    document's value, CoreferenceMetric half of what both documents give: one warning says which
+    metric does what."""
+    run = tmp_path / "run"
+    shutil.copytree(EXAMPLE / "SPARQL-output", run)
+    shutil.rmtree(run / "L0C0499MZ.ttl")
+    done = score(run, GOLD, tmp_path / "out", "--run-id", "example")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "results.json").read_bytes() == (MISSING / "results.json").read_bytes()
+    whole = json.loads((EXAMPLE / "results.json").read_text())["scores"][0]
+    lacking = json.loads((MISSING / "results.json").read_text())["scores"][0]
+    assert (whole["FrameMetric_S"], lacking["FrameMetric_S"]) == ("0.3488", "0.2495")
+    assert (whole["CoreferenceMetric_F1"], lacking["CoreferenceMetric_F1"]) == ("0.0453", "0.0227")
+    warnings = [line for line in done.stderr.splitlines() if "core document" in line]
+    assert warnings == [
+        "aifcheck: warning: the run lacks 42 of 43 core document(s) (L0C0492VC, L0C049382, L0C0496GC, ...): "
+        "CoreferenceMetric, NegationMetricV2 and the ArgumentMetricV3 variants count each as 0 where its gold has "
+        "rows; FrameMetric, TemporalMetric, NegationMetricV1, TypeMetricV4 average over the 1 document(s) scored "
+        "only, as NIST's scorer does"
+    ]
