@@ -142,9 +142,9 @@ def score_ta3(
     claim-mappings.tab, by default the submission folder's name. Raises InputError (file and
     line) for input that cannot be scored."""
     with cyclic_gc_paused():
+        run = read_run(submission)
         queries = read_queries(queries_to_score)
         package = read_package(assessments, claim_mappings, queries)
-        run = read_run(submission)
         run_id = run_id or Path(submission).resolve().name
         scorer = _Scorer(queries, package, run, run_id, plan)
         rows: dict[str, list[ScoreRow]] = defaultdict(list)  # metric -> rows

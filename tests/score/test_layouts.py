@@ -1,5 +1,6 @@
-"""``aifcheck score ta1`` on the folders NIST's TA1 docker reads and writes, and on a run that
-lacks a core document (issue 42 §4), through the installed command."""
+"""The scorers on the folders NIST's dockers read and write (issue 42 §4: each accepts every layout,
+or says in one line which folder to give), and ``score ta1`` on a run that lacks a core document,
+through the installed command."""
 
 from __future__ import annotations
 
@@ -10,25 +11,27 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import ROOT, SHARED_DATA
 from ta1_example import EXAMPLE
 
 GOLD = SHARED_DATA / "ta1-gold-tsv"
 AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
 MISSING = Path(__file__).parent / "fixtures" / "ta1" / "missing_document"
-pytestmark = pytest.mark.skipif(not EXAMPLE.is_dir(), reason="NIST's example TA1 run (../shared/data/m54) is absent")
+OURS = ROOT / "example-evaluation"
+need_example = pytest.mark.skipif(not EXAMPLE.is_dir(), reason="NIST's example TA1 run (../shared/data/m54) is absent")
 
 
-def score(run: Path, gold: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
-    command = ["score", "ta1", run, "--gold", gold, "--aux", AUX, "-o", out, *options]
+def aifcheck(*args: object) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, command)],
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=600
     )
 
 
+def score(run: Path, gold: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
+    return aifcheck("score", "ta1", run, "--gold", gold, "--aux", AUX, "-o", out, *options)
+
+
+@need_example
 def test_nist_s_docker_output_and_gold_folders_are_read(tmp_path: Path) -> None:
     """RUN: NIST's docker output for its example run (SPARQL-output/ and the later stages' folders,
     results.json); --gold: a folder holding SPARQL-VALID-output/, as the docker's /data/gold. The
@@ -48,6 +51,7 @@ def test_nist_s_docker_output_and_gold_folders_are_read(tmp_path: Path) -> None:
     ]
 
 
+@need_example
 def test_a_later_stage_s_folder_is_refused_naming_the_folder_to_give(tmp_path: Path) -> None:
     done = score(EXAMPLE / "SPARQL-FILTERED-output", GOLD, tmp_path / "out")
     assert done.returncode == 2 and done.stderr.splitlines() == [
@@ -57,6 +61,7 @@ def test_a_later_stage_s_folder_is_refused_naming_the_folder_to_give(tmp_path: P
     assert not (tmp_path / "out").exists()
 
 
+@need_example
 def test_a_missing_core_document_is_one_warning_and_nist_s_numbers(tmp_path: Path) -> None:
     """NIST's example run without L0C0499MZ: results.json is NIST's (fixtures/ta1/missing_document,
     made by NIST's stages run offline: its README has the command). FrameMetric is then the one
@@ -79,3 +84,61 @@ def test_a_missing_core_document_is_one_warning_and_nist_s_numbers(tmp_path: Pat
         "rows; FrameMetric, TemporalMetric, NegationMetricV1, TypeMetricV4 average over the 1 document(s) scored "
         "only, as NIST's scorer does"
     ]
+
+
+def test_ta2_and_ta3_name_the_run_for_a_stage_s_folder(tmp_path: Path) -> None:
+    """score ta2 and ta3 read a run as submitted or as NIST's docker output; given one of the
+    docker's stage folders, they name the run to give (the example evaluation's first runs)."""
+    ta2, ta3 = OURS / "ta2", OURS / "ta3"
+    stages2, stages3 = tmp_path / "ta2" / "run1", tmp_path / "ta3" / "run1"
+    made = aifcheck(
+        "pipeline", "ta2", ta2 / "run1", "--queries", ta2 / "queries.tsv", "--aux", ta2 / "AUX-data", "-o", stages2
+    )
+    assert made.returncode == 0, made.stderr
+    made = aifcheck(
+        "pipeline",
+        "ta3",
+        ta3 / "run1",
+        "--user-queries",
+        ta3 / "user-queries",
+        "--aux",
+        ta3 / "AUX-data",
+        "-o",
+        stages3,
+    )
+    assert made.returncode == 0, made.stderr
+    for stage in ("SPARQL-CLEAN-output", "SPARQL-VALID-output"):
+        done = aifcheck(
+            "score",
+            "ta2",
+            stages2 / stage,
+            "--queries-to-score",
+            ta2 / "queries.tsv",
+            "--assessments",
+            ta2 / "LDC",
+            "--aux",
+            ta2 / "AUX-data",
+            "-o",
+            tmp_path / "out2",
+        )
+        assert done.returncode == 2 and done.stderr.splitlines() == [
+            f"aifcheck: error: {stages2 / stage}: a stage's folder of NIST's docker output: give the run, {stages2}"
+        ]
+    for stage in ("ARF-output", "SPARQL-AUGMENTED-output"):
+        done = aifcheck(
+            "score",
+            "ta3",
+            stages3 / stage,
+            "--queries-to-score",
+            ta3 / "queries.tab",
+            "--claim-mappings",
+            tmp_path / "none.tab",
+            "--assessments",
+            ta3 / "LDC",
+            "-o",
+            tmp_path / "out3",
+        )
+        assert done.returncode == 2 and done.stderr.splitlines() == [
+            f"aifcheck: error: {stages3 / stage}: a stage's folder of NIST's docker output: give the run, {stages3}"
+        ]
+    assert not (tmp_path / "out2").exists() and not (tmp_path / "out3").exists()
