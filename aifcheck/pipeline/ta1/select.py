@@ -46,17 +46,18 @@ class KbSelection:
 
 
 def run_folder(run: Path) -> tuple[Path, str | None]:
-    """The folder of a run's KBs or tables, and a note when it is not RUN itself: every folder
-    NIST's TA1 docker reads or writes is accepted as RUN. Its input (KBs, or tables in the
-    SPARQL-output layout) is RUN; its output folder (``SPARQL-output/`` and the later stages' folders)
-    gives its ``SPARQL-output/``; a later stage's folder is refused in one line naming the folder to give
-    (its tables are cleaned, validated or filtered already, and would be again)."""
+    """The folder of a run's KBs or tables, and a note where it is worth one: every folder NIST's
+    TA1 docker reads or writes is accepted as RUN. Its input (KBs, or tables in the SPARQL-output
+    layout) is RUN; its output folder (``SPARQL-output/`` and the later stages' folders) gives its
+    ``SPARQL-output/``; a later stage's folder is in the SPARQL-output layout, and its tables go
+    through the stages again, as NIST's stages take them (a note names the folder that gives the
+    docker's scores)."""
     if not run.is_dir():
         raise UsageError(f"RUN {run} is not a folder")
     if run.name in LATER_STAGES and any(p.suffix == ".ttl" for p in entries(run, "RUN")):
-        raise UsageError(
-            f"RUN {run} is NIST's {run.name}, whose tables NIST's stages have already processed: "
-            f"give the docker's output folder ({run.parent}) or its {DOCKER_TABLES}/"
+        return run, (
+            f"{run} is NIST's {run.name}: its tables go through NIST's stages again, as NIST's stages take them; "
+            f"the docker's output folder ({run.parent}) gives the scores of its {DOCKER_TABLES}/"
         )
     tables = run / DOCKER_TABLES
     if tables.is_dir() and not any(p.suffix == ".ttl" for p in entries(run, "RUN")):
