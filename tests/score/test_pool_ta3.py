@@ -155,45 +155,43 @@ def test_the_installed_command_pools_as_the_api_does(runs: Path, tmp_path: Path)
     )
 
 
+FRAMES = ("--user-queries", QUERIES, "--aux", AUX)
+
+
+def pool_command(*runs: object, out: object, cwd: Path, options: tuple = ()) -> subprocess.CompletedProcess:
+    return aifcheck("pool", "ta3", *runs, "--queries-to-score", "queries.tab", *options, "-o", out, cwd=cwd)
+
+
+def score_command(run: object, pool: Path, assessments: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess:
+    return aifcheck(
+        "score",
+        "ta3",
+        run,
+        "--queries-to-score",
+        "queries.tab",
+        "--claim-mappings",
+        pool / "claim-mappings.tab",
+        "--assessments",
+        assessments,
+        "-o",
+        out,
+        cwd=cwd,
+    )
+
+
 def test_the_pool_makes_the_query_claim_frames_run_from_the_user_queries(runs: Path, tmp_path: Path) -> None:
     """``--user-queries --aux`` pools the Condition 5 query claim frames as run query_claim_frames:
     the pool is the one of the run made by hand above (whose digest is NIST's pool, made by NIST's
     generate_pool.py task3 from NIST's own stages), but for the runs_directory of that run's rows,
     the pool's own runs/ folder, where the run's stages are written."""
-    done = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "--queries-to-score",
-        "queries.tab",
-        "--user-queries",
-        QUERIES,
-        "--aux",
-        AUX,
-        "-o",
-        "made",
-        cwd=runs,
-    )
+    done = pool_command("runs/system", out="made", cwd=runs, options=FRAMES)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.splitlines()[:2] == [
         "pooled 10 run claim(s) of 2 run(s) into 9 pool claim(s), 9 new (the others are in a previous pool)",
         "the query claim frames' run (2 frame(s)): made/runs/query_claim_frames",
     ]
     by_hand = tmp_path / "by-hand"
-    assert (
-        aifcheck(
-            "pool",
-            "ta3",
-            "runs/system",
-            "runs/query_claim_frames",
-            "--queries-to-score",
-            "queries.tab",
-            "-o",
-            by_hand,
-            cwd=runs,
-        ).returncode
-        == 0
-    )
+    assert pool_command("runs/system", "runs/query_claim_frames", out=by_hand, cwd=runs).returncode == 0
     assert digest(by_hand) == NIST_POOL
     made = runs / "made"
     for name in ("human-readable-format.tab", *(f"pool/{p.name}" for p in (by_hand / "pool").iterdir())):
@@ -210,60 +208,22 @@ def test_the_pool_makes_the_query_claim_frames_run_from_the_user_queries(runs: P
 
 
 def test_a_pool_without_the_query_claim_frames_says_so(runs: Path, tmp_path: Path) -> None:
-    done = aifcheck("pool", "ta3", "runs/system", "--queries-to-score", "queries.tab", "-o", tmp_path / "p", cwd=runs)
+    done = pool_command("runs/system", out=tmp_path / "p", cwd=runs)
     assert done.returncode == 0 and done.stderr.splitlines() == [
         "aifcheck: warning: the pool maps no query claim frame of 2 Condition 5 quer(ies) (CLL0C04979A.000004, "
         "CLL0C04C08B.000004): score ta3 needs them; give --user-queries and --aux to pool them as NIST did "
         "(run query_claim_frames)"
     ]
-    alone = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "--queries-to-score",
-        "queries.tab",
-        "--user-queries",
-        QUERIES,
-        "-o",
-        tmp_path / "q",
-        cwd=runs,
-    )
+    alone = pool_command("runs/system", out=tmp_path / "q", cwd=runs, options=FRAMES[:2])
     assert alone.returncode == 2 and alone.stderr.splitlines() == [
         "aifcheck: error: --user-queries and --aux go together: the query claim frames go through NIST's TA3 stages"
     ]
-    twice = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "runs/query_claim_frames",
-        "--queries-to-score",
-        "queries.tab",
-        "--user-queries",
-        QUERIES,
-        "--aux",
-        AUX,
-        "-o",
-        tmp_path / "r",
-        cwd=runs,
-    )
+    twice = pool_command("runs/system", "runs/query_claim_frames", out=tmp_path / "r", cwd=runs, options=FRAMES)
     assert twice.returncode == 2 and "a run is named query_claim_frames" in twice.stderr
     frames = tmp_path / "user-queries"
     shutil.copytree(QUERIES, frames)
     (frames / "Condition5" / "Query_Claim_Frames" / "CLL0C04C08B.000004.ttl").unlink()
-    missing = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "--queries-to-score",
-        "queries.tab",
-        "--user-queries",
-        frames,
-        "--aux",
-        AUX,
-        "-o",
-        tmp_path / "s",
-        cwd=runs,
-    )
+    missing = pool_command("runs/system", out=tmp_path / "s", cwd=runs, options=("--user-queries", frames, *FRAMES[2:]))
     assert missing.returncode == 3 and missing.stderr.splitlines() == [
         f"aifcheck: error: {frames}/Condition5/Query_Claim_Frames/CLL0C04C08B.000004.ttl: missing: the query claim "
         "frame of Condition 5 query CLL0C04C08B.000004"
@@ -275,40 +235,13 @@ def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> N
     """pool ta3 -> score ta3 with no hand-made file (issue 42 §3); NIST's Condition 7 claim frames have
     no X variable: judged, they are not correct and stop nothing (one warning)."""
     pool = tmp_path / "pool"
-    done = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "--queries-to-score",
-        "queries.tab",
-        "--user-queries",
-        QUERIES,
-        "--aux",
-        AUX,
-        "-o",
-        pool,
-        cwd=runs,
-    )
+    done = pool_command("runs/system", out=pool, cwd=runs, options=FRAMES)
     assert done.returncode == 0, done.stderr
     _assess(pool, tmp_path / "LDC")
-    scored = aifcheck(
-        "score",
-        "ta3",
-        "runs/system",
-        "--queries-to-score",
-        "queries.tab",
-        "--claim-mappings",
-        pool / "claim-mappings.tab",
-        "--assessments",
-        tmp_path / "LDC",
-        "-o",
-        tmp_path / "scores",
-        cwd=runs,
-    )
+    scored = score_command("runs/system", pool, tmp_path / "LDC", tmp_path / "scores", runs)
     assert scored.returncode == 0, scored.stderr
-    condition7 = sorted(
-        {row.split("\t")[0] for row in (pool / "claim-mappings.tab").read_text().split("\n") if "\tCondition7\t" in row}
-    )
+    mappings = (pool / "claim-mappings.tab").read_text().split("\n")
+    condition7 = sorted({row.split("\t")[0] for row in mappings if "\tCondition7\t" in row})
     assert len(condition7) == 2
     assert [line for line in scored.stderr.splitlines() if "required field" in line] == [
         "aifcheck: warning: 2 pool claim(s) have no component 1 of a required field, as a Condition 7 claim frame "
@@ -325,20 +258,7 @@ def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> N
     assert rows["Condition7", "C303", "ontopic"][5:] == ["0", "0.0000"]
     # a run whose folder name the pool does not know would score 0 everywhere: refused (issue 42 §4)
     shutil.copytree(runs / "runs" / "system", tmp_path / "team9")
-    unknown = aifcheck(
-        "score",
-        "ta3",
-        tmp_path / "team9",
-        "--queries-to-score",
-        "queries.tab",
-        "--claim-mappings",
-        pool / "claim-mappings.tab",
-        "--assessments",
-        tmp_path / "LDC",
-        "-o",
-        tmp_path / "scores9",
-        cwd=runs,
-    )
+    unknown = score_command(tmp_path / "team9", pool, tmp_path / "LDC", tmp_path / "scores9", runs)
     assert unknown.returncode == 2 and unknown.stderr.splitlines() == [
         f"aifcheck: error: {pool}/claim-mappings.tab: no ranked claim of run team9 is mapped to a pool claim; the "
         "mappings hold run(s) system: give the run's ID with --run-id"
