@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
+from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim, KeFrame
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
 from aifcheck.render.output import new_folder, write_file
@@ -22,6 +22,23 @@ def file_text(file: StageTable | TextFile) -> str:
 def outer_claim_text(claim: ArfClaim) -> str:
     before = "\n".join("\t".join(row) for row in (HEADER, *claim.outer))
     return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
+
+
+def raw_kes_text(claim: ArfClaim) -> str:
+    """The header and the edges' rows, then (after a newline) the times' rows, as NIST joins them."""
+    edges = "\n".join("\t".join(row) for row in (RAW_KES_HEADER, *claim.edges))
+    return edges + "\n" + "\n".join("\t".join(row) for row in claim.times)
+
+
+_TIMES = ("T1 (start on or after)", "T2 (start on or before)", "T3 (end on or after)", "T4 (end on or before)")
+
+
+def frame_text(frame: KeFrame) -> str:
+    lines = [f"{frame.metatype}:{frame.cluster}", frame.type, f"\tUID: {frame.uid}"]
+    if frame.dates is not None:
+        lines += [f"\tTime {name}: {date}" for name, date in zip(_TIMES, frame.dates, strict=True)]
+    lines += [f"\targ{n}\t{role}\t" + "\t".join(filler) for n, (role, filler) in enumerate(frame.arguments, 1)]
+    return "\n".join(lines)
 
 
 def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
@@ -43,9 +60,8 @@ def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> No
         for claim in result.arf:
             folder = out / ARF / claim.condition / claim.query
             write_file(folder / f"{claim.claim_id}-outer-claim.tab", outer_claim_text(claim))
-            # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
-            write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
-            write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
+            write_file(folder / f"{claim.claim_id}-raw-kes.tab", raw_kes_text(claim))
+            write_file(folder / f"{claim.claim_id}-readable-kes.txt", "\n\n".join(map(frame_text, claim.frames)))
         for name, log in result.logs.items():
             write_file(out / "logs" / name, log.text())
 
@@ -58,12 +74,18 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, "
+        f"{len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",
         f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "
         f"{result.logs['validate-responses.log'].errors} error(s) (logs/validate-responses.log)",
-        f"handle: {'missing handles filled from the LTF files' if result.handled else 'skipped (no --ltf): ' + AUGMENTED + ' is a copy of ' + VALID}",
+        "handle: "
+        + (
+            "missing handles filled from the LTF files"
+            if result.handled
+            else f"skipped (no --ltf): {AUGMENTED} is a copy of {VALID}"
+        ),
         f"{ARF}: {len(result.arf)} claims",
         f"wrote {target}",
     ]
