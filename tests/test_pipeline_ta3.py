@@ -628,3 +628,48 @@ def test_each_graph_case_gives_what_nist_s_code_gives(
     assert done.returncode == 0, done.stderr
     assert digest(out) == expected
     assert holds in (out / file).read_text(encoding="utf-8")
+
+
+HANDLE_CASE = (
+    "3fdc4195b4fa485c5894ec3b690c327e7b9aa6da817f97dc89ee6d5e8e5fbf76"  # NIST's code with the LTF folder below
+)
+
+
+def missing_handle(folder: Path) -> tuple[Path, Path]:
+    """A claim frame whose argument E.002092 has the handle [unknown] and its own informative
+    span, and an LTF file holding the text of that span."""
+    old = (
+        "ldc:cluster-NILCEML0C04AJNP.002092-prototype a aida:Entity ;\n"
+        '    aida:handle "indoors" ;\n'
+        "    aida:informativeJustification _:n14cf38cff1eb4dcc9df7e312ceef883ab18 ;"
+    )
+    new = (
+        "ldc:cluster-NILCEML0C04AJNP.002092-prototype a aida:Entity ;\n"
+        '    aida:handle "[unknown]" ;\n'
+        "    aida:informativeJustification _:gr10 ;"
+    )
+
+    def edit(text: str) -> str:
+        assert text.count(old) == 1
+        return text.replace(old, new) + span("_:gr10", 100, 106)
+
+    run = one_frame(folder / "run", C5, edit)
+    ltf = folder / "ltf"
+    ltf.mkdir()
+    (ltf / "L0C04ATJY.ltf.xml").write_text(
+        '<LCTL_TEXT>\n<SEG id="segment-0" start_char="90" end_char="120">\n'
+        "<ORIGINAL_TEXT>Masks are required indoors in all stores.</ORIGINAL_TEXT>\n</SEG>\n",
+        encoding="utf-8",
+    )
+    return run, ltf
+
+
+def test_the_handle_stage_fills_a_missing_handle_of_the_graph_table(tmp_path: Path) -> None:
+    run, ltf = missing_handle(tmp_path)
+    out = tmp_path / "out"
+    done = aifcheck("pipeline", "ta3", run, "--user-queries", QUERIES, "--aux", AUX, "--ltf", ltf, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert digest(out) == HANDLE_CASE
+    assert "\tAM_loc__location\tEntity\tQ27096235\trequire\tcluster-NILCEML0C04AJNP.002092" in (
+        out / "ARF-output/Condition5/CLL0C04979A.000004/CLL0C04AJNP.001755-readable-kes.txt"
+    ).read_text(encoding="utf-8")
