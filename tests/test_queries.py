@@ -251,7 +251,8 @@ ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 ;
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\"" .
 [] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
-[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ; aida:justifiedBy ex:j1 .
+[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ;
+   aida:justifiedBy ex:j1 .
 [] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q6"@en ; aida:justifiedBy ex:j1 .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
@@ -259,7 +260,8 @@ ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
 ex:p2 a aida:Event ; aida:ldcTime [ a aida:LDCTime ;
       aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "20\\t20"^^xsd:gYear ] ,
                  [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
 [] a aida:ClusterMembership ; aida:cluster ex:c2 ; aida:clusterMember ex:p2 .
 [] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q7"^^ex:qnode ; aida:justifiedBy ex:j1 .
 [] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A0_pag_\\"agent\\"" ; rdf:object ex:p1 ;
@@ -274,14 +276,18 @@ TA3_KB = (
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 ex:claim a aida:Claim ; aida:sourceDocument "D1" ; aida:claimId "CLAIM1" ;
     aida:topic "Covid-19\\torigin" ; aida:subtopic "line 1\\nline 2" ; aida:claimTemplate "X said \\\\o/" ;
-    aida:naturalLanguageDescription "Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds" ;
+    aida:naturalLanguageDescription
+    "Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other """
+    + """origins and racial backgrounds" ;
     aida:epistemic aida:EpistemicTrueCertain ; aida:sentiment aida:SentimentNegative ;
     aida:claimer [ a aida:ClaimComponent ; aida:componentName "Romanoff, \\"the\\" expert" ;
-                   aida:componentIdentity "Q1" ; aida:componentType "Q5" ; aida:componentProvenance "said:\\t\\"yes\\"" ] ;
+                   aida:componentIdentity "Q1" ; aida:componentType "Q5" ;
+                   aida:componentProvenance "said:\\t\\"yes\\"" ] ;
     aida:claimDateTime [ a aida:LDCTime ;
         aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "2\\"020"^^xsd:gYear ] ,
                    [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-        aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] ;
+        aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                 [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] ;
     aida:associatedKEs ex:c2 ; aida:claimSemantics ex:c2 .
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:handle "the \\"lab\\"" ; aida:informativeJustification ex:j1 .
@@ -290,7 +296,8 @@ ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
 ex:p2 a aida:Event ; aida:informativeJustification ex:j1 ; aida:ldcTime [ a aida:LDCTime ;
       aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:month "--0\\n3"^^xsd:gMonth ] ,
                  [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
 [] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q4"@en .
 ex:c3 a aida:SameAsCluster ; aida:prototype ex:p3 .
 ex:p3 a aida:Event ; aida:handle "fever\\tand cough" ; aida:informativeJustification ex:j1 .
@@ -323,7 +330,8 @@ QUOTED_CELLS = {
             "subtopic": ['"line 1\\nline 2"'],
             "claim_template": ['"X said \\\\o/"'],
             "description": [
-                '"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds"'
+                '"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other '
+                'origins and racial backgrounds"'
             ],
         },
         None,

@@ -224,7 +224,6 @@ class _Screening:
 
     def __init__(self, queries: UserQueries, aux: Aux, log: EventLog, root: str) -> None:
         self.queries = queries
-        self.aux = aux
         self.documents = aux.documents
         self.spans = SpanChecker(aux)
         self.log = log
