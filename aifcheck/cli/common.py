@@ -121,6 +121,12 @@ def _table_formats() -> Iterable[str]:
     return TABLE_FORMATS
 
 
+def _query_sets() -> Iterable[str]:
+    from aifcheck.queries import QUERY_SETS
+
+    return QUERY_SETS
+
+
 def _graph_views() -> Iterable[str]:
     from aifcheck.render import GRAPH_VIEWS
 
@@ -136,6 +142,13 @@ SEVERITY = Named("severity", _severities)
 INPUT_FORMAT = Named("input format", _input_formats)
 CONDITION = Named("condition", lambda: CONDITIONS)
 GRAPH_VIEW = Named("view", _graph_views)
+# the query set of the commands that run NIST's SPARQL stage on TA3 claim frames (the sets differ in the GR tables)
+QUERY_SET = typer.Option(
+    "--query-set",
+    click_type=Named("query set", _query_sets),
+    help="NIST's queries: tag (those NIST's docker runs at AIDAED-v2022.1.1) or march-2022 (those of NIST's "
+    "stored example outputs: 22-column GR tables, which NIST's validator does not read).",
+)
 
 
 def format_name(chosen: str | None) -> str:
@@ -237,7 +250,8 @@ Store = Annotated[
     str,
     typer.Option(
         click_type=STORE,
-        help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.",
+        help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the "
+        "memory available, else on disk.",
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
@@ -245,7 +259,8 @@ InputFormat = Annotated[
     str | None,
     typer.Option(
         click_type=INPUT_FORMAT,
-        help="Read every file (and standard input) with this parser, whatever its name says (default: by its name; Turtle for stdin).",
+        help="Read every file (and standard input) with this parser, whatever its name says (default: by its "
+        "name; Turtle for stdin).",
     ),
 ]
 Statistics = Annotated[

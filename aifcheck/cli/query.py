@@ -3,7 +3,8 @@
     aifcheck query PATH... --table NAME [-o FILE]           one table as TSV (stdout by default)
     aifcheck query PATH... --task ta1|ta2|ta3 --nist-layout -o DIR
     aifcheck query PATH... --sparql FILE.rq [-o FILE]       a user's SELECT query
-TA2 tables take their entry points from --kb-id, --name or --entry-points.
+TA2 tables take their entry points from --kb-id, --name or --entry-points; --query-set march-2022
+gives the GR tables of NIST's stored example outputs instead of the tag's.
 
 A usage error exits 2 at once; an unreadable input is one line on stderr and exit 3 once the
 other inputs are done.
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
+from aifcheck.cli.common import FILE_TIMEOUT, JOBS, QUERY_SET, SCHEDULER, SHIP_FILES, prepare_folder
 from aifcheck.errors import ExitStatus, InputError, OutputError, UsageError
 from aifcheck.loading.paths import discover, read_text
 from aifcheck.names import TASKS
@@ -38,6 +39,8 @@ EXAMPLES = """Examples:
   aifcheck query run/ --task ta1 --nist-layout -o SPARQL-output/
 
   aifcheck query kb.ttl --sparql my-query.rq
+
+  aifcheck query claim-frame.ttl --table AIDA_P3_TA3_GR_0001A --query-set march-2022
 """
 
 
@@ -65,9 +68,11 @@ def query(
     max_rows: Annotated[
         int,
         typer.Option(
-            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million rows of 3 columns)."
+            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million "
+            "rows of 3 columns)."
         ),
     ] = 0,
+    query_set: Annotated[str, QUERY_SET] = "tag",
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
@@ -83,7 +88,11 @@ def query(
     if max_rows < 0:
         raise UsageError("--max-rows must be at least 1 (0: the default)")
     raise typer.Exit(
-        int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows))
+        int(
+            _run(
+                paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows, query_set
+            )
+        )
     )
 
 
@@ -99,6 +108,7 @@ def _run(
     entry_points: Path | None,
     spread: Spread,
     max_rows: int = 0,
+    query_set: str = "tag",
 ) -> ExitStatus:
     from aifcheck.extract.query import EntryPoints
     from aifcheck.render.tables import write_nist_layout
@@ -114,11 +124,11 @@ def _run(
     if task is not None:
         prepare_folder(output)
         try:
-            problems += write_nist_layout(files, task, output, points, spread).errors
+            problems += write_nist_layout(files, task, output, points, spread, query_set).errors
         except OSError as exc:
             raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
     else:
-        tables = _tables(files, table, sparql, points, problems, max_rows)
+        tables = _tables(files, table, sparql, points, problems, max_rows, query_set)
         _write(tables, output)
     for problem in problems:
         typer.echo(str(problem), err=True)
@@ -132,16 +142,19 @@ def _tables(
     points: EntryPoints,
     problems: list[InputError],
     max_rows: int,
+    query_set: str,
 ) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from aifcheck.loading.kb import read_each
 
-    tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows))
+    tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows, query_set))
     problems += unreadable
     return tables
 
 
-def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int) -> Callable[[KB], PrintedTable]:
+def _runner(
+    table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int, query_set: str
+) -> Callable[[KB], PrintedTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
     from aifcheck.extract.query import check_user_query, parameters
     from aifcheck.pipeline.shared.sparql import run_sparql, run_table
@@ -155,7 +168,7 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_row
     missing = sorted(f"--{kind.replace('_', '-')}" for var, kind in kinds.items() if not params[var])
     if missing:
         raise UsageError(f"table {table} needs an entry point: give {' or '.join(missing)} or --entry-points")
-    return lambda kb: run_table(kb, table, **params)
+    return lambda kb: run_table(kb, table, query_set=query_set, **params)
 
 
 def _write(tables: list[PrintedTable], output: Path | None) -> None:

@@ -1,6 +1,7 @@
 """The ``aifcheck pipeline ta3`` command: a thin layer over aifcheck.pipeline.ta3.
 
-    aifcheck pipeline ta3 RUN --user-queries DIR --aux DIR [--depth Condition5:N,...] [--ltf DIR] -o OUT [--force]
+    aifcheck pipeline ta3 RUN --user-queries DIR --aux DIR [--depth Condition5:N,...] [--ltf DIR]
+                          [--query-set tag|march-2022] -o OUT [--force]
 
 Bad input is one line (file, line where there is one) on stderr and exit 3; warnings (input NIST's
 docker reads in a way worth knowing, or stops on) go to stderr and do not change the exit status.
@@ -15,11 +16,13 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE
+from aifcheck.cli.common import FORCE, QUERY_SET
 
 EXAMPLES = """Example:
 
-  aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/ --depth Condition5:10,Condition6:10,Condition7:10 -o out/
+\b
+  aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/
+      --depth Condition5:10,Condition6:10,Condition7:10 -o out/
 """
 
 
@@ -37,7 +40,8 @@ def ta3(
         Path, typer.Option(help="NIST's user queries: Condition5|6|7/topics.tsv and Condition5/Query_Claim_Frames/.")
     ],
     aux: Annotated[
-        Path, typer.Option(help="LDC's AUX data as NIST's docker mounts it (its *parent_children.tsv is read).")
+        Path,
+        typer.Option(help="LDC's AUX data as NIST's docker mounts it (documents, elements, their extents, encodings)."),
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write SPARQL-*-output, ARF-output and logs/ here.")],
     depth: Annotated[
@@ -50,6 +54,7 @@ def ta3(
         Path | None,
         typer.Option(help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text."),
     ] = None,
+    query_set: Annotated[str, QUERY_SET] = "tag",
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
@@ -58,7 +63,8 @@ def ta3(
     from aifcheck.render.ta3.pipeline import summary, write_pipeline
 
     check_new_folder(output, force, [run, user_queries, aux, *([ltf] if ltf else [])])
-    result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))
+    invocation = shlex.join(["aifcheck", *sys.argv[1:]])
+    result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), invocation, query_set)
     write_pipeline(result, output, force)
     for warning in result.warnings:
         typer.echo(f"aifcheck: warning: {warning}", err=True)

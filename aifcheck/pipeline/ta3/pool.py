@@ -34,7 +34,6 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
-from aifcheck.pipeline.ta3.arf import RAW_KES_HEADER
 from aifcheck.pipeline.ta3.qcf import QCF_CONDITION, QCF_RUN
 from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.run import ARF, VALID, PipelineTA3
@@ -213,8 +212,8 @@ class _Stages:
         found = self.arf.get((condition, query, claim_id))
         if found is None:
             raise InputError(f"{where}-outer-claim.tab", "missing")
-        kes = "\t".join(RAW_KES_HEADER) + "\n"  # NIST's validator passes no KE row on (arf.py)
-        return _claim(f"{where}-outer-claim.tab", found.outer_text(), f"{where}-raw-kes.tab", kes, "")
+        outer, kes = found.outer_text(), found.raw_kes_text()
+        return _claim(f"{where}-outer-claim.tab", outer, f"{where}-raw-kes.tab", kes, found.readable_text())
 
 
 def pool_ta3(

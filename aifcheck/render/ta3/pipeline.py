@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aifcheck.pipeline.ta3.arf import RAW_KES_HEADER
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
 from aifcheck.pipeline.ta3.tables import StageTable, file_text
 from aifcheck.render.output import new_folder, write_file
@@ -36,9 +35,8 @@ def write_stages(result: PipelineTA3, out: Path) -> None:
     for claim in result.arf:
         folder = out / ARF / claim.condition / claim.query
         write_file(folder / f"{claim.claim_id}-outer-claim.tab", claim.outer_text())
-        # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
-        write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
-        write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
+        write_file(folder / f"{claim.claim_id}-raw-kes.tab", claim.raw_kes_text())
+        write_file(folder / f"{claim.claim_id}-readable-kes.txt", claim.readable_text())
     for name, log in result.logs.items():
         write_file(out / "logs" / name, log.text())
 
