@@ -277,6 +277,13 @@ InputFormat = Annotated[
 Statistics = Annotated[
     bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")
 ]
+AllFindings = Annotated[
+    bool,
+    typer.Option(
+        "--all-findings",
+        help="Text: print every finding (by default a rule's first 5 in a file, then one line counting the rest).",
+    ),
+]
 Jobs = Annotated[int, JOBS]
 Scheduler = Annotated[str | None, SCHEDULER]
 ShipFiles = Annotated[bool, SHIP_FILES]
@@ -364,7 +371,9 @@ def validation_options(
     )
 
 
-def report_output(catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool):
+def report_output(
+    catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool, all_findings: bool
+):
     """Where a validation run's report goes (aifcheck.render.reports): stdout, or one report per
     input under -o."""
     import sys
@@ -376,7 +385,13 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
         prepare_folder(output)
         targets = report_paths(files, output, ReportOutput.extension(fmt))
     return ReportOutput(
-        catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout)
+        catalog,
+        fmt,
+        targets=targets,
+        quiet=quiet,
+        statistics=statistics,
+        colour=color_enabled(sys.stdout),
+        all_findings=all_findings,
     )
 
 
