@@ -69,7 +69,9 @@ def file_lines(file_report: FileReport, catalog: Catalog, per_rule: int | None =
     if file_report.error is not None:
         yield file_report.error
         return
-    prefixes = {**catalog.prefixes, **file_report.prefixes}
+    # the file's prefixes add names: one that rebinds a name of aifcheck's (aida: to an older AIF
+    # namespace) would make the file's terms read as the ones the messages name
+    prefixes = {**file_report.prefixes, **catalog.prefixes}
     shown: Counter[str] = Counter()
     hidden: Counter[str] = Counter()
     for v in file_report.violations:
