@@ -19,6 +19,7 @@ import typer
 
 from aifcheck.cli.common import (
     CONDITION,
+    AllFindings,
     Config,
     Engine,
     FileTimeout,
@@ -168,6 +169,7 @@ def lint_submission(
     store: Store = "auto",
     quiet: Quiet = False,
     statistics: Statistics = False,
+    all_findings: AllFindings = False,
     config: Config = None,
     no_config: NoConfig = False,
 ) -> None:
@@ -190,7 +192,7 @@ def lint_submission(
         catalog,
         options,
     )
-    out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics)
+    out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics, all_findings)
     out.start(report.input_errors)
     for file_report in report.files:
         out.file_done(file_report, report.profile, report.strict)

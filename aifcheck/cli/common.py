@@ -40,12 +40,32 @@ class AifcheckGroup(TyperGroup):
             raise click.exceptions.Exit(ExitStatus.UNREADABLE) from None
 
 
+class AifcheckCommand(typer.core.TyperCommand):
+    """A command whose epilog (its examples) is printed as written: click rewraps an epilog to the
+    terminal, cutting a command line at a hyphen (``--aux AUX-`` / ``data/``), which can then no longer
+    be copied and run."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.epilog:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                for line in self.epilog.strip("\n").splitlines():
+                    formatter.write(f"{'':>{formatter.current_indent}}{line}\n" if line.strip() else "\n")
+
+
+class AifcheckTyper(typer.Typer):
+    """A typer app whose commands are AifcheckCommands unless a command names its own class."""
+
+    def command(self, name: str | None = None, *, cls: type[typer.core.TyperCommand] | None = None, **settings):
+        return super().command(name, cls=cls or AifcheckCommand, **settings)
+
+
 def new_app(**settings) -> typer.Typer:
     """A typer app (or sub-app) with aifcheck's conventions: -h, one error path, plain tracebacks,
-    and click's plain-text help (typer's rich help imports rich.markdown and markdown-it, more time
-    than a whole small run takes)."""
+    examples printed as written, and click's plain-text help (typer's rich help imports rich.markdown
+    and markdown-it, more time than a whole small run takes)."""
     typer.core.HAS_RICH = typer.main.HAS_RICH = False
-    return typer.Typer(
+    return AifcheckTyper(
         cls=AifcheckGroup,
         context_settings={"help_option_names": ["-h", "--help"]},
         pretty_exceptions_show_locals=False,
@@ -250,8 +270,10 @@ Store = Annotated[
     str,
     typer.Option(
         click_type=STORE,
-        help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the "
-        "memory available, else on disk.",
+        help=(
+            "Where each file's triples go: auto puts a file in memory when its estimated peak fits in half"
+            " the memory available, else on disk."
+        ),
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
@@ -259,12 +281,21 @@ InputFormat = Annotated[
     str | None,
     typer.Option(
         click_type=INPUT_FORMAT,
-        help="Read every file (and standard input) with this parser, whatever its name says (default: by its "
-        "name; Turtle for stdin).",
+        help=(
+            "Read every file (and standard input) with this parser, whatever its name says"
+            " (default: by its name; Turtle for stdin)."
+        ),
     ),
 ]
 Statistics = Annotated[
     bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")
+]
+AllFindings = Annotated[
+    bool,
+    typer.Option(
+        "--all-findings",
+        help="Text: print every finding (by default a rule's first 5 in a file, then one line counting the rest).",
+    ),
 ]
 Jobs = Annotated[int, JOBS]
 Scheduler = Annotated[str | None, SCHEDULER]
@@ -353,7 +384,9 @@ def validation_options(
     )
 
 
-def report_output(catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool):
+def report_output(
+    catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool, all_findings: bool
+):
     """Where a validation run's report goes (aifcheck.render.reports): stdout, or one report per
     input under -o."""
     import sys
@@ -365,7 +398,13 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
         prepare_folder(output)
         targets = report_paths(files, output, ReportOutput.extension(fmt))
     return ReportOutput(
-        catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout)
+        catalog,
+        fmt,
+        targets=targets,
+        quiet=quiet,
+        statistics=statistics,
+        colour=color_enabled(sys.stdout),
+        all_findings=all_findings,
     )
 
 

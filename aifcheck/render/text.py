@@ -1,6 +1,8 @@
 """Plain text: one line per finding, FILE:LINE: ID severity node: message (plan reference).
 
-A finding that has no line (one about a folder or a whole file) prints FILE: without a line.
+A finding that has no line (one about a folder or a whole file) prints FILE: without a line. A
+report shows the first few findings of each rule in a file, then one line counting the rest
+(aifcheck.render.lines.Grouped), unless all are asked for.
 On a terminal, severities and rule IDs are coloured (see aifcheck.cli_common.color_enabled).
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from aifcheck.render.lines import Line, Note, ShownFinding, Truncated
+from aifcheck.render.lines import Grouped, Line, Note, ShownFinding, Truncated
 from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.validation.report import FileError, Report
 
@@ -29,6 +31,8 @@ def line_text(line: Line, colour: bool = False) -> str:
         return f"{line.file}: {line.stopped}"
     if isinstance(line, Note):
         return f"{line.file}: note: {line.text}"
+    if isinstance(line, Grouped):
+        return line.text
     assert isinstance(line, FileError)
     if line.rule_id is not None:
         return f"{line.message} [internal error in rule {line.rule_id}]"

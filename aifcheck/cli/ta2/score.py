@@ -26,7 +26,7 @@ EXAMPLES = """Examples:
 
   aifcheck score ta2 stages/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/
 
-  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/   (run/task2_kb.ttl)
+  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/  # run/task2_kb.ttl
 """
 
 

@@ -96,16 +96,16 @@ def headline_table(scores: TA1Scores) -> str:
 
 
 def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
-    """The one line saying how many type pairs were scored 0 for want of a similarity (where NIST
-    asks the KGTK service), with the first few; None when there is none."""
+    """The one line saying how many type pairs that the scores read were taken as 0 for want of a
+    similarity (where NIST asks the KGTK service), with the first few; None when there is none."""
     pairs = scores.unscored_pairs
     if not pairs:
         return None
     first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
     more = ", ..." if len(pairs) > shown else ""
     return (
-        f"{len(pairs)} type pair(s) have no similarity in the tables (NIST's filter stage asks the KGTK service for "
-        f"them): scored 0; add them with --extra-similarities ({first}{more})"
+        f"{len(pairs)} type pair(s) that the scores read have no similarity in the tables (NIST's filter stage asks "
+        f"the KGTK service for them): taken as 0; add them with --extra-similarities ({first}{more})"
     )
 
 

@@ -28,8 +28,8 @@ from aifcheck.pipeline.ta1.filter import filter_document
 from aifcheck.pipeline.ta1.locate import KbLines, kb_tables_and_lines
 from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
-from aifcheck.pipeline.ta1.settings import TA1Settings
-from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
+from aifcheck.pipeline.ta1.settings import NIST_SETTINGS, TA1Settings
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity, missing_pairs
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
 from aifcheck.score.explain import Explanation
 from aifcheck.score.ta1.explain import GOLD, SYSTEM, Locator, Sides, explain_metric
@@ -56,7 +56,7 @@ class Setting:
     taggable_types: str | None
     plan: bool
     outputs: bool
-    settings: TA1Settings = TA1Settings()
+    settings: TA1Settings = NIST_SETTINGS
     extra_similarities: str | None = None
     overlay: str | None = None
     stamp: str = ""
@@ -71,7 +71,7 @@ class Setting:
         taggable_types: str | os.PathLike | None,
         plan: bool,
         outputs: bool,
-        settings: TA1Settings = TA1Settings(),
+        settings: TA1Settings = NIST_SETTINGS,
         extra_similarities: str | os.PathLike | None = None,
         overlay: str | os.PathLike | None = None,
         explain: bool = False,
@@ -136,9 +136,9 @@ class DocumentOutcome:
     error: tuple[int, int, Exception] | None = None  # (stage, metric index, error) of the first error met
     logs: dict[str, list[Event]] = field(default_factory=dict)  # "validate", "gold", "filter", and each metric's name
     unknown_types: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # "gold" | "system" -> (type, where)
-    unscored_pairs: list[tuple[str, str]] = field(
-        default_factory=list
-    )  # type pairs NIST would ask KGTK for, scored 0 here
+    # the type pairs without a value that the alignment, the filter or a metric read (scored 0 here,
+    # where NIST asks the KGTK service)
+    unscored_pairs: list[tuple[str, str]] = field(default_factory=list)
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
     outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
     explanations: dict[str, list[Explanation]] = field(default_factory=dict)  # metric name -> its rows explained
@@ -176,23 +176,25 @@ def score_document(
             outcome.unknown_types["gold"] = _unknown_types(gold, types)
             stage = BUILD_GOLD
             gold_responses = build(gold)
-        stage = BUILD
-        alignment = filtered = valid = None
-        passed: dict[int, bool] = {}
-        if system is not None and gold_responses is not None:
-            valid = build(system)
-            alignment, filtered, passed = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
-        if gold_responses is not None:
-            outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
-        stage = SCORE
-        where = None
-        if setting.explain:
-            located = Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False))
-            where = Sides(
-                Locator.of(GOLD, gold, lambda row: row.valid),
-                located.in_kb(kb_lines) if submitted and kb_lines is not None else located,
-            )
-        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold, where)
+        with missing_pairs() as missing:
+            stage = BUILD
+            alignment = filtered = valid = None
+            passed: dict[int, bool] = {}
+            if system is not None and gold_responses is not None:
+                valid = build(system)
+                alignment, filtered, passed = _align_and_filter(
+                    setting, system, valid, gold_responses, aux, types, outcome
+                )
+            stage = SCORE
+            where = None
+            if setting.explain:
+                located = Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False))
+                where = Sides(
+                    Locator.of(GOLD, gold, lambda row: row.valid),
+                    located.in_kb(kb_lines) if submitted and kb_lines is not None else located,
+                )
+            _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold, where)
+        outcome.unscored_pairs = sorted(missing)
     except InputError as exc:
         outcome.error = (stage, 0, exc)
     return outcome
@@ -247,35 +249,6 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
         if row.valid and row["type"] not in found and not types.knows(row["type"]):
             found[row["type"]] = str(Where(row.path, row.line))
     return list(found.items())
-
-
-def _asked_pairs(
-    gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]
-) -> list[tuple[set[str], set[str]]]:
-    """The type pairs NIST's filter stage looks up for a document, as blocks (first types, second
-    types): those of every pair of clusters system-system, system-gold and gold-gold (its cache's
-    build), gold-system of one metatype (its alignment), and every system type with every taggable
-    type (its cache's build, which passes a (confidence, type) pair where a type is meant, so no
-    type is found taggable)."""
-
-    def types(graph: KnowledgeGraph | None, metatype=None) -> set[str]:
-        return {
-            q
-            for c in (graph.clusters if graph is not None else ())
-            if metatype in (None, c.metatype)
-            for q, _ in c.weighted_types
-        }
-
-    gold_types, system_types = types(gold), types(system)
-    blocks = [
-        (system_types, system_types),
-        (system_types, gold_types),
-        (gold_types, gold_types),
-        (system_types, set(taggable)),
-    ]
-    return blocks + [
-        (types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}
-    ]
 
 
 def _align_and_filter(
