@@ -466,7 +466,7 @@ def test_errors_name_the_input_and_line(ta3_inputs: Path) -> None:
     lines = ranking.read_bytes().split(b"\n")
     ranking.write_bytes(b"\n".join([lines[0], lines[1][:3] + b"\xff" + lines[1][3:], *lines[2:]]))
     line = one_line(aifcheck(*TA3_ARGS, "-o", "out", cwd=folder), 3)
-    assert line == f"aifcheck: error: {RANKING}:2: not UTF-8 text: byte 0xff (invalid start byte)"
+    assert line == f"aifcheck: error: {RANKING}:2:4: not UTF-8 (byte 0xff); text files must be UTF-8"
     gold = folder / "gold.tab"
     rows = [row.split("\t") for row in (CRUX / "gold.tab").read_text().split("\n")]
     row = next(r for r in rows if len(r) == 12 and r[6] != "epistemic_status")

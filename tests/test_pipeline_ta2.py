@@ -723,7 +723,7 @@ def test_a_run_folder_must_hold_the_kb_alone(
 def test_unreadable_inputs_are_one_line_each(run_and_table: tuple[Path, Path], small_aux: Path, tmp_path: Path) -> None:
     run, table = run_and_table
     proc = installed("pipeline", "ta2", run, "--queries", table, "--aux", tmp_path / "no-aux", "-o", tmp_path / "out")
-    _one_line_error(proc, 2, "--aux", "is not a folder")
+    _one_line_error(proc, 3, "no-aux: no such file or directory")
     (small_aux / "S.coredocs.txt").unlink()
     proc = installed("pipeline", "ta2", run, "--queries", table, "--aux", small_aux, "-o", tmp_path / "out")
     _one_line_error(proc, 3, "no file ending in '.coredocs.txt': NIST's TA2 stages need exactly one")
@@ -787,7 +787,7 @@ def test_the_console_shows_each_query_and_nist_closing_message(
 
 
 def test_the_api_refuses_what_the_command_refuses(small_aux: Path, tmp_path: Path) -> None:
-    with pytest.raises(UsageError):
+    with pytest.raises(InputError, match="missing-aux: no such file or directory"):
         pipeline_ta2(tmp_path / "kb.ttl", [], tmp_path / "missing-aux")
     with pytest.raises(InputError):
         pipeline_ta2(tmp_path / "missing.ttl", [], small_aux)

@@ -150,7 +150,9 @@ def test_the_installed_command_pools_as_the_api_does(runs: Path, tmp_path: Path)
         "pool", "ta3", "runs/system", "--queries-to-score", "missing.tab", "-o", tmp_path / "pool2", cwd=runs
     )
     assert (
-        failed.returncode == 3 and len(failed.stderr.splitlines()) == 1 and "missing.tab: cannot read" in failed.stderr
+        failed.returncode == 3
+        and len(failed.stderr.splitlines()) == 1
+        and "missing.tab: no such file or directory" in failed.stderr
     )
 
 
@@ -208,7 +210,7 @@ def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> N
         ),
         (
             lambda r: (r / "runs/system/ARF-output/Condition7/C303/CLL0C0492UF.000762-outer-claim.tab").unlink(),
-            "CLL0C0492UF.000762-outer-claim.tab: cannot read",
+            "CLL0C0492UF.000762-outer-claim.tab: no such file or directory",
         ),
         (
             lambda r: (r / "queries.tab").write_text("query_id\tcondition\tdepth\nT301\tCondition6\tsupporting:1\n"),

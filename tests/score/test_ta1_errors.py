@@ -39,11 +39,12 @@ def test_scores_the_example_run(ta1_data, tmp_path):
     ]
 
 
-def test_missing_gold_folder_is_a_usage_error(ta1_data, tmp_path):
+def test_missing_gold_folder_is_an_input_that_cannot_be_read(ta1_data, tmp_path):
     result = invoke(
         EXAMPLE / "SPARQL-output", tmp_path / "nowhere", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out"
     )
-    assert result.exit_code == 2 and "--gold" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 3 and "nowhere: no such file or directory" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_gold_without_a_scored_document(sparql_copy, ta1_data, tmp_path):

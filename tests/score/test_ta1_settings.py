@@ -222,7 +222,7 @@ def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -
     assert score_kinds(run, aux, out, "--overlay", near, "--near-neighbour-similarity", "0.2").returncode == 1
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
     alone = score_kinds(run, aux, tmp_path / "alone", "--near-neighbour-similarity", "0.2")
-    assert "note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
+    assert "aifcheck: note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
 
 
 # --- bad values ----------------------------------------------------------------------------------

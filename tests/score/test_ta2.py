@@ -474,7 +474,7 @@ def test_aux_tables_are_kept_in_a_cache_named_by_the_folder_s_state(
 def test_aux_errors(tmp_path: Path) -> None:
     from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 
-    with pytest.raises(UsageError, match="not a folder"):
+    with pytest.raises(InputError, match="none: no such file or directory"):
         load_aux(tmp_path / "none", TA2_CORE)
     (tmp_path / "encoding_modality.txt").write_text("encoding\tmodality\n", encoding="utf-8")
     with pytest.raises(InputError, match="no file ending in '.coredocs.txt'"):

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE
+from aifcheck.cli.common import FORCE, check_inputs, check_run_names
 
 EXAMPLES = """Example:
 
@@ -28,7 +28,8 @@ def ta3(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its folder's name."
+            help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its "
+            "folder's name."
         ),
     ],
     queries_to_score: Annotated[
@@ -44,11 +45,16 @@ def ta3(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.ta3.pool import pool_ta3
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta3.pool import summary, write_pool
 
-    check_new_folder(output, force, [*runs, queries_to_score, *(previous_pool or ())])
+    check_run_names(runs)
+    inputs = [*runs, queries_to_score, *(previous_pool or ())]
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score], folders=[*runs, *(previous_pool or ())])
+    check_unique(queries_to_score, ("condition", "query_id"))
     pool = pool_ta3(runs, queries_to_score, previous_pool)
-    write_pool(pool, output, force)
-    sys.stdout.write(summary(pool, str(output)))
+    write_pool(pool, output, force, inputs)
+    sys.stdout.write(summary(pool, str(output), previous=bool(previous_pool)))

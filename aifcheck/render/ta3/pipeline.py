@@ -4,6 +4,8 @@ ARF files without a final newline, as NIST joins their lines), and the summary p
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
@@ -24,9 +26,11 @@ def outer_claim_text(claim: ArfClaim) -> str:
     return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
 
 
-def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
+def write_pipeline(
+    result: PipelineTA3, target: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()
+) -> None:
     """Write every stage's output under ``target`` (NIST's /output)."""
-    with new_folder(target, force) as out:
+    with new_folder(target, force, [i for i in inputs if i is not None]) as out:
         for folder in result.sparql_folders:
             (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
         for name, files in (
@@ -58,12 +62,18 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, "
+        f"{len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",
         f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "
         f"{result.logs['validate-responses.log'].errors} error(s) (logs/validate-responses.log)",
-        f"handle: {'missing handles filled from the LTF files' if result.handled else 'skipped (no --ltf): ' + AUGMENTED + ' is a copy of ' + VALID}",
+        "handle: "
+        + (
+            "missing handles filled from the LTF files"
+            if result.handled
+            else f"skipped (no --ltf): {AUGMENTED} is a copy of {VALID}"
+        ),
         f"{ARF}: {len(result.arf)} claims",
         f"wrote {target}",
     ]

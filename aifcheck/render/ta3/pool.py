@@ -3,6 +3,8 @@ line, without a final newline), and the summary printed after pooling."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, TA3Pool
@@ -35,8 +37,8 @@ def human_readable_text(pool: TA3Pool) -> str:
     return "\n".join(lines)
 
 
-def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
-    with new_folder(target, force) as out:
+def write_pool(pool: TA3Pool, target: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    with new_folder(target, force, inputs) as out:
         for uid in pool.new:
             claim = pool.claims[uid]
             write_file(out / "pool" / f"{uid}-outer-claim.tab", claim.outer_text(uid))
@@ -46,9 +48,11 @@ def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
         write_file(out / "human-readable-format.tab", human_readable_text(pool))
 
 
-def summary(pool: TA3Pool, target: str) -> str:
+def summary(pool: TA3Pool, target: str, previous: bool = False) -> str:
+    """What was pooled; ``previous``: whether earlier pools were given (which hold the claims not new)."""
     runs = len({m.run_id for m in pool.mappings})
+    new = f"{len(pool.new)} new (the others are in a previous pool)" if previous else f"{len(pool.new)} new"
     return (
         f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
-        f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n"
+        f"{new}\nwrote {target}\n"
     )

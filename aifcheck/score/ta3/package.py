@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from aifcheck.errors import InputError
-from aifcheck.loading.paths import read_text
+from aifcheck.loading.paths import entries, read_text
 from aifcheck.loading.tsv import read_table
 
 CONDITION_LISTS = {
@@ -154,7 +154,8 @@ def read_package(
                 f"(run_id {QCF_RUN}, run_claim_id {scored.query_id})",
             )
     ldc = package / "ldc_claims"
-    ldc_files = set(os.listdir(ldc)) if ldc.is_dir() else set()
+    # LDC's own judgements where they exist: a folder that cannot be read is an error, not none
+    ldc_files = {p.name for p in entries(ldc, "LDC's claims")} if os.path.lexists(ldc) else set()
     claims = {
         uid: _read_claim(package, uid, f"{uid}-outer-claim.tab" in ldc_files, table.path, line)
         for uid, line in first_line.items()
@@ -225,7 +226,7 @@ Relations = tuple[
 
 
 def _read_relations(path: Path) -> Relations:
-    if not path.is_file():
+    if not os.path.lexists(path):  # (one that is there is read, and told of if it is no file)
         raise InputError(str(path), "missing: the LDC package has no cross_claim_relations.tab")
     names = ("query_claim_id", "system_claim_id", "relation")
     table = read_table(path, names)
