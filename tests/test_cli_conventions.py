@@ -10,19 +10,22 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import pytest
 import typer
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck import __version__
 from aifcheck.cli import COMMANDS, application
 from aifcheck.cli.progress import ProgressBar
+from aifcheck.names import AIDA
 
 app = application()
 
@@ -279,19 +282,20 @@ def test_an_input_given_with_dot_dot_is_reported_inside_the_folder(tmp_path: Pat
     [
         (
             "kb.jsonld",
-            '{"@id": "http://example.org/c", "@type": "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#SameAsCluster"}',
+            f'{{"@id": "http://example.org/c", "@type": "{AIDA}SameAsCluster"}}',
         ),
         (
             "kb.rdf",
-            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:aida="https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>',
+            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+            f'xmlns:aida="{AIDA}"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>',
         ),
         (
             "kb.trig",
-            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n{ <http://example.org/c> a aida:SameAsCluster . }\n",
+            f"@prefix aida: <{AIDA}> .\n{{ <http://example.org/c> a aida:SameAsCluster . }}\n",
         ),
         (
             "kb.n3",
-            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n<http://example.org/c> a aida:SameAsCluster .\n",
+            f"@prefix aida: <{AIDA}> .\n<http://example.org/c> a aida:SameAsCluster .\n",
         ),
     ],
 )
@@ -386,3 +390,244 @@ def test_force_never_replaces_a_folder_that_holds_an_input(tmp_path: Path, comma
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"aifcheck: error: -o {out}: holds the input ") and proc.stderr.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["q.tsv", "run"]
+
+
+# --- One convention for every command (issue 43): the same mistake, the same answer ----------------
+
+TA3_T1 = ROOT / "tests" / "score" / "fixtures" / "ta3" / "T1"
+SCORE_FIXTURES = ROOT / "tests" / "score" / "fixtures"
+# every stderr line: aifcheck's own of one of three kinds, or a FILE[:LINE[:COL]]: line of validate,
+# claims, query and summary, which go on with their other inputs
+FORM = re.compile(r"aifcheck: (error|warning|note): |(?!aifcheck:)[^\s:]*[./][^\s:]*(:\d+){0,2}: ")
+TA2_QUERIES = (
+    "query_id\tentity_id\tentrypoint_type\tentrypoint\tclusters\tdocuments\n"
+    "AIDA_P3_TA2_P0002\tE2\tname\tCOVID-19\t1\t3\n"
+)
+POOL3_QUERIES = (
+    "query_id\tcondition\ttopic_id\tdepth\nT301\tCondition6\tT301\tontopic:5\nC303\tCondition7\tC303\tontopic:5\n"
+)
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("nist", "*.xlsx"))
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """Small inputs of every command, in one folder (NIST's example data from ../shared/data)."""
+    if not (SHARED_DATA / "task3-run").is_dir():
+        pytest.skip(f"NIST's example data not found at {SHARED_DATA}")
+    root = tmp_path_factory.mktemp("base")
+    _copy(ROOT / "examples" / "valid" / "document-kb.ttl", root / "kb" / "kb.ttl")
+    _copy(TEST_DATA / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl", root / "kb" / "frame.ttl")
+    _copy(SCORE_FIXTURES / "ci" / "toy.tab", root / "ci" / "scores.tab")
+    for name in ("system.tab", "gold.tab", "system-relations.tab", "gold-relations.tab"):
+        _copy(SCORE_FIXTURES / "crux" / name, root / "crux" / name)
+    _copy(TA3_T1, root / "ta3")
+    for run in ("A", "B"):
+        _copy(TA3_T1 / "nist", root / "runs" / run / "scores")
+    _copy(SHARED_DATA / "ta1-scoring" / "AUX-data", root / "aux")
+    for name in ("runW", "queries_to_score.tab", "LDC"):
+        _copy(SCORE_FIXTURES / "ta2" / "W1" / name, root / "ta2w" / name)
+    _copy(SHARED_DATA / "task2-run" / "task2_kb.ttl", root / "ta2kb" / "run" / "task2_kb.ttl")
+    (root / "ta2kb" / "queries.tsv").write_text(TA2_QUERIES, encoding="utf-8")
+    _copy(SCORE_FIXTURES / "ta2" / "pool", root / "pool2")
+    _copy(SHARED_DATA / "task3-run", root / "p3" / "run")
+    _copy(SHARED_DATA / "user-queries", root / "p3" / "user-queries")
+    made = installed(
+        "pipeline",
+        "ta3",
+        "p3/run",
+        "--user-queries",
+        "p3/user-queries",
+        "--aux",
+        "aux",
+        "-o",
+        "pool3/runs/system",
+        cwd=root,
+    )
+    assert made.returncode == 1, made.stderr  # (NIST's validator logs an error for each example frame)
+    (root / "pool3" / "queries.tab").write_text(POOL3_QUERIES, encoding="utf-8")
+    return root
+
+
+TA3_ARGS = (
+    "score",
+    "ta3",
+    "ta3/RUN1",
+    "--queries-to-score",
+    "ta3/queries_to_score.tab",
+    "--claim-mappings",
+    "ta3/claim-mappings.tab",
+    "--assessments",
+    "ta3/LDC",
+)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A command on the base's inputs: its arguments (``{out}`` its output), the inputs it reads
+    (the base's folders), one file it reads, and its output: a "file", a "folder" or none."""
+
+    args: tuple[str, ...]
+    reads: tuple[str, ...]
+    read: str
+    output: str | None = None
+    out: str = "out"  # the output's name (a picture's and a page's name says what it is)
+    named: str = ""  # an input the command line names, if not ``read`` (a file a folder holds may be absent)
+    holds: bool = True  # -o onto a folder of the inputs is refused (score ta3 writes OUT/scores beside them)
+
+
+CONVENTIONS = {
+    "claims": Convention(("claims", "kb/frame.ttl", "-o", "{out}"), ("kb",), "kb/frame.ttl", "file"),
+    "query --table": Convention(
+        ("query", "kb/kb.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "-o", "{out}"), ("kb",), "kb/kb.ttl", "file"
+    ),
+    "query --nist-layout": Convention(
+        ("query", "kb/kb.ttl", "--task", "ta1", "--nist-layout", "-o", "{out}"), ("kb",), "kb/kb.ttl", "folder"
+    ),
+    "summary": Convention(("summary", "kb/kb.ttl"), ("kb",), "kb/kb.ttl"),
+    "graph": Convention(("graph", "kb/kb.ttl", "-o", "{out}"), ("kb",), "kb/kb.ttl", "file", "out.dot"),
+    "score ci": Convention(
+        ("score", "ci", "ci/scores.tab", "-o", "{out}", "--tab", "ci.tab", "--replications", "500"),
+        ("ci",),
+        "ci/scores.tab",
+        "file",
+    ),
+    "score compare": Convention(
+        ("score", "compare", "runs/A", "runs/B", "--replications", "500", "--tab", "{out}"),
+        ("runs",),
+        "runs/B/scores/F1ScorerV1A-scores.tab",
+        "file",
+        named="runs/B",
+    ),
+    "score report": Convention(
+        ("score", "report", "runs/A", "runs/B", "--replications", "500", "-o", "{out}"),
+        ("runs",),
+        "runs/A/scores/NDCGScorerV1-scores.tab",
+        "file",
+        "out.html",
+        named="runs/A",
+    ),
+    "score crux-claims": Convention(
+        ("score", "crux-claims", "crux/system.tab", "--gold", "crux/gold.tab"), ("crux",), "crux/gold.tab"
+    ),
+    "score crux-relations": Convention(
+        ("score", "crux-relations", "crux/system-relations.tab", "--gold", "crux/gold-relations.tab"),
+        ("crux",),
+        "crux/system-relations.tab",
+    ),
+    "score ta2": Convention(
+        (
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "{out}",
+        ),
+        ("ta2w", "aux"),
+        "ta2w/LDC/data/TA2/kit1.tab",
+        "folder",
+        named="ta2w/queries_to_score.tab",
+    ),
+    "score ta3": Convention((*TA3_ARGS, "-o", "{out}"), ("ta3",), "ta3/queries_to_score.tab", "folder", holds=False),
+    "pipeline ta2": Convention(
+        ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "{out}"),
+        ("ta2kb", "aux"),
+        "ta2kb/queries.tsv",
+        "folder",
+    ),
+    "pipeline ta3": Convention(
+        ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "{out}"),
+        ("p3", "aux"),
+        "p3/run/Condition6/T301/T301.ranking.tsv",
+        "folder",
+        named="p3/user-queries",
+    ),
+    "pool ta2": Convention(
+        ("pool", "ta2", "pool2/runs/runA", "--queries-to-score", "pool2/queries.tab", "--aux", "aux", "-o", "{out}"),
+        ("pool2", "aux"),
+        "pool2/queries.tab",
+        "folder",
+    ),
+    "pool ta3": Convention(
+        ("pool", "ta3", "pool3/runs/system", "--queries-to-score", "pool3/queries.tab", "-o", "{out}"),
+        ("pool3",),
+        "pool3/queries.tab",
+        "folder",
+    ),
+}
+
+
+def _case(base: Path, folder: Path, convention: Convention) -> Path:
+    """A fresh copy of what the command reads, in ``folder``."""
+    for name in convention.reads:
+        _copy(base / name, folder / name)
+    return folder
+
+
+def _run(convention: Convention, folder: Path, out: str | None = None) -> subprocess.CompletedProcess:
+    args = [a.replace("{out}", out or convention.out) for a in convention.args]
+    proc = installed(*args, cwd=folder)
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-2000:]
+    bad = [line for line in proc.stderr.splitlines() if not FORM.match(line) or len(line) > 2000]
+    assert not bad, bad[:3]  # every line one of the forms, one clean line
+    return proc
+
+
+def _refused(proc: subprocess.CompletedProcess, status: int, words: str) -> None:
+    assert proc.returncode == status and re.search(words, proc.stderr), (proc.returncode, proc.stderr[-2000:])
+
+
+@pytest.mark.parametrize("name", sorted(CONVENTIONS))
+def test_every_command_answers_a_mistake_as_validate_does(base: Path, tmp_path: Path, name: str) -> None:
+    """The table of docs/commands.md ("Mistakes"), command by command, on the installed command:
+    a missing input, a FIFO, a byte that is not UTF-8 (exit 3, validate's words, the file named
+    and its line and column); -o onto an input, and -o of the wrong kind (exit 2); every stderr
+    line of a form of the table."""
+    convention = CONVENTIONS[name]
+    pristine = _run(convention, _case(base, tmp_path / "pristine", convention))
+    assert pristine.returncode in (0, 1), pristine.stderr[-2000:]
+
+    folder = _case(base, tmp_path / "missing", convention)
+    named = convention.named or convention.read
+    shutil.rmtree(folder / named) if (folder / named).is_dir() else (folder / named).unlink()
+    _refused(_run(convention, folder), 3, re.escape(f"{named}: no such file or directory"))
+
+    folder = _case(base, tmp_path / "fifo", convention)
+    (folder / convention.read).unlink()
+    os.mkfifo(folder / convention.read)
+    _refused(_run(convention, folder), 3, re.escape(f"{convention.read}: not a regular file"))
+
+    folder = _case(base, tmp_path / "byte", convention)
+    lines = (folder / convention.read).read_bytes().split(b"\n")
+    (folder / convention.read).write_bytes(b"\n".join([lines[0], b"\xff" + lines[1], *lines[2:]]))
+    _refused(_run(convention, folder), 3, re.escape(f"{convention.read}:2:1: not UTF-8 (byte 0xff)"))
+
+    if convention.output is None:
+        return
+    folder = _case(base, tmp_path / "onto", convention)
+    before = (folder / convention.read).read_bytes()
+    _refused(_run(convention, folder, convention.read), 2, r"^aifcheck: error: (-o|--tab) .*(input|not a folder)")
+    if convention.output == "folder" and convention.holds:
+        _refused(_run(convention, folder, convention.reads[0]), 2, r"^aifcheck: error: -o .*holds the input")
+    assert (folder / convention.read).read_bytes() == before
+
+    folder = _case(base, tmp_path / "kind", convention)
+    if convention.output == "file":  # a folder where a file is written
+        (folder / "afolder").mkdir()
+        _refused(_run(convention, folder, "afolder"), 2, r"^aifcheck: error: (-o|--tab) afolder: a folder, not a file")
+    else:  # a file where a folder is written
+        (folder / "afile").write_text("keep me\n", encoding="utf-8")
+        _refused(_run(convention, folder, "afile"), 2, r"^aifcheck: error: -o afile: not a folder")
+        assert (folder / "afile").read_text(encoding="utf-8") == "keep me\n"

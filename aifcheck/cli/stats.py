@@ -191,9 +191,9 @@ def compare(
 
     if not 0 < size < 1:
         raise UsageError(f"--size {size}: give a number between 0 and 1")
-    if tab is not None:
-        check_files([FileOutput(tab, "--tab")], [run_a, run_b])  # before the work
     a, b = read_scores(run_a), read_scores(run_b)
+    if tab is not None:  # before the work; once the score files are read, one of which it must not be
+        check_files([FileOutput(tab, "--tab")], [run_a, run_b])
     _refuse_nothing_in_common(a, b)
     comparison = compare_runs(a, b, size=size, replications=replications, seed=seed)
     warn(comparison.warnings)
@@ -239,10 +239,11 @@ def report(
     from aifcheck.score.report import report_data
     from aifcheck.score.scorefiles import read_scores
 
-    ((_, kind),) = check_files([FileOutput(output, "-o")], runs)  # before the work
+    scored = [read_scores(run) for run in runs]
+    # before the work; once the score files are read, one of which it must not be
+    ((_, kind),) = check_files([FileOutput(output, "-o")], runs)
     if kind == FILE and output.suffix.lower() not in (".html", ".htm"):
         raise UsageError(f"-o {output}: the report is an HTML page: name it .html")
-    scored = [read_scores(run) for run in runs]
     for other in scored[1:]:
         _refuse_nothing_in_common(scored[0], other)
     data = report_data(scored, replications=replications, seed=seed)

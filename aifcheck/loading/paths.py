@@ -216,6 +216,18 @@ def input_folder(path: str | os.PathLike, what: str = "") -> Path:
     return Path(name)
 
 
+def missing(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is known not to be there (not even a link to nothing). A path that cannot be
+    looked at (a folder above it without permission) is not known missing: its reader says why."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
 def regular_files(folder: str | os.PathLike, wanted: Callable[[str], bool], what: str = "") -> list[Path]:
     """The files of ``folder`` whose names are ``wanted``, sorted; a wanted name that is no regular
     file (a folder, a FIFO, a device, a link to nothing) and a folder that cannot be read are an

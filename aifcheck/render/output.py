@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -53,7 +54,7 @@ def write_files(texts: Mapping[FileOutput, str]) -> None:
         for (output, text), (real, kind) in zip(texts.items(), targets, strict=True):
             current = output.path
             if kind == DEVICE:
-                _write_device(real, text.encode("utf-8", ESCAPE))
+                _into_device(output.path, real, text.encode("utf-8", ESCAPE))
         for partial, real in partials:
             os.replace(partial, real)
     except OSError as exc:
@@ -94,8 +95,14 @@ def check_files(
     return found
 
 
+# the names of standard output, written to as printed wherever it is sent (a terminal, a pipe, a file)
+STANDARD_OUTPUT = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
 def _file_target(output: FileOutput) -> tuple[Path, str]:
     path, option = output.path, output.option
+    if str(path) in STANDARD_OUTPUT:
+        return path, DEVICE
     try:
         status = os.stat(path)  # through a link: where the text goes
     except FileNotFoundError:
@@ -112,13 +119,18 @@ def _file_target(output: FileOutput) -> tuple[Path, str]:
         return real, DEVICE
     if not stat.S_ISREG(status.st_mode):
         raise UsageError(f"{option} {path}: not a file, a device or a FIFO")
+    _check_replaceable(path, real, option)
+    return real, FILE
+
+
+def _check_replaceable(path: Path, real: Path, option: str) -> None:
+    """A regular file an output would replace: not one this run read, and one that can be."""
     if was_read(real):
         raise UsageError(f"{option} {path}: is an input of this run, which the output would replace")
     if not os.access(real, os.W_OK):
         raise OutputError(f"cannot write {path}: Permission denied")
     if not os.access(real.parent, os.W_OK | os.X_OK) or _is_system(real):
         raise OutputError(f"cannot write {path}: {real.parent} takes no new file (it is read-only)")
-    return real, FILE
 
 
 def _is_system(path: Path) -> bool:
@@ -137,6 +149,17 @@ def _write_text(path: Path, text: str) -> None:
     """A text as UTF-8, a name's byte that is not UTF-8 written as an escape (\\xff)."""
     with open(path, "w", encoding="utf-8", errors=ESCAPE, newline="") as file:
         file.write(text)
+
+
+def _into_device(given: Path, real: Path, data: bytes) -> None:
+    """``data`` into a device or FIFO; into standard output as printed (wherever it is sent: a
+    file it is sent to is not opened again, from its start)."""
+    if str(given) not in STANDARD_OUTPUT:
+        _write_device(real, data)
+        return
+    sys.stdout.flush()
+    with os.fdopen(os.dup(1), "wb") as out:
+        out.write(data)
 
 
 def _write_device(target: Path, data: bytes) -> None:
@@ -165,7 +188,7 @@ def replaced(target: Path, option: str = "-o") -> Iterator[Path]:
         real.parent.mkdir(parents=True, exist_ok=True)
         yield partial
         if kind == DEVICE:
-            _write_device(real, partial.read_bytes())
+            _into_device(Path(target), real, partial.read_bytes())
         else:
             os.replace(partial, real)
     finally:

@@ -56,6 +56,9 @@ class Spread:
         return 1 if self.on_cluster else max(1, (os.cpu_count() or 1) // self.jobs)
 
 
+IN_THIS_PROCESS = Spread()  # every file here, one after the other (the default)
+
+
 def map_files(
     function: Callable[..., T],
     files: Sequence[str],

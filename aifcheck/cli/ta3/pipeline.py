@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from aifcheck.cli.common import FORCE, check_inputs, warn
+from aifcheck.cli.progress import ProgressBar
 from aifcheck.errors import ExitStatus
 
 EXAMPLES = """Example:
@@ -56,16 +57,20 @@ def ta3(
         typer.Option(help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text."),
     ] = None,
     force: Annotated[bool, FORCE] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Claim frames queried in N parallel processes.")] = 1,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
     from aifcheck.pipeline.ta3.run import pipeline_ta3
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta3.pipeline import summary, write_pipeline
+    from aifcheck.spread.parallel import Spread
 
     inputs = [run, user_queries, aux, ltf]
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(folders=inputs)
-    result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))
+    invocation = shlex.join(["aifcheck", *sys.argv[1:]])
+    with ProgressBar.on_terminal(0) as bar:
+        result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), invocation, Spread(jobs), bar.stage)
     write_pipeline(result, output, force, inputs)
     warn(result.warnings)
     sys.stdout.write(summary(result, str(output)))

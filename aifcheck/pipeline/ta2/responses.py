@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.loading.paths import regular_files
+from aifcheck.loading.paths import missing, regular_files
 from aifcheck.loading.tsv import read_lines
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import Where
@@ -107,7 +107,7 @@ def read_folder(
     if query_ids is None:  # each a file that can be read: a FIFO or a link to nothing is an error, never left out
         paths = regular_files(folder, lambda _: True, "a response file")
     else:  # (a query without a file has no response; one that is there is read, whatever it is)
-        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if os.path.lexists(p))
+        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if not missing(p))
     validator = RowValidator(aux)
     found = {}
     for path in paths:

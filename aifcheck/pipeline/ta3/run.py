@@ -21,8 +21,9 @@ from aifcheck.pipeline.ta3.merge import GR, merge
 from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
-from aifcheck.pipeline.ta3.sparql import sparql_output
+from aifcheck.pipeline.ta3.sparql import Progress, sparql_output
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
+from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
     "SPARQL-output",
@@ -72,9 +73,12 @@ def pipeline_ta3(
     ltf: str | os.PathLike | None = None,
     out: str = "OUT",
     invocation: str = "",
+    spread: Spread = IN_THIS_PROCESS,
+    progress: Progress | None = None,
 ) -> PipelineTA3:
     """Run NIST's TA3 docker stages on a run. ``out`` is where the output will be written (its
-    paths appear in the logs, as NIST's do); ``invocation`` is the command line the logs open with."""
+    paths appear in the logs, as NIST's do); ``invocation`` is the command line the logs open with;
+    the claim frames are queried as ``spread`` says (``--jobs``), ``progress`` hearing of each."""
     depths = parse_depth(depth)
     queries = read_user_queries(user_queries)
     documents = read_documents(aux)
@@ -90,7 +94,7 @@ def pipeline_ta3(
     for message in selection.messages:
         say(message)
     say("Verifying input directory structure.")
-    sparql, folders = sparql_output(selection)
+    sparql, folders = sparql_output(selection, spread, progress)
     _say_sparql(say, out, selection, folders)
     say("SPARQL output generated.")
     say("Cleaning SPARQL output.")

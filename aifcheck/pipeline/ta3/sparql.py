@@ -10,11 +10,17 @@ or a ranking line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from aifcheck.errors import InputError
 from aifcheck.extract.query import orders_by_line, table_names
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta3.select import FrameFile, FrameSelection
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
+from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread, map_files
+
+Progress = Callable[[str, int, int], None]  # (what, done, total)
 
 
 def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:
@@ -27,12 +33,27 @@ def frame_tables(frame: FrameFile) -> tuple[StageTable, ...]:
     )
 
 
-def sparql_output(selection: FrameSelection) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:
+def _tables_at(_path: str, frame: FrameFile) -> tuple[StageTable, ...]:
+    return frame_tables(frame)
+
+
+def _lost(path: str, reason: str) -> tuple[StageTable, ...]:
+    raise InputError(path, reason)
+
+
+def sparql_output(
+    selection: FrameSelection, spread: Spread = IN_THIS_PROCESS, progress: Progress | None = None
+) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:
     """The files of SPARQL-output, and the query folders NIST's docker makes (ConditionN/<query>),
-    in its order (a query with only a ranking file has a folder too)."""
+    in its order (a query with only a ranking file has a folder too). The claim frames are queried
+    as ``spread`` says (``--jobs``); ``progress`` hears ("SPARQL-output", done, total) after each."""
     files: list[StageTable | TextFile] = []
-    for frame in selection.frames:
-        files.extend(frame_tables(frame))
+    frames = selection.frames
+    done = map_files(_tables_at, [f.path for f in frames], _lost, spread, [(f,) for f in frames])
+    for count, tables in enumerate(done, 1):
+        files.extend(tables)
+        if progress is not None:
+            progress("SPARQL-output", count, len(frames))
     folders = {f"{f.condition}/{f.query}" for f in selection.frames}
     for ranking in selection.rankings:  # each is <query>.ranking.tsv (select.py checked it)
         folders.add(ranking.path.rsplit("/", 1)[0])
