@@ -10,9 +10,12 @@ import os
 import pty
 import re
 import select
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -631,3 +634,471 @@ def test_every_command_answers_a_mistake_as_validate_does(base: Path, tmp_path: 
         (folder / "afile").write_text("keep me\n", encoding="utf-8")
         _refused(_run(convention, folder, "afile"), 2, r"^aifcheck: error: -o afile: not a folder")
         assert (folder / "afile").read_text(encoding="utf-8") == "keep me\n"
+
+
+def _in(base: Path, folder: Path, *names: str) -> Path:
+    """A fresh copy of the base's folders ``names`` in ``folder``."""
+    for name in names:
+        _copy(base / name, folder / name)
+    return folder
+
+
+def test_a_link_a_fifo_or_a_device_named_for_a_file_is_written_into_never_replaced(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ci", "kb")
+    (folder / "kept.txt").write_text("old\n", encoding="utf-8")
+    (folder / "link.txt").symlink_to("kept.txt")
+    os.mkfifo(folder / "pipe.tab")
+    reader = subprocess.Popen(["cat", "pipe.tab"], cwd=folder, stdout=subprocess.PIPE)  # a program reading a pipe
+    proc = installed(
+        "score", "ci", "ci/scores.tab", "-o", "link.txt", "--tab", "pipe.tab", "--replications", "500", cwd=folder
+    )
+    piped = reader.communicate(timeout=60)[0]
+    assert proc.returncode == 0, proc.stderr
+    assert (folder / "link.txt").is_symlink() and (folder / "kept.txt").read_text(encoding="utf-8").startswith("RunID")
+    assert (folder / "pipe.tab").is_fifo() and piped.startswith(b"RunID\tLanguage")
+    for device in ("/dev/null", "/dev/stdout"):
+        shown = installed("claims", "kb/frame.ttl", "-o", device, cwd=folder)
+        assert shown.returncode == 0 and Path("/dev/null").is_char_device(), shown.stderr
+    assert shown.stdout.startswith("document_id\tclaim_id")  # -o /dev/stdout prints it
+    lonely = tmp_path / "lonely.tab"
+    os.mkfifo(lonely)  # no program reads it: an error, not a wait for ever
+    proc = installed("claims", "kb/frame.ttl", "-o", lonely, cwd=folder)
+    assert proc.returncode == 3 and "a FIFO that no process reads" in proc.stderr and lonely.is_fifo(), proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("names", "args", "words"),
+    [
+        (
+            ("ta2kb", "aux"),
+            ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "aux"),
+            "-o aux: is the input aux",
+        ),
+        (
+            ("ta2kb", "aux"),
+            ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "ta2kb"),
+            "-o ta2kb: holds the input",
+        ),
+        (
+            ("ta2w", "aux"),
+            (
+                "score",
+                "ta2",
+                "ta2w/runW",
+                "--queries-to-score",
+                "ta2w/queries_to_score.tab",
+                "--assessments",
+                "ta2w/LDC",
+                "--aux",
+                "aux",
+                "-o",
+                "ta2w/runW/SPARQL-VALID-output",
+            ),
+            "-o ta2w/runW/SPARQL-VALID-output: inside the input ta2w/runW",
+        ),
+        (
+            ("ta2w", "aux"),
+            (
+                "score",
+                "ta2",
+                "ta2w/runW",
+                "--queries-to-score",
+                "ta2w/queries_to_score.tab",
+                "--assessments",
+                "ta2w/LDC",
+                "--aux",
+                "aux",
+                "-o",
+                "ta2w/LDC/data",
+            ),
+            "-o ta2w/LDC/data: inside the input ta2w/LDC",
+        ),
+        (
+            ("p3", "aux"),
+            (
+                "pipeline",
+                "ta3",
+                "p3/run",
+                "--user-queries",
+                "p3/user-queries",
+                "--aux",
+                "aux",
+                "-o",
+                "p3/run/Condition5",
+            ),
+            "-o p3/run/Condition5: inside the input p3/run",
+        ),
+        (
+            ("pool2", "aux"),
+            (
+                "pool",
+                "ta2",
+                "pool2/runs/runA",
+                "--queries-to-score",
+                "pool2/queries.tab",
+                "--aux",
+                "aux",
+                "-p",
+                "pool2/previous",
+                "-o",
+                "pool2/previous",
+            ),
+            "-o pool2/previous: is the input pool2/previous",
+        ),
+    ],
+    ids=[
+        "pipeline ta2 -o AUX",
+        "pipeline ta2 -o the queries' folder",
+        "score ta2 -o RUN/SPARQL-VALID-output",
+        "score ta2 -o LDC/data",
+        "pipeline ta3 -o RUN/Condition5",
+        "pool ta2 -o the previous pool",
+    ],
+)
+def test_force_never_deletes_an_input(
+    base: Path, tmp_path: Path, names: tuple[str, ...], args: tuple, words: str
+) -> None:
+    folder = _in(base, tmp_path, *names)
+    before = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    proc = installed(*args, "--force", cwd=folder)
+    assert proc.returncode == 2 and proc.stderr == f"aifcheck: error: {proc.stderr[17:]}", proc.stderr
+    assert words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == before
+
+
+def test_two_outputs_on_one_file_or_on_an_input_are_refused(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ci")
+    ci = ("score", "ci", "ci/scores.tab", "--replications", "500")
+    same = installed(*ci, "-o", "x.txt", "--tab", "x.txt", cwd=folder)
+    assert (
+        same.returncode == 2
+        and "--tab x.txt: the same file as -o x.txt" in same.stderr
+        and not (folder / "x.txt").exists()
+    )
+    onto = installed(*ci, "-o", "ci/scores.tab", "--tab", "x.tab", cwd=folder)
+    assert onto.returncode == 2 and "-o ci/scores.tab: is the input ci/scores.tab" in onto.stderr
+    assert (folder / "ci" / "scores.tab").read_bytes() == (base / "ci" / "scores.tab").read_bytes()
+    pdf = installed("score", "report", base / "runs" / "A", base / "runs" / "B", "-o", "r.pdf", cwd=folder)
+    assert pdf.returncode == 2 and "-o r.pdf: the report is an HTML page: name it .html" in pdf.stderr
+
+
+ALIASES = {"-b": "--batch"}  # how a message names a short option
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("-b", "x/../../escaped/B"),
+        ("-b", "a\tb"),
+        ("-b", "a\nb"),
+        ("-b", ".."),
+        ("--run-id", "a\tb"),
+        ("--run-id", "a/b"),
+    ],
+)
+def test_an_id_that_would_name_files_or_split_table_cells_is_refused(
+    base: Path, tmp_path: Path, option: str, value: str
+) -> None:
+    folder = _in(base, tmp_path / "j1" / "j2", "pool2", "aux", "ta2w")
+    if option == "-b":
+        args = (
+            "pool",
+            "ta2",
+            "pool2/runs/runA",
+            "--queries-to-score",
+            "pool2/queries.tab",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+        )
+    else:
+        args = (
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+        )
+    proc = installed(*args, option, value, cwd=folder)
+    assert proc.returncode == 2 and proc.stderr.startswith(f"aifcheck: error: {ALIASES.get(option, option)} "), (
+        proc.stderr
+    )
+    assert proc.stderr.count("\n") == 1 and not (folder / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j1"]  # nothing written beside
+
+
+@pytest.mark.parametrize("name", ["a\tb", "a\nb", "a\udcffb"], ids=["tab", "newline", "byte 0xff"])
+def test_a_run_folder_whose_name_cannot_be_a_run_id_is_refused(base: Path, tmp_path: Path, name: str) -> None:
+    folder = _in(base, tmp_path, "pool2", "aux", "ta3")
+    (folder / "pool2" / "runs" / "runA").rename(folder / "pool2" / "runs" / name)
+    pooled = installed(
+        "pool",
+        "ta2",
+        f"pool2/runs/{name}",
+        "--queries-to-score",
+        "pool2/queries.tab",
+        "--aux",
+        "aux",
+        "-o",
+        "out",
+        cwd=folder,
+    )
+    assert pooled.returncode == 2 and "its folder's name, the run ID" in pooled.stderr, pooled.stderr
+    (folder / "ta3" / "RUN1").rename(folder / "ta3" / name)
+    scored = installed(*[a.replace("ta3/RUN1", f"ta3/{name}") for a in TA3_ARGS], "-o", "out", cwd=folder)
+    assert scored.returncode == 2 and "the run folder's name; give --run-id" in scored.stderr, scored.stderr
+    assert all(line.isprintable() for line in (pooled.stderr + scored.stderr).splitlines())
+    assert not (folder / "out").exists()
+
+
+def test_pool_ta3_pools_a_run_once(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "pool3")
+    _copy(folder / "pool3" / "runs" / "system", folder / "other" / "system")
+    pool = ("pool", "ta3", "--queries-to-score", "pool3/queries.tab", "-o", "out")
+    for runs in (("pool3/runs/system", "pool3/runs/system"), ("pool3/runs/system", "other/system")):
+        proc = installed(*pool, *runs, cwd=folder)
+        assert proc.returncode == 2 and "two runs share a folder name (the run ID): system" in proc.stderr
+    alone = installed(*pool, "pool3/runs/system", cwd=folder)
+    assert alone.returncode == 0 and "previous pool" not in alone.stdout, alone.stderr  # (none was given)
+
+
+@pytest.mark.skipif(os.getuid() == 0 and shutil.which("capsh") is None, reason="needs capsh to drop root's powers")
+def test_a_folder_that_cannot_be_read_is_never_taken_as_empty(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2w", "aux", "p3")
+    (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0)
+    (folder / "p3" / "run" / "Condition6").chmod(0)
+    try:
+        scored = _unprivileged(
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+            cwd=folder,
+        )
+        ran = _unprivileged(
+            "pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "out2", cwd=folder
+        )
+    finally:
+        (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0o755)
+        (folder / "p3" / "run" / "Condition6").chmod(0o755)
+    assert scored.returncode == 3 and "ta2w/LDC/data/TA2: cannot read this folder: Permission denied" in scored.stderr
+    assert ran.returncode == 3 and "p3/run/Condition6: cannot read this folder: Permission denied" in ran.stderr
+    assert not (folder / "out").exists() and not (folder / "out2").exists()
+
+
+def _unprivileged(*args: object, cwd: Path) -> subprocess.CompletedProcess:
+    """The installed command without root's power over permissions (root: a chmod 0 means nothing to it)."""
+    command = shlex.join([sys.executable, "-m", "aifcheck", *map(str, args)])
+    if os.getuid() != 0:
+        return subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=300, cwd=cwd)
+    drop = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", command]
+    return subprocess.run(drop, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_a_response_or_kit_that_is_no_file_is_an_error_not_a_zero(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2w", "aux")
+    response = folder / "ta2w" / "runW" / "SPARQL-VALID-output" / "W1Q1.rq.tsv"
+    response.unlink()
+    response.symlink_to("nothing-here")
+    args = (
+        "score",
+        "ta2",
+        "ta2w/runW",
+        "--queries-to-score",
+        "ta2w/queries_to_score.tab",
+        "--assessments",
+        "ta2w/LDC",
+        "--aux",
+        "aux",
+        "-o",
+        "out",
+    )
+    proc = installed(*args, cwd=folder)
+    assert proc.returncode == 3 and "W1Q1.rq.tsv: a symbolic link to nothing" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("command", ["pipeline ta2", "score ta2", "score ta3", "pool ta2", "pool ta3"])
+def test_a_query_given_twice_is_refused_naming_both_lines(base: Path, tmp_path: Path, command: str) -> None:
+    convention = CONVENTIONS[command]
+    folder = _case(base, tmp_path, convention)
+    table = folder / {"score ta2": "ta2w/queries_to_score.tab"}.get(command, convention.read)
+    lines = table.read_text(encoding="utf-8").splitlines()
+    table.write_text("\n".join([*lines, lines[1].rsplit("\t", 1)[0] + "\t7"]) + "\n", encoding="utf-8")
+    proc = _run(convention, folder)
+    assert proc.returncode == 3, proc.stderr
+    assert f"{table.relative_to(folder)}:{len(lines) + 1}: " in proc.stderr and "is also on line 2" in proc.stderr
+
+
+def test_what_is_no_score_table_is_refused(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "runs")
+    nul = folder / "runs" / "B" / "scores" / "F1ScorerV1A-scores.tab"
+    nul.write_bytes(b"\0" * 2000)
+    for command in (("compare", "runs/A", "runs/B"), ("report", "runs/A", "runs/B", "-o", "r.html")):
+        proc = installed("score", *command, "--replications", "500", cwd=folder)
+        assert proc.returncode == 3 and "F1ScorerV1A-scores.tab: binary file, not text" in proc.stderr, proc.stderr
+    huge = folder / "runs" / "A" / "scores" / "NDCGScorerV1-scores.tab"
+    lines = huge.read_text(encoding="utf-8").splitlines()
+    huge.write_text("\n".join([lines[0], lines[1].rsplit("\t", 1)[0] + "\t1e200", *lines[2:]]) + "\n", encoding="utf-8")
+    proc = installed("score", "ci", huge, "-o", "x.txt", "--tab", "x.tab", cwd=folder)
+    assert proc.returncode == 3 and f"{huge}:2: " in proc.stderr and "'1e200' is no score" in proc.stderr, proc.stderr
+    tasks = folder / "runs" / "T" / "scores"
+    _copy(SCORE_FIXTURES / "ci" / "toy.tab", tasks / "TypeMetricV4-scores.tab")  # a TA1 table beside TA3 runs
+    proc = installed("score", "compare", base / "runs" / "A", tasks.parent, cwd=folder)
+    assert proc.returncode == 2 and "have no metric in common (ta3 scores; ta1 scores)" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("score", "compare", "runs/A", "runs/B", "--seed", "-1"), "--seed"),
+        (("score", "report", "runs/A", "runs/B", "-o", "r.html", "--seed", str(2**32)), "--seed"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--seed", str(2**32)), "--seed"),
+        (("score", "compare", "runs/A", "runs/B", "--replications", str(10**19)), "--replications"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--replications", str(10**9)), "--replications"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--key", ""), "--key"),
+        ((*TA3_ARGS, "-o", "out", "--ci", "--ci-seed", "-1"), "--ci-seed"),
+        (
+            (
+                "pipeline",
+                "ta3",
+                "p3/run",
+                "--user-queries",
+                "p3/user-queries",
+                "--aux",
+                "aux",
+                "-o",
+                "out",
+                "--depth",
+                "Condition5:1,Condition5:2",
+            ),
+            "--depth",
+        ),
+        (
+            (
+                "pool",
+                "ta2",
+                "pool2/runs/runA",
+                "--queries-to-score",
+                "pool2/queries.tab",
+                "--aux",
+                "aux",
+                "-o",
+                "out",
+                "--kit-size",
+                "0",
+            ),
+            "--kit-size",
+        ),
+    ],
+    ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]),
+)
+def test_a_bad_value_is_a_usage_error_naming_its_option(base: Path, tmp_path: Path, args: tuple, option: str) -> None:
+    folder = _in(base, tmp_path, "runs", "ci", "ta3", "p3", "aux", "pool2")
+    started = time.perf_counter()
+    proc = installed(*args, cwd=folder)
+    assert proc.returncode == 2 and proc.stderr.startswith("aifcheck: error: ") and option in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and time.perf_counter() - started < 60
+    assert not (folder / "out").exists()
+
+
+def test_a_depth_beyond_any_ranking_keeps_every_line(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "p3", "aux")
+    run = ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux")
+    huge = installed(*run, "-o", "huge", "--depth", "Condition5:" + "9" * 4301, cwd=folder)
+    plain = installed(*run, "-o", "plain", cwd=folder)
+    assert huge.returncode == plain.returncode == 1, huge.stderr  # (NIST's validator logs errors on its example)
+    assert huge.stdout.replace("huge", "plain") == plain.stdout
+
+
+def test_a_long_entry_point_is_cut_in_pipeline_ta2_s_summary(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2kb", "aux")
+    table = folder / "ta2kb" / "queries.tsv"
+    table.write_text(table.read_text(encoding="utf-8").replace("COVID-19", "x" * 500_000), encoding="utf-8")
+    proc = installed("pipeline", "ta2", "ta2kb/run", "--queries", table, "--aux", "aux", "-o", "out", cwd=folder)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert max(len(line) for line in proc.stdout.splitlines()) < 2000 and "characters cut" in proc.stdout
+
+
+def test_an_interrupt_ends_a_run_of_worker_processes_at_once(tmp_path: Path) -> None:
+    files = []
+    for i in range(40):  # enough that the run is still at work when interrupted
+        files.append(tmp_path / f"kb{i}.ttl")
+        shutil.copyfile(ROOT / "examples" / "valid" / "document-kb.ttl", files[-1])
+    for signal_number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "aifcheck", "validate", *map(str, files), "--jobs", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        time.sleep(1.5)
+        sent = time.perf_counter()
+        (os.killpg if signal_number == signal.SIGINT else os.kill)(
+            child.pid, signal_number
+        )  # a terminal's Ctrl-C: the group
+        child.wait(timeout=30)
+        assert child.returncode == status and time.perf_counter() - sent < 5, child.stderr.read()
+        with pytest.raises(ProcessLookupError):
+            os.killpg(child.pid, 0)  # no worker left
+        assert b"Traceback" not in child.stderr.read()
+
+
+def test_query_nist_layout_writes_a_new_folder_whole(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "kb")
+    (folder / "out").mkdir()
+    (folder / "out" / "keep.txt").write_text("keep me\n", encoding="utf-8")
+    layout = ("query", "kb/kb.ttl", "--task", "ta1", "--nist-layout")
+    proc = installed(*layout, "-o", "out", cwd=folder)
+    assert proc.returncode == 2 and "-o out: exists and is not empty (--force replaces it)" in proc.stderr
+    assert sorted(p.name for p in (folder / "out").iterdir()) == ["keep.txt"]
+    forced = installed(*layout, "-o", "out", "--force", cwd=folder)
+    assert forced.returncode == 0 and sorted(p.name for p in (folder / "out").iterdir()) == ["kb.ttl"], forced.stderr
+
+
+def test_a_submission_s_layout_errors_are_told_apart_from_its_files(tmp_path: Path) -> None:
+    submission = TEST_DATA / "submission"
+    shutil.copyfile(submission / "queries" / "CLQRYA0001.000001.ttl", tmp_path / "OTHER.ttl")  # a query no folder is
+    proc = installed("lint-submission", submission / "run", "--condition", "5", "--queries", tmp_path)
+    last = proc.stdout.splitlines()[-1]
+    assert proc.returncode == 1 and re.search(
+        r" valid, 0 invalid, .* errors \(\d+ in the layout of the folders\)", last
+    ), last
+
+
+def test_every_link_of_the_documentation_finds_its_page_and_heading() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        text = re.sub(
+            r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S
+        )  # (a code block's # is no heading)
+        for target, anchor in re.findall(r"\]\((?!https?:|mailto:)([^)#\s]*)(?:#([^)\s]+))?\)", text):
+            linked = (page.parent / target).resolve() if target else page
+            if not linked.exists():
+                broken.append(f"{page.name}: {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+                broken.append(f"{page.name}: {target}#{anchor}")
+    assert not broken, broken
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation but - and _ left out, spaces as -."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return {
+        re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, re.M)
+    }

@@ -228,11 +228,9 @@ def test_a_folder_as_the_picture_is_a_usage_error(chain: Path, tmp_path: Path) -
     folder.mkdir()
     proc = aifcheck(chain, "-o", folder)
     assert proc.returncode == 2
-    assert proc.stderr == f"aifcheck: error: -o {folder}: is a folder; name the picture file (.dot, .svg or .png)\n"
+    assert proc.stderr == f"aifcheck: error: -o {folder}: a folder, not a file\n"
     proc = aifcheck(chain, "-o", tmp_path)
-    assert (
-        proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: name the picture .dot, .svg or .png\n"
-    )
+    assert proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: a folder, not a file\n"
 
 
 def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path: Path) -> None:
@@ -241,7 +239,7 @@ def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path
     proc = aifcheck(chain, "-o", a_file / "kb.png")
     assert (
         proc.returncode == 3
-        and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: {a_file} is not a folder\n"
+        and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: Not a directory ({a_file} is a file)\n"
     )
     if os.geteuid() == 0:  # root writes anywhere but in a read-only file system
         if not sys.platform.startswith("linux"):

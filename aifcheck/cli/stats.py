@@ -207,11 +207,11 @@ def compare(
 def _refuse_nothing_in_common(a, b) -> None:
     """Two runs that share no headline metric (runs of two tasks) have nothing to compare."""
     labels_a, labels_b = ({h.label for h in run.headlines()} for run in (a, b))
-    if labels_a and labels_b and not labels_a & labels_b:
-        tasks = [sorted({t.layout.task for t in run.tables if t.layout}) or ["no known task"] for run in (a, b)]
+    if not labels_a & labels_b:
+        tasks = [", ".join(sorted({t.layout.task for t in run.tables if t.layout})) or "no known" for run in (a, b)]
         raise UsageError(
-            f"{a.path} and {b.path} have no metric in common ({', '.join(tasks[0])} scores; "
-            f"{', '.join(tasks[1])} scores): give runs of one task"
+            f"{a.path} and {b.path} have no metric in common ({tasks[0]} scores; {tasks[1]} scores): "
+            "give runs of one task"
         )
 
 

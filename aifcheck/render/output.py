@@ -81,7 +81,7 @@ def check_files(
     for output in outputs:
         real, kind = _file_target(output)
         first = seen.setdefault(real, output)
-        if first is not output:
+        if first is not output and real != Path(os.devnull):  # (what is discarded twice is discarded)
             raise UsageError(
                 f"{output.option} {output.path}: the same file as {first.option} {first.path}: give two files"
             )
@@ -107,7 +107,10 @@ def _file_target(output: FileOutput) -> tuple[Path, str]:
         status = os.stat(path)  # through a link: where the text goes
     except FileNotFoundError:
         status = None
-    except (OSError, ValueError) as exc:  # a loop of links, a path through a file, a name too long
+    except NotADirectoryError:  # a path through a file: which one
+        _check_ancestors(path, Path(os.path.abspath(path)))
+        raise OutputError(f"cannot write {path}: Not a directory") from None
+    except (OSError, ValueError) as exc:  # a loop of links, a name too long
         raise OutputError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
     real = Path(os.path.realpath(path))
     if status is None:
