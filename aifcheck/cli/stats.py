@@ -185,8 +185,10 @@ def compare(
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
     from aifcheck.render.compare import comparison_json, comparison_text, write_comparison_tab
+    from aifcheck.render.explain import moves_text
     from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.compare import compare_runs
+    from aifcheck.score.explain import explained_run, moves
     from aifcheck.score.scorefiles import read_scores
 
     if not 0 < size < 1:
@@ -202,6 +204,8 @@ def compare(
     sys.stdout.write(
         comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison)
     )
+    if output_format is not CompareFormat.json:  # where both runs were scored with --explain: what moved
+        sys.stdout.write(moves_text(moves(explained_run(run_a), explained_run(run_b))))
 
 
 def _refuse_nothing_in_common(a, b) -> None:

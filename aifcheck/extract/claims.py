@@ -28,7 +28,7 @@ from aifcheck.errors import InputError
 from aifcheck.extract.kg import ldc_time
 from aifcheck.extract.model import Claim, ClaimComponent, LDCTime
 from aifcheck.extract.query import run_table, value
-from aifcheck.loading.kb import KB, read_each
+from aifcheck.loading.kb import KB, load_kb, read_each
 from aifcheck.loading.lines import Term
 from aifcheck.loading.paths import discover
 from aifcheck.names import AIDA
@@ -207,3 +207,14 @@ def identical_pairs(found: Sequence[Claim]) -> list[tuple[str, str]]:
             truth = POLARITY.get(claim.epistemic, claim.epistemic)
             groups[claim.topic, claim.subtopic, claim.template, x, claimer, truth].add(claim.claim_id)
     return sorted({(a, b) for ids in groups.values() for a in ids for b in ids if a < b})
+
+
+def claim_lines(path: str | os.PathLike) -> dict[str, int]:
+    """The line of each claim frame of a KB, by claim ID; InputError when the file cannot be read."""
+    with load_kb(path) as kb:
+        found: dict[str, int] = {}
+        for row in run_table(kb, "aifcheck_explain_claims").records():
+            line = kb.line_of(row["claim"])
+            if line is not None:
+                found.setdefault(value(row["claim_id"]), line)
+        return found

@@ -34,12 +34,24 @@ def crux_claims(
     system: Annotated[Path, typer.Argument(help="The system's claim frames: CRUX's 12-column .tab.")],
     gold: Annotated[Path, typer.Option(help="The gold claim frames (12 columns, or a header-named table).")],
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
+    explain: Annotated[
+        Path | None,
+        typer.Option(
+            "--explain",
+            metavar="FOLDER",
+            help="Also explain every row (each pair's fields matched or missed, each frame unmatched, at its line): "
+            "FOLDER/explain/crux.jsonl (see aifcheck score explain).",
+        ),
+    ] = None,
 ) -> None:
     """CRUX Task 1: claim-frame P/R/F1, accuracy and per-field P/R/F1 (CRUX plan §2.1)."""
     from aifcheck.render.crux.scores import claims_json, claims_text
+    from aifcheck.render.explain import write_explanations
     from aifcheck.score.crux.claims import score_claims
 
-    scores = score_claims(system, gold)
+    scores = score_claims(system, gold, explain=explain is not None)
+    if explain is not None:
+        write_explanations(explain, "crux", scores.explanations)
     warn(scores.warnings)
     sys.stdout.write(claims_json(scores) if output_format == "json" else claims_text(scores))
 

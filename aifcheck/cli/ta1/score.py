@@ -24,6 +24,7 @@ from aifcheck.cli.common import (
     note,
     warn,
 )
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.progress import ProgressBar
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
@@ -38,9 +39,8 @@ EXAMPLES = """Examples:
 
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
 
-\b
-  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ \\
-      --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
+  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 \\
+      --extra-similarities kgtk.tsv
 """
 
 
@@ -134,10 +134,17 @@ def ta1(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
+    from aifcheck.render.explain import write_explanations
     from aifcheck.render.output import check_new_folder, new_folder
-    from aifcheck.render.ta1.scores import NistLayout, headline_table, unscored_pairs_warning
+    from aifcheck.render.ta1.scores import (
+        NistLayout,
+        headline_table,
+        missing_documents_warning,
+        unscored_pairs_warning,
+    )
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
@@ -169,13 +176,15 @@ def ta1(
             settings=settings,
             extra_similarities=extra_similarities,
             overlay=overlay,
+            explain=explain,
         )
         layout.run(scores)
+        if explain:
+            write_explanations(folder, "ta1", scores.explanations)
         if ci and scores.metrics:
             intervals_beside(folder, ci_seed)
     note(scores.notices)
-    warning = unscored_pairs_warning(scores)
-    warn([warning] if warning else [])
+    warn(warning for warning in (missing_documents_warning(scores), unscored_pairs_warning(scores)) if warning)
     typer.echo(headline_table(scores), nl=False)
     if scores.stopped:
         error(f"{scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)")

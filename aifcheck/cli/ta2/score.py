@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from aifcheck.cli.common import FORCE, TABLE_FORMAT, check_inputs, check_run_id, note, warn
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
 
@@ -78,6 +79,7 @@ def ta2(
     force: Annotated[bool, FORCE] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
     from aifcheck.loading.tsv import check_unique
@@ -91,7 +93,9 @@ def ta2(
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score], folders=[run, assessments, aux])
     check_unique(queries_to_score, ("query_id",))
-    scores = score_ta2(run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan)
+    scores = score_ta2(
+        run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
+    )
     write_scores(
         scores, output, force, inputs, beside=(lambda folder: intervals_beside(folder, ci_seed)) if ci else None
     )

@@ -3,12 +3,13 @@
 select (which claim frames and ranking lines, ``--depth``) -> SPARQL-output -> SPARQL-CLEAN-output
 -> SPARQL-MERGED-output -> SPARQL-VALID-output -> SPARQL-AUGMENTED-output (the handle stage with
 LTF files, a copy without) -> ARF-output, with NIST's log of each stage. Each stage returns values;
-render/pipeline_ta3.py writes them in NIST's layout.
+aifcheck.render.ta3.pipeline writes them in NIST's layout.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import GR, merge
-from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
+from aifcheck.pipeline.ta3.queries import UserQueries, read_documents, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
 from aifcheck.pipeline.ta3.sparql import Progress, sparql_output
@@ -66,7 +67,7 @@ class PipelineTA3:
 
 
 def pipeline_ta3(
-    run: str | os.PathLike,
+    run: str | os.PathLike | Callable[[UserQueries], FrameSelection],
     user_queries: str | os.PathLike,
     aux: str | os.PathLike,
     depth: str | None = None,
@@ -76,9 +77,11 @@ def pipeline_ta3(
     spread: Spread = IN_THIS_PROCESS,
     progress: Progress | None = None,
 ) -> PipelineTA3:
-    """Run NIST's TA3 docker stages on a run. ``out`` is where the output will be written (its
-    paths appear in the logs, as NIST's do); ``invocation`` is the command line the logs open with;
-    the claim frames are queried as ``spread`` says (``--jobs``), ``progress`` hearing of each."""
+    """Run NIST's TA3 docker stages on a run: a folder, or what selects its frames and ranking
+    lines from the user queries (the query claim frames: aifcheck.pipeline.ta3.qcf). ``out`` is
+    where the output will be written (its paths appear in the logs, as NIST's do); ``invocation``
+    is the command line the logs open with; the claim frames are queried as ``spread`` says
+    (``--jobs``), ``progress`` hearing of each."""
     depths = parse_depth(depth)
     queries = read_user_queries(user_queries)
     documents = read_documents(aux)
@@ -90,7 +93,7 @@ def pipeline_ta3(
         log.begin(invocation, cwd)
     say = logs["run.log"].info
     say("Inspecting the input directory.")
-    selection = select_frames(run, queries, depths)
+    selection = run(queries) if callable(run) else select_frames(run, queries, depths)
     for message in selection.messages:
         say(message)
     say("Verifying input directory structure.")

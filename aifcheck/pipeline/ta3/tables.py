@@ -3,7 +3,7 @@
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
 its path below that folder (``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
 ``Condition5/<query>/<query>.ranking.tsv``). A table is its header line (None for a ranking file,
-which has none) and its rows of cells; render/pipeline_ta3.py writes it as NIST's scripts do, each
+which has none) and its rows of cells; aifcheck.render.ta3.pipeline writes it as NIST's scripts do, each
 line ending in a newline. A ranking file as NIST's docker copies it into SPARQL-output is its text.
 """
 
@@ -34,6 +34,15 @@ class TextFile:
 
     path: str
     text: str
+
+
+def file_text(file: StageTable | TextFile) -> str:
+    """A stage's file as NIST's scripts write it: a table's header line, then a line per row, each
+    ending in a newline; a copied file as it is."""
+    if isinstance(file, TextFile):
+        return file.text
+    header = "" if file.header is None else file.header + "\n"
+    return header + "".join("\t".join(row) + "\n" for row in file.rows)
 
 
 def text_lines(text: str) -> list[str]:

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from aifcheck.render.explain import write_explanations
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table
 from aifcheck.score.ta2.scores import PLAN, TA2Scores
@@ -149,10 +150,13 @@ def write_scores(
     inputs: Iterable[str | os.PathLike] = (),
     beside: Callable[[Path], None] | None = None,
 ) -> None:
-    """OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.txt and .tab, OUT written whole; what
-    ``beside`` writes into the folder (the intervals of --ci) is part of it."""
+    """OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.txt and .tab (and, when the rows were
+    explained, OUT/explain/ta2.jsonl and .txt), OUT written whole; what ``beside`` writes into the
+    folder (the intervals of --ci) is part of it."""
     with new_folder(Path(out), force, inputs) as folder:
         for name, text in score_files(scores).items():
             write_file(folder / name, text)
+        if scores.explanations:
+            write_explanations(folder, "ta2", scores.explanations)
         if beside is not None:
             beside(folder)

@@ -25,11 +25,14 @@ from aifcheck.pipeline.shared.events import Event, EventLog, Where
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
+from aifcheck.pipeline.ta1.locate import KbLines, kb_tables_and_lines
 from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, Cells, Document, parse_table, read_document, read_layout, read_text
+from aifcheck.score.explain import Explanation
+from aifcheck.score.ta1.explain import GOLD, SYSTEM, Locator, Sides, explain_metric
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
 from aifcheck.score.ta1.responses import build
@@ -57,6 +60,7 @@ class Setting:
     extra_similarities: str | None = None
     overlay: str | None = None
     stamp: str = ""
+    explain: bool = False  # explain every score row (aifcheck.score.ta1.explain)
 
     @classmethod
     def of(
@@ -70,13 +74,14 @@ class Setting:
         settings: TA1Settings = TA1Settings(),
         extra_similarities: str | os.PathLike | None = None,
         overlay: str | os.PathLike | None = None,
+        explain: bool = False,
     ) -> Setting:
         tables = (type_similarity, taggable_types, extra_similarities, overlay)
         files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in tables if p)]
         stats = [(f, f.stat()) for f in files if f.is_file()]
         stamp = ";".join(f"{f}:{found.st_size}:{found.st_mtime_ns}" for f, found in stats)
         similarity, taggable, extra, overlay = (str(p) if p else None for p in tables)
-        return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp)
+        return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp, explain)
 
     def loaded(self) -> tuple[Aux, TypeSimilarity]:
         return _loaded(
@@ -136,6 +141,7 @@ class DocumentOutcome:
     )  # type pairs NIST would ask KGTK for, scored 0 here
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
     outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
+    explanations: dict[str, list[Explanation]] = field(default_factory=dict)  # metric name -> its rows explained
 
 
 def score_document(
@@ -147,9 +153,9 @@ def score_document(
     stage = READ
     try:
         aux, types = setting.loaded()
-        system = None
+        system = kb_lines = None
         if submitted:
-            system, clean = _read_system(path, document, raw)
+            system, clean, kb_lines = _read_system(path, document, raw, setting.explain)
             if setting.outputs:
                 outcome.outputs = DocumentOutputs(document, clean)
             stage = VALIDATE
@@ -172,28 +178,42 @@ def score_document(
             gold_responses = build(gold)
         stage = BUILD
         alignment = filtered = valid = None
+        passed: dict[int, bool] = {}
         if system is not None and gold_responses is not None:
             valid = build(system)
-            alignment, filtered = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
+            alignment, filtered, passed = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
         if gold_responses is not None:
             outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
         stage = SCORE
-        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold)
+        where = None
+        if setting.explain:
+            located = Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False))
+            where = Sides(
+                Locator.of(GOLD, gold, lambda row: row.valid),
+                located.in_kb(kb_lines) if submitted and kb_lines is not None else located,
+            )
+        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold, where)
     except InputError as exc:
         outcome.error = (stage, 0, exc)
     return outcome
 
 
-def _read_system(path: str, document: str, raw: dict[str, tuple[str, str]] | None) -> tuple[Document, Rows]:
-    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes."""
-    if raw is None:
+def _read_system(
+    path: str, document: str, raw: dict[str, tuple[str, str]] | None, lines: bool = False
+) -> tuple[Document, Rows, KbLines | None]:
+    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, what that stage writes,
+    and (``lines``, of a KB) the lines of their objects in the KB."""
+    kb_lines = None
+    if raw is None and lines and not Path(path).is_dir():
+        raw, kb_lines = kb_tables_and_lines(path)
+    elif raw is None:
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
     for kind, (where, text) in raw.items():
         cleaned = clean_text(text)
         tables[kind] = parse_table(kind, document, where, cleaned)
         clean[kind] = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
-    return Document(document, tables), clean
+    return Document(document, tables), clean, kb_lines
 
 
 def _raw_tables(path: str, document: str) -> dict[str, tuple[str, str]]:
@@ -266,9 +286,10 @@ def _align_and_filter(
     aux: Aux,
     types: TypeSimilarity,
     outcome: DocumentOutcome,
-) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
-    """The alignment of the document's valid responses with the gold, and the responses that pass
-    NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
+) -> tuple[DocumentAlignment | None, KnowledgeGraph, dict[int, bool]]:
+    """The alignment of the document's valid responses with the gold, the responses that pass NIST's
+    filter and which rows passed (by id); with what NIST writes of them (alignment, similarities,
+    VALID and FILTERED tables)."""
     alignment = align_document(
         gold, valid, types, aux, setting.settings, strict=setting.plan, similarities=setting.outputs
     )
@@ -283,7 +304,7 @@ def _align_and_filter(
             filtered=_kept(system, lambda row: passed.get(id(row), False)),
             **(_alignment_rows(alignment, gold, valid) if alignment is not None else {}),
         )
-    return alignment, filtered
+    return alignment, filtered, passed
 
 
 def _score(
@@ -296,6 +317,7 @@ def _score(
     alignment: DocumentAlignment | None,
     outcome: DocumentOutcome,
     gold_tables: Document | None,
+    where: Sides | None = None,
 ) -> None:
     """Each metric's rows for this document (and the events each logs)."""
     time_rows: dict[str, list[tuple[str, int]]] = {}
@@ -322,6 +344,8 @@ def _score(
             outcome.error = (SCORE, index, exc)
             return
         outcome.logs[metric.name] = log.events
+        if where is not None:
+            outcome.explanations[metric.name] = explain_metric(metric.name, inputs, outcome.scores[metric.name], where)
 
 
 def _kept(system: Document, keep) -> Rows:

@@ -21,13 +21,14 @@ One row per class of G(q); the Summary is the mean AP of the rows with RelCntd >
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
 from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.ta2.alignment import nist_pairs
 from aifcheck.score.ta2.assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
+from aifcheck.score.ta2.explain import nist_row
 from aifcheck.score.ta2.scores import PseudoQuery, ResponseCounts
 
 EXACT_LABELS = ("CORRECT", "INEXACT", "INCORRECT")
@@ -58,9 +59,14 @@ class _Findings:
 
 
 def score_nist(
-    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments, options: ScorerFlags
+    queries: Mapping[str, Query],
+    files: Mapping[str, LoadedResponses],
+    assessments: Assessments,
+    options: ScorerFlags,
+    explain: bool = False,
 ) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
-    """(rows in NIST's file order, Summary AP or None, warnings, notes)."""
+    """(rows in NIST's file order, Summary AP or None, warnings, notes); ``explain``: each row
+    carries its explanation."""
     findings = _Findings()
     notes: list[str] = []
     scored = {q: assessments.by_query.get(q, {}) for q in queries}
@@ -86,7 +92,8 @@ def score_nist(
             f"{query.query_id} {c}" for c in sorted(entry_points.get(query.entity_id, set()) - classes)
         ]
         classes |= entry_points.get(query.entity_id, set())
-        rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings)
+        path = found.path if found is not None else ""
+        rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings, (explain, path))
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
     counted = [r.ap for r in rows if r.rel_counted]
     summary = None
@@ -139,8 +146,10 @@ def _query_rows(
     relevant: Mapping[str, set[str]],
     options: ScorerFlags,
     findings: _Findings,
+    explain: tuple[bool, str] = (False, ""),
 ) -> list[PseudoQuery]:
-    """The rows of query q, one per class of G(q) (``classes``)."""
+    """The rows of query q, one per class of G(q) (``classes``); ``explain``: (whether to explain
+    them, the query's response file)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
     selected = select(responses, query.clusters, query.documents) if responses else ()
     weights = _weights(responses, selected, options, query, findings)
@@ -159,18 +168,34 @@ def _query_rows(
     rows = []
     for fqec in sorted(classes):
         cluster, ap = aligned.get(fqec, (None, 0))
-        rows.append(
-            PseudoQuery(
-                query.entity_id,
-                query.query_id,
-                fqec,
-                len(relevant.get(fqec, ())),
-                rel_counted(fqec),
-                ap,
-                cluster,
-                counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts(),
-            )
+        row = PseudoQuery(
+            query.entity_id,
+            query.query_id,
+            fqec,
+            len(relevant.get(fqec, ())),
+            rel_counted(fqec),
+            ap,
+            cluster,
+            counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts(),
         )
+        if explain[0]:
+            values = (("ap", ap), ("rel_counted", row.rel_counted))
+            class_aps = {c: found.get(fqec, 0) for c, found in aps.items()}
+            explanation = nist_row(
+                query,
+                fqec,
+                values,
+                walks.get(cluster, []) if cluster is not None else [],
+                responses,
+                explain[1],
+                weights,
+                relevant.get(fqec, ()),
+                options.cutoff,
+                class_aps,
+                cluster,
+            )
+            row = replace(row, explanation=explanation)
+        rows.append(row)
     return rows
 
 

@@ -1,0 +1,84 @@
+"""Where the objects of a KB's TA1 tables are written in the KB: each cluster, mention (the
+justification of a type statement), argument assertion and time, keyed as NIST's cleaned tables
+name them, with its line (queries/aifcheck_explain_ta1.rq). Explanations name these lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aifcheck.extract.model import Span
+from aifcheck.extract.query import run_table as run_query
+from aifcheck.extract.query import value
+from aifcheck.loading.kb import load_kb
+from aifcheck.pipeline.shared.sparql import format_term
+from aifcheck.pipeline.ta1.clean import clean_text
+from aifcheck.pipeline.ta1.select import tables_of
+
+
+@dataclass
+class KbLines:
+    """The lines of a KB's objects, by the keys of NIST's cleaned tables."""
+
+    path: str
+    clusters: dict[str, int] = field(default_factory=dict)
+    mentions: dict[tuple[str, Span], int] = field(default_factory=dict)  # (cluster, extent)
+    arguments: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (subject, object, role)
+    times: dict[str, list[int]] = field(default_factory=dict)  # cluster -> its times' lines
+
+    def mention(self, cluster: str, span: str) -> int | None:
+        try:
+            return self.mentions.get((cluster, Span.parse(span)))
+        except ValueError:
+            return None
+
+
+def kb_tables_and_lines(path: str) -> tuple[dict[str, tuple[str, str]], KbLines]:
+    """The tables NIST's SPARQL stage makes of a KB (as aifcheck.pipeline.ta1.select.kb_tables),
+    and the lines of their objects, from one load of the KB."""
+    with load_kb(path) as kb:
+        tables = tables_of(kb, path)
+        found = KbLines(path)
+        for record in run_query(kb, "aifcheck_explain_ta1").records():
+            line = kb.line_of(record["node"])
+            if line is None:
+                continue
+            cluster = _name(record["cluster"])
+            kind = value(record["kind"])
+            if kind == "cluster":
+                found.clusters.setdefault(cluster, line)
+            elif kind == "mention":
+                found.mentions.setdefault((cluster, _extent(record)), line)
+            elif kind == "argument":
+                found.arguments.setdefault((cluster, _name(record["object"]), _name(record["role"])), line)
+            else:
+                found.times.setdefault(cluster, []).append(line)
+    for lines in found.times.values():
+        lines.sort()
+    return tables, found
+
+
+def _name(term) -> str:
+    """A term as NIST's clean stage leaves it in a table's cell."""
+    return clean_text(format_term(term) + "\n")[:-1]
+
+
+def _number(term) -> int | float:
+    text = value(term)
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _extent(record: dict) -> Span:
+    """A justification's extent, as a Span equal to the one NIST's printed span reads as."""
+    document, element = value(record["docid"]), value(record["doceid"])
+    keyframe = value(record["kfid"])
+    if record["so"] is not None:
+        return Span(document, element, _number(record["so"]), _number(record["eo"]))
+    if record["ulx"] is not None:
+        corners = [_number(record[c]) for c in ("ulx", "lrx", "uly", "lry")]
+        return Span(document, element, *corners, keyframe=keyframe)
+    if record["st"] is not None:
+        return Span(document, element, _number(record["st"]), _number(record["et"]))
+    return Span(document, element, shot=value(record["sid"]))

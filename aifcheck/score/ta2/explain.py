@@ -1,0 +1,139 @@
+"""Each TA2 score row explained (aifcheck.score.explain): a pseudo-query (a query and one of its
+entity classes), the aligned cluster's judged rows in rank order, each with its response row and the
+assessment line that judged it, the precision at each rank holding a right mention of the class, the
+documents the class's relevant count takes, and the average precision they give; the other selected
+clusters with their AP for the class show what the alignment chose from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from aifcheck.pipeline.ta2.queries import Query
+from aifcheck.pipeline.ta2.responses import Response
+from aifcheck.score.explain import Explanation, Item, Source
+from aifcheck.score.ta2.assessments import RIGHT, Judgement
+
+TASK = "ta2"
+METRIC = "AcrossDocumentsCoreferenceMetricV2"
+AP_STEPS = (("sum", 'total("rank", "precision")'), ("ap", "sum / rel_counted if rel_counted else 0"))
+
+
+def _key(query: Query, fqec: str) -> tuple[tuple[str, str], ...]:
+    return (("QueryID", query.query_id), ("AssdEntity", fqec))
+
+
+# Items and places made as plain tuples (a run's ranked rows are tens of thousands)
+_new = tuple.__new__
+
+
+def _rank_item(rank: int, row: Response, path: str, j: Judgement | None, values: tuple) -> Item:
+    response = _new(Source, ("system", "response", path, row.line))
+    label = f"{row.span} ({row.cluster})"
+    if j is None:
+        return _new(Item, ("rank", label, (("rank", rank), *values, ("label", None)), (response,)))
+    judged = (("label", j.nist_label), ("class", j.nist_fqec), ("line_of", j.query_id))
+    where = (response, _new(Source, ("gold", "assessment", j.path, j.line)))
+    return _new(Item, ("rank", label, (("rank", rank), *values, *judged), where))
+
+
+def _clusters(aps: Mapping[str, float], aligned: str | None) -> list[Item]:
+    return [Item("cluster", c, (("ap", ap), ("aligned", int(c == aligned)))) for c, ap in aps.items()]
+
+
+def _relevant(documents: Iterable[str], shown: int = 10) -> list[Item]:
+    """The class's relevant documents (those of a right assessment line of the class), as one item."""
+    found = sorted(documents)
+    named = ", ".join(found[:shown]) + (f", ... ({len(found) - shown} more)" if len(found) > shown else "")
+    return [Item("relevant", named or "none", (("documents", len(found)),))]
+
+
+def nist_row(
+    query: Query,
+    fqec: str,
+    values: tuple[tuple[str, object], ...],
+    walk: Sequence[tuple[int, Judgement]],
+    rows: Sequence[Response],
+    path: str,
+    weights: Sequence[float],
+    relevant: Iterable[str],
+    cutoff: bool,
+    aps: Mapping[str, float],
+    aligned: str | None,
+) -> Explanation:
+    """A row as NIST's scorer computes it: at each judged row, a right one of the class adds its
+    weight to the hits, and the sum adds hits / rank; AP = sum / RelCntd."""
+    items, hits = [], 0
+    for rank, (index, j) in enumerate(walk, 1):
+        if cutoff and 0 < query.documents < rank:  # NIST stops after K rows
+            break
+        right = int(j.nist_right and j.nist_fqec == fqec)
+        hits += weights[index] if right else 0
+        numbers = (
+            ("weight", weights[index]),
+            ("right", right),
+            ("hits", hits),
+            ("precision", hits / rank if right else 0),
+        )
+        items.append(_rank_item(rank, rows[index], path, j, numbers))
+    counted = f"min(rel, {query.documents})" if cutoff else "rel"
+    steps = (("rel", 'total("relevant", "documents")'), ("rel_counted", counted), *AP_STEPS)
+    return Explanation(
+        TASK, METRIC, _key(query, fqec), values, steps, (*items, *_relevant(relevant), *_clusters(aps, aligned))
+    )
+
+
+def plan_row(
+    query: Query,
+    g: str,
+    values: tuple[tuple[str, object], ...],
+    pooled: Sequence[int],
+    rows: Sequence[Response],
+    path: str,
+    own: Mapping[str, Judgement],
+    truth: Iterable[str],
+    aps: Mapping[str, float],
+    aligned: str | None,
+) -> Explanation:
+    """A row as the plan defines it: each ranked item judged by the query's own line (none: 0 at
+    its rank), precision hits / rank at each right item of the class; AP = sum / min(K, GT)."""
+    items, hits = [], 0
+    for rank, index in enumerate(pooled, 1):
+        j = own.get(rows[index].span)
+        right = int(j is not None and j.plan_label in RIGHT and j.plan_class == g)
+        hits += right
+        items.append(
+            _rank_item(
+                rank,
+                rows[index],
+                path,
+                j,
+                (("right", right), ("hits", hits), ("precision", hits / rank if right else 0)),
+            )
+        )
+    steps = (("rel", 'total("relevant", "documents")'), ("rel_counted", f"min({query.documents}, rel)"), *AP_STEPS)
+    return Explanation(
+        TASK, METRIC, _key(query, g), values, steps, (*items, *_relevant(truth), *_clusters(aps, aligned))
+    )
+
+
+def summary(rows: Sequence, plan: bool, summary_value: float | None, denominators: Mapping[str, int]) -> Explanation:
+    """The Summary row: NIST's mean AP over the rows with RelCntd > 0; the plan's sum of AP over
+    the sum of min(C, |G(q)|) over the queries."""
+    items = [
+        Item(
+            "row" if plan or row.rel_counted else "uncounted",
+            f"{row.query_id}:{row.fqec}",
+            (("ap", row.ap), ("rel_counted", row.rel_counted)),
+        )
+        for row in rows
+    ]
+    if plan:
+        items += [Item("query", q, (("min_c_g", n),)) for q, n in denominators.items()]
+        steps = (
+            ("denominator", 'total("query", "min_c_g")'),
+            ("ap", 'total("row", "ap") / denominator if denominator else 0'),
+        )
+    else:
+        steps = (("ap", 'mean("row", "ap")'),)
+    values = (("ap", summary_value),) if summary_value is not None else ()
+    return Explanation(TASK, METRIC, (("QueryID", "ALL-Macro"), ("AssdEntity", "")), values, steps, tuple(items))

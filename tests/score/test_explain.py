@@ -1,0 +1,284 @@
+"""Every score row explained adds up to NIST's number: each row of each score file a scorer writes
+is recomputed from its explanation alone (read back from explain/<task>.jsonl) by the steps it
+states, on every oracle fixture; and every KB line an explanation names holds the node it names."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SHARED_DATA
+from typer.testing import CliRunner
+
+from aifcheck.cli import application
+from aifcheck.render.explain import write_explanations
+from aifcheck.render.ta1.scores import NistLayout
+from aifcheck.render.ta2.scores import write_scores as write_ta2
+from aifcheck.render.ta3.scores import write_score_files as write_ta3
+from aifcheck.score.explain import Explanation, explained_run, moves, read_explanations, recompute
+from aifcheck.score.ta1 import TA1Settings, score_ta1
+from aifcheck.score.ta2 import score_ta2
+from aifcheck.score.ta3.scorer import score_ta3
+
+GOLD, AUX = SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data"
+SETTINGS = ROOT / "tests" / "data" / "ta1-settings"
+KINDS = ROOT / "tests" / "data" / "ta1-kinds"
+
+
+def _need_m54() -> None:
+    if not (SHARED_DATA / "task1-run").is_dir():
+        pytest.skip(f"NIST's example TA1 run not found at {SHARED_DATA}")
+
+
+def _table(path: Path) -> list[dict[str, str]]:
+    header, *lines = path.read_text().splitlines()
+    names = header.split("\t")
+    return [dict(zip(names, (c.strip() for c in line.split("\t")), strict=True)) for line in lines]
+
+
+def check_recomputed(scores_folder: Path, explanations: list[Explanation], headers: dict[str, dict[str, str]]) -> int:
+    """Each row of each ``<Metric>-scores.tab`` under ``scores_folder`` has one explanation whose
+    steps give its printed values; ``headers``: metric -> column name -> the file's header. Returns
+    the number of values checked."""
+    by_metric: dict[str, list[Explanation]] = {}
+    for explanation in explanations:
+        by_metric.setdefault(explanation.metric, []).append(explanation)
+    checked = 0
+    for metric, names in headers.items():
+        rows = _table(scores_folder / f"{metric}-scores.tab")
+        assert len(rows) == len(by_metric.get(metric, [])), metric
+        for explanation in by_metric.get(metric, []):
+            found = [r for r in rows if all(r[k] == v for k, v in explanation.row)]
+            assert len(found) == 1, (metric, explanation.row)
+            computed = recompute(explanation)
+            for name, value in explanation.values:
+                if name not in names:  # a count the file does not print (NegationMetricV2's TP, FP, FN)
+                    assert computed[name] == value, (metric, explanation.row, name)
+                    continue
+                printed = found[0][names[name]]
+                if printed == "":
+                    continue
+                assert f"{computed[name]:.4f}" == f"{float(printed):.4f}", (metric, explanation.row, name, printed)
+                checked += 1
+    return checked
+
+
+def _ta1(run: Path, gold: Path, aux: Path, out: Path, **options) -> tuple[object, list[Explanation]]:
+    layout = NistLayout(out)
+    scores = score_ta1(run, gold, aux, on_document=layout.document, explain=True, **options)
+    layout.run(scores)
+    write_explanations(out, "ta1", scores.explanations)
+    return scores, read_explanations(out)
+
+
+def _headers(scores) -> dict[str, dict[str, str]]:
+    return {m: {c.name: c.header for c in s.columns} for m, s in scores.metrics.items()}
+
+
+TA1_CASES = {
+    "nist": {},
+    "plan": {"plan": True},
+    "settings": {
+        "settings": TA1Settings(
+            alpha=0.5,
+            iou_thresholds=TA1Settings.parse_iou_thresholds(["spa:text:0.6,rus:text:0.3"]),
+            min_type_similarity=0.5,
+            near_neighbour_similarity=0.6,
+            similarity_types=("class",),
+        ),
+        "overlay": SETTINGS / "overlay.json",
+        "extra_similarities": SETTINGS / "extra.tsv",
+    },
+}
+
+
+@pytest.mark.parametrize("case", TA1_CASES)
+def test_every_ta1_row_of_nist_s_example_run_is_recomputed_from_its_explanation(case: str, tmp_path: Path) -> None:
+    _need_m54()
+    scores, explanations = _ta1(
+        SHARED_DATA / "task1-run", GOLD, AUX, tmp_path, run_id="example-task1-run", **TA1_CASES[case]
+    )
+    assert len(scores.metrics) == 12
+    assert check_recomputed(tmp_path / "scores", explanations, _headers(scores)) > 1000
+    _check_kb_lines(explanations)
+
+
+def test_every_ta1_row_of_every_kind_of_justification_is_recomputed(tmp_path: Path) -> None:
+    _need_m54()
+    document = "L0C049DNW"
+    (tmp_path / "run").mkdir()
+    shutil.copy(KINDS / "kb.ttl", tmp_path / "run" / f"{document}.ttl")
+    gold = tmp_path / "gold" / f"{document}.ttl"
+    gold.mkdir(parents=True)
+    for kind in ("AM", "CM", "TM"):
+        shutil.copy(KINDS / f"gold-{kind}.tsv", gold / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
+    aux = tmp_path / "AUX-data"
+    shutil.copytree(AUX, aux, ignore=shutil.ignore_patterns("*.xlsx"))
+    for path in aux.iterdir():
+        path.chmod(0o644)
+    (aux / "LDC2021E11.coredocs-xx.txt").write_text(f"root_id\n{document}\n")
+    scores, explanations = _ta1(tmp_path / "run", tmp_path / "gold", aux, tmp_path / "out", run_id="kinds")
+    assert check_recomputed(tmp_path / "out" / "scores", explanations, _headers(scores)) > 50
+    kinds = {i.kind for e in explanations for i in e.items}
+    assert {"pair", "mention-pair", "edge-pair", "trf-pair", "bound"} <= kinds
+    _check_kb_lines(explanations)
+
+
+# what the line of each object an item names shows in Turtle
+_NODE_LINE = {
+    "cluster": re.compile(r"SameAsCluster"),
+    "mention": re.compile(r"Justification"),
+    "argument": re.compile(r"rdf:subject|rdf:predicate|rdf:object|ArgumentStatement|aida:Argument"),
+    "time": re.compile(r"LDCTime"),
+}
+
+
+def _check_kb_lines(explanations: list[Explanation]) -> None:
+    """Each KB file and line named is the node's: the statement starting there declares it."""
+    texts: dict[str, list[str]] = {}
+    seen = 0
+    for item in (i for e in explanations for i in e.items):
+        for where in item.where:
+            if where.side != "system" or not where.file.endswith(".ttl"):
+                continue
+            lines = texts.setdefault(where.file, Path(where.file).read_text().splitlines())
+            statement = "\n".join(lines[where.line - 1 : where.line + 3])
+            assert _NODE_LINE[where.what].search(statement), (where, statement)
+            if where.what == "cluster":
+                assert item.label.split(" <-> ")[-1] in lines[where.line - 1]
+            seen += 1
+    assert seen > 0
+
+
+def test_explain_changes_no_byte_of_nist_s_outputs(tmp_path: Path) -> None:
+    _need_m54()
+    plain, explained = tmp_path / "plain", tmp_path / "explained"
+    for out, explain in ((plain, False), (explained, True)):
+        layout = NistLayout(out)
+        scores = score_ta1(
+            SHARED_DATA / "task1-run",
+            GOLD,
+            AUX,
+            run_id="example-task1-run",
+            on_document=layout.document,
+            explain=explain,
+        )
+        layout.run(scores)
+    files = sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(explained) for p in explained.rglob("*") if p.is_file())
+    for name in files:  # the logs' lines start with the time they were written
+        texts = [_STAMP.sub("", (out / name).read_text()) for out in (plain, explained)]
+        assert texts[0] == texts[1], name
+
+
+_STAMP = re.compile(r"^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [AP]M - ", re.MULTILINE)
+
+
+TA2 = ROOT / "tests" / "score" / "fixtures" / "ta2"
+# the TA2 fixtures that score (the others stop on their input, as NIST's scorer does)
+TA2_FIXTURES = sorted(
+    d.name
+    for d in TA2.iterdir()
+    if (d / "queries_to_score.tab").is_file()
+    and d.name
+    not in ("bad_clusters", "duplicate_conflict", "malformed_span", "short_line", "short_row", "unknown_label")
+)
+TA2_OPTIONS = {
+    "nist": {},
+    "plan": {"plan": True},
+    "cutoff-weighted-normalize": {"cutoff": True, "weighted": True, "normalize": True},
+}
+
+
+@pytest.mark.parametrize("options", TA2_OPTIONS)
+@pytest.mark.parametrize("fixture", TA2_FIXTURES)
+def test_every_ta2_row_is_recomputed_from_its_explanation(fixture: str, options: str, tmp_path: Path) -> None:
+    _need_m54()
+    folder = TA2 / fixture
+    scores = score_ta2(
+        folder / "runW", folder / "queries_to_score.tab", folder / "LDC", AUX, explain=True, **TA2_OPTIONS[options]
+    )
+    write_ta2(scores, tmp_path / "out")
+    explanations = read_explanations(tmp_path / "out")
+    headers = {"AcrossDocumentsCoreferenceMetricV2": {"ap": "AP", "rel_counted": "RelCntd"}}
+    assert check_recomputed(tmp_path / "out" / "scores", explanations, headers) >= len(scores.rows)
+    for item in (i for e in explanations for i in e.items if i.kind == "rank"):
+        # the response row and the assessment line named hold the mention's document and element
+        # (NIST's validator may have corrected the span the row gives)
+        document, element, _ = item.label.split(":", 2)
+        for where in item.where:
+            line = Path(where.file).read_text().splitlines()[where.line - 1]
+            assert document in line and element in line, (where, line)
+
+
+TA3 = ROOT / "tests" / "score" / "fixtures" / "ta3"
+TA3_FIXTURES = sorted(d.name for d in TA3.iterdir() if (d / "queries_to_score.tab").is_file() and d.name != "T12_nil")
+NDCG = {"ndcg": "NDCG", "assessed": "NumAssessedClaims", "gt": "GT"}
+F1 = {"f1": "F1", "unique": "NumUniqueSubmittedValues", "gt": "GT", "cutoff": "Cutoff"}
+
+
+@pytest.mark.parametrize("plan", [False, True], ids=["nist", "plan"])
+@pytest.mark.parametrize("fixture", TA3_FIXTURES)
+def test_every_ta3_row_is_recomputed_from_its_explanation(fixture: str, plan: bool, tmp_path: Path) -> None:
+    folder = TA3 / fixture
+    files = (folder / "queries_to_score.tab", folder / "claim-mappings.tab", folder / "LDC")
+    scores = score_ta3(folder / "RUN1", *files, plan=plan, explain=True)
+    write_ta3(scores, tmp_path)
+    write_explanations(tmp_path, "ta3", scores.explanations)
+    explanations = read_explanations(tmp_path)
+    headers = {m.metric: NDCG if m.metric.startswith("NDCG") else F1 for m in scores.metrics}
+    assert check_recomputed(tmp_path / "scores", explanations, headers) >= sum(len(m.rows) for m in scores.metrics)
+    # the fixtures' claim frames are empty files: a line is named only where the file has the claim
+    claims = [w for e in explanations for i in e.items for w in i.where if w.what == "claim" and w.line]
+    for where in claims:  # the claim frame's line declares the claim
+        assert "aida:Claim" in Path(where.file).read_text().splitlines()[where.line - 1], where
+
+
+CRUX = ROOT / "tests" / "score" / "fixtures" / "crux"
+CRUX_NAMES = {"tp": "true_positives", "fp": "false_positives", "fn": "false_negatives"}
+
+
+def test_every_crux_claims_row_is_recomputed_from_its_explanation(tmp_path: Path) -> None:
+    # CRUX has no NIST file: the numbers are those --format json prints (4 decimals)
+    command = ["score", "crux-claims", str(CRUX / "system.tab"), "--gold", str(CRUX / "gold.tab"), "--format", "json"]
+    result = CliRunner().invoke(application(), [*command, "--explain", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    rows = {"ALL": printed, **printed["documents"], **{f"field:{f}": v for f, v in printed["fields"].items()}}
+    explanations = read_explanations(tmp_path)
+    assert len(explanations) == len(rows)
+    for explanation in explanations:
+        key = explanation.row[0][1] if explanation.row[0][0] == "document" else f"field:{explanation.row[0][1]}"
+        computed = recompute(explanation)
+        for name in computed.keys() & {*dict(explanation.values)}:
+            assert round(computed[name], 4) == rows[key][CRUX_NAMES.get(name, name)], (key, name)
+    pairs = [i for e in explanations if e.row == (("document", "ALL"),) for i in e.items if i.kind == "pair"]
+    for item in pairs:  # each line named holds the claim
+        for where in item.where:
+            line = Path(where.file).read_text().splitlines()[where.line - 1]
+            assert line.split("\t")[1] in item.label, (where, item.label)
+
+
+def test_compare_says_which_queries_moved_and_by_which_items(tmp_path: Path) -> None:
+    _need_m54()
+    folder = TA2 / "W2"
+    runs = []
+    for name, plan in (("nist", False), ("plan", True)):
+        scores = score_ta2(
+            folder / "runW", folder / "queries_to_score.tab", folder / "LDC", AUX, plan=plan, explain=True
+        )
+        write_ta2(scores, tmp_path / name)
+        runs.append(tmp_path / name)
+    found = moves(explained_run(runs[0]), explained_run(runs[1]))
+    # W2Q2's second mention is judged by W2Q1's line under NIST's scorer, by none of its own under the plan
+    move = next(m for m in found if dict(m.row)["QueryID"] == "W2Q2")
+    assert (round(move.before, 4), round(move.after, 4)) == (0.6667, 0.3333)
+    result = CliRunner().invoke(application(), ["score", "compare", *map(str, runs), "--replications", "200"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "What moved" in result.stdout
+        and "AcrossDocumentsCoreferenceMetricV2:W2Q2:Q2001  ap 0.6667 -> 0.3333" in result.stdout
+    )
