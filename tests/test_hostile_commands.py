@@ -270,8 +270,8 @@ def test_core_document_longer_than_a_file_name(ta1_inputs: Path) -> None:
         file.write("L" * 300 + "\n")
     line = one_line(aifcheck(*TA1, "-o", "out", cwd=ta1_inputs), 3)
     assert (
-        line
-        == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: longer than a file name may be"
+        line == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: "
+        "longer than a file name may be"
     )
 
 
@@ -432,8 +432,8 @@ def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:
     proc = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
     assert proc.returncode == 0
     assert (
-        "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: the query is scored as a run that ranks no claim"
-        in proc.stderr.splitlines()
+        "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: "
+        "the query is scored as a run that ranks no claim" in proc.stderr.splitlines()
     )
 
 

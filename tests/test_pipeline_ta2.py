@@ -4,6 +4,7 @@ The expected rows and log lines below are what NIST's own clean_sparql_output.py
 validate_responses.py --task task2 gave on the same SPARQL output (run offline), and what the
 compiled cfn:memberOf and cfn:getSpan return for the same arguments.
 """
+# ruff: noqa: E501 - the KBs' Turtle and NIST's rows and log lines are written here as they are, one a line (tests name their lines)
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import SHARED_DATA
 
-from aifcheck.errors import InputError, UsageError
+from aifcheck.errors import InputError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries

@@ -117,8 +117,8 @@ def test_a_run_of_kbs_none_core(ta1_data, tmp_path):
     result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
     assert result.exit_code == 3 and "L0C04936H.ttl: not a core document" in result.output
     assert (
-        "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: nothing scored"
-        in result.output
+        "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: "
+        "nothing scored" in result.output
     )
     log = _nothing_scored(out, 0, {})
     assert (

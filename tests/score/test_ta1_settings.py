@@ -4,11 +4,11 @@ NN_SIMILARITY_VALUE, SIMILARITY_TYPES) as options of ``score ta1``, the extra ty
 neighbours (--overlay), and the count of pairs scored 0 for want of a similarity.
 
 Most cases use the KB of test_ta1_kinds.py (one Spanish document with text, an image, a video and
-its key frames); NIST's own code gives the IoU case's scores. The last one is NIST's example run with every setting changed at once: its
-expected values are what NIST's own filter_responses.py and score_submission.py computed, run
-offline on the same SPARQL-output with the same tables (NIST's Similarity class with its cache
-set to aifcheck's bundled table, the overlay below, and a KGTK stand-in answering from the extra
-file), and aifcheck writes the same alignment, FILTERED and score files.
+its key frames); NIST's own code gives the IoU case's scores. The last one is NIST's example run with
+every setting changed at once: its expected values are what NIST's own filter_responses.py and
+score_submission.py computed, run offline on the same SPARQL-output with the same tables (NIST's
+Similarity class with its cache set to aifcheck's bundled table, the overlay below, and a KGTK
+stand-in answering from the extra file), and aifcheck writes the same alignment, FILTERED and score files.
 """
 
 from __future__ import annotations
@@ -300,8 +300,13 @@ def test_bad_values_through_the_api() -> None:
     ],
 )
 def test_a_bad_row_is_one_line_naming_it_and_exit_3(
-    aux: Path, tmp_path: Path, option: str, name: str, text: str, says: str
-) -> None:  # noqa: F811
+    aux: Path,  # noqa: F811 (a fixture of test_ta1_kinds)
+    tmp_path: Path,
+    option: str,
+    name: str,
+    text: str,
+    says: str,
+) -> None:
     path = table(tmp_path, name, text)
     result = score_kinds(KINDS / "run", aux, tmp_path / "out", option, path)
     assert result.returncode == 3 and f"{path}{says}" in result.stderr
