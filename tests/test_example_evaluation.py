@@ -273,7 +273,9 @@ def test_ta3(tmp_path: Path) -> None:
         ]
         files = len([p for p in (EXAMPLE / "ta3" / run).rglob("*") if p.is_file()])
         assert ok(lint).stdout.splitlines()[-1].startswith(f"{files} files: {files} valid, 0 invalid")
-        assert f"ARF-output: {len(rankings[run])} claims" in ok(stages).stdout
+        logged = " - ERROR - " in (tmp_path / "ta3-stages" / run / "logs" / "validate-responses.log").read_text()
+        assert stages.status == (1 if logged else 0), stages.stderr  # 1: NIST's stages logged errors
+        assert f"ARF-output: {len(rankings[run])} claims" in stages.stdout
     # the pool maps claims of both runs, each ranked by its run, and each Condition 5 query's claim
     # frame as the first claim of run query_claim_frames (as NIST's scorer reads it); LDC judged
     # every pool claim

@@ -45,7 +45,7 @@ from aifcheck.cli.common import (
 )
 from aifcheck.errors import ExitStatus
 from aifcheck.loading.paths import discover
-from aifcheck.render.output import refuse_input_as_output
+from aifcheck.render.output import FileOutput, check_files
 
 
 def _claim_formats() -> tuple[str, ...]:
@@ -113,7 +113,8 @@ def claims(
     from aifcheck.render.claims import render_claims, to_relations
     from aifcheck.render.output import write_atomically
 
-    refuse_input_as_output(output, discover(paths)[0])
+    if output is not None:
+        check_files([FileOutput(output)], discover(paths)[0])  # before the work
     found, problems = collect(paths)
     if relations is None:
         text = render_claims(found, output_format, with_source)

@@ -3,8 +3,7 @@
     aifcheck query PATH... --table NAME [-o FILE]           one table as TSV (stdout by default)
     aifcheck query PATH... --task ta1|ta2|ta3 --nist-layout -o DIR
     aifcheck query PATH... --sparql FILE.rq [-o FILE]       a user's SELECT query
-TA2 tables take their entry points from --kb-id, --name or --entry-points; --query-set march-2022
-gives the GR tables of NIST's stored example outputs instead of the tag's.
+TA2 tables take their entry points from --kb-id, --name or --entry-points.
 
 A usage error exits 2 at once; an unreadable input is one line on stderr and exit 3 once the
 other inputs are done.
@@ -19,11 +18,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from aifcheck.cli.common import FILE_TIMEOUT, JOBS, QUERY_SET, SCHEDULER, SHIP_FILES, prepare_folder
-from aifcheck.errors import ExitStatus, InputError, OutputError, UsageError
+from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, QUERY_SET, SCHEDULER, SHIP_FILES
+from aifcheck.errors import ExitStatus, InputError, UsageError
 from aifcheck.loading.paths import discover, read_text
 from aifcheck.names import TASKS
-from aifcheck.render.output import refuse_input_as_output
+from aifcheck.render.output import FileOutput, check_files
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from aifcheck.extract.query import EntryPoints
@@ -39,8 +38,6 @@ EXAMPLES = """Examples:
   aifcheck query run/ --task ta1 --nist-layout -o SPARQL-output/
 
   aifcheck query kb.ttl --sparql my-query.rq
-
-  aifcheck query claim-frame.ttl --table AIDA_P3_TA3_GR_0001A --query-set march-2022
 """
 
 
@@ -68,8 +65,8 @@ def query(
     max_rows: Annotated[
         int,
         typer.Option(
-            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million "
-            "rows of 3 columns)."
+            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, "
+            "a million rows of 3 columns)."
         ),
     ] = 0,
     query_set: Annotated[str, QUERY_SET] = "tag",
@@ -77,6 +74,7 @@ def query(
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
     from aifcheck.spread.parallel import Spread
@@ -90,7 +88,19 @@ def query(
     raise typer.Exit(
         int(
             _run(
-                paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows, query_set
+                paths,
+                table,
+                task,
+                nist_layout,
+                sparql,
+                output,
+                kb_id,
+                name,
+                entry_points,
+                spread,
+                max_rows,
+                force,
+                query_set,
             )
         )
     )
@@ -108,10 +118,10 @@ def _run(
     entry_points: Path | None,
     spread: Spread,
     max_rows: int = 0,
+    force: bool = False,
     query_set: str = "tag",
 ) -> ExitStatus:
     from aifcheck.extract.query import EntryPoints
-    from aifcheck.render.tables import write_nist_layout
 
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
@@ -120,19 +130,43 @@ def _run(
     points = EntryPoints.read(entry_points) if entry_points else EntryPoints()
     points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
     files, problems = discover(paths)
-    refuse_input_as_output(output, files, folder=task is not None)
     if task is not None:
-        prepare_folder(output)
-        try:
-            problems += write_nist_layout(files, task, output, points, spread, query_set).errors
-        except OSError as exc:
-            raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
+        problems += _nist_layout(files, task, output, force, points, spread, query_set) if not problems else []
     else:
+        if output is not None:
+            check_files([FileOutput(output)], files)  # before the work
         tables = _tables(files, table, sparql, points, problems, max_rows, query_set)
         _write(tables, output)
     for problem in problems:
         typer.echo(str(problem), err=True)
     return ExitStatus.UNREADABLE if problems else ExitStatus.VALID
+
+
+class _UnreadableInputError(Exception):
+    """The tables of a NIST layout left unwritten: an input could not be read."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        super().__init__("an input cannot be read")
+        self.errors = errors
+
+
+def _nist_layout(
+    files: list[str], task: str, output: Path, force: bool, points: EntryPoints, spread: Spread, query_set: str
+) -> list[InputError]:
+    """Every table of ``task`` for every input under ``output`` (a new or empty folder, or with
+    ``force`` one that holds no input), written whole: nothing when an input cannot be read (its
+    errors are returned)."""
+    from aifcheck.render.output import new_folder
+    from aifcheck.render.tables import write_nist_layout
+
+    try:
+        with new_folder(output, force, files) as folder:
+            errors = write_nist_layout(files, task, folder, points, spread, query_set).errors
+            if errors:
+                raise _UnreadableInputError(errors)
+    except _UnreadableInputError as unwritten:
+        return unwritten.errors
+    return []
 
 
 def _tables(

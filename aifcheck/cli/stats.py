@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from aifcheck.cli.common import REPLICATIONS_RANGE, SEED_RANGE, note, warn
 from aifcheck.errors import UsageError
 
 CI_EXAMPLES = """Examples:
@@ -37,7 +38,7 @@ REPORT_EXAMPLES = """Example:
 """
 
 
-class CompareFormat(str, enum.Enum):
+class CompareFormat(enum.StrEnum):
     text = "text"
     json = "json"
 
@@ -49,15 +50,21 @@ def register(score: typer.Typer) -> None:
     score.command("report", no_args_is_help=True, epilog=REPORT_EXAMPLES)(report)
 
 
-def _note(text: str) -> None:
-    typer.echo(f"aifcheck: {text}", err=True)
-
-
 def _sizes(text: str) -> tuple[float, ...]:
     try:
-        return tuple(float(part) for part in text.split(","))
+        sizes = tuple(float(part) for part in text.split(","))
     except ValueError:
         raise UsageError(f"--sizes {text}: give sizes such as 0.7,0.8,0.9,0.95") from None
+    if len(set(sizes)) != len(sizes):
+        raise UsageError(f"--sizes {text}: a size is given twice")
+    return sizes
+
+
+def _columns(text: str, option: str) -> tuple[str, ...]:
+    columns = tuple(text.split(","))
+    if not all(columns):
+        raise UsageError(f"{option} {text!r}: give column names, comma-separated")
+    return columns
 
 
 def _summary(text: str) -> tuple[tuple[str, str], ...]:
@@ -70,16 +77,13 @@ def _summary(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _positive(name: str, value: int | None) -> None:
-    if value is not None and value < 1:
-        raise UsageError(f"{name} {value}: give a positive number")
-
-
 SEED = typer.Option(
     "--seed",
-    help="Seed: the output is NIST's tool's with -s N (arch 4.19's stream). "
+    click_type=SEED_RANGE,
+    help="Seed, 0 to 2^32-1: the output is NIST's tool's with -s N (arch 4.19's stream). "
     "Default: a fixed seed in aifcheck's faster stream, printed on stderr.",
 )
+REPLICATIONS = "Bootstrap replications and randomization trials (at most 10,000,000)."
 
 
 def ci(
@@ -93,7 +97,8 @@ def ci(
         str | None,
         typer.Option(
             "--key",
-            help="Key columns, comma-separated: one interval set per distinct key of the summary rows (default for TA1: RunID,Language,Metatype).",
+            help="Key columns, comma-separated: one interval set per distinct key of the summary rows "
+            "(default for TA1: RunID,Language,Metatype).",
         ),
     ] = None,
     summary: Annotated[
@@ -114,17 +119,20 @@ def ci(
     replications: Annotated[
         int | None,
         typer.Option(
-            "--replications", help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99)."
+            "--replications",
+            click_type=REPLICATIONS_RANGE,
+            help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99, the most).",
         ),
     ] = None,
     seed: Annotated[int | None, SEED] = None,
 ) -> None:
     """Bootstrap confidence intervals of a score table, as NIST's generate_confidence_intervals.py computes them."""
     from aifcheck.render.ci import write_ci_files
+    from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.ci import CIOptions, nist_intervals
     from aifcheck.score.scorefiles import layout_of, read_score_file
 
-    _positive("--replications", replications)
+    check_files([FileOutput(output, "-o"), FileOutput(tab, "--tab")], [scores])  # before the work
     table = read_score_file(scores)
     layout = layout_of(table)
 
@@ -137,7 +145,7 @@ def ci(
 
     options = CIOptions(
         score=default(score, "--score", layout and layout.headline_column(table)),
-        key=tuple(default(key, "--key", layout and ",".join(layout.key)).split(",")),
+        key=_columns(default(key, "--key", layout and ",".join(layout.key)), "--key"),
         summary=_summary(default(summary, "--summary", layout and ",".join(f"{c}:{v}" for c, v in layout.summary))),
         document=document if document is not None else layout.unit if layout else None,
         run=run,
@@ -146,10 +154,13 @@ def ci(
         replications=replications,
         seed=seed,
     )
+    table.require(options.score, option="--score")
+    table.require(*(column for column, _ in options.summary), option="--summary")
+    if options.document:
+        table.require(options.document, option="--document")
     result = nist_intervals(table, options)
-    for warning in result.warnings:
-        _note(f"warning: {warning}")
-    _note(f"note: {result.stream.describe()}")
+    warn(result.warnings)
+    note([result.stream.describe()])
     write_ci_files(result, output, tab)
 
 
@@ -162,22 +173,28 @@ def compare(
     tab: Annotated[Path | None, typer.Option("--tab", help="Also write the table as a tab-separated file.")] = None,
     size: Annotated[float, typer.Option("--size", help="Size of the difference's interval.")] = 0.95,
     replications: Annotated[
-        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+        int, typer.Option("--replications", click_type=REPLICATIONS_RANGE, help=REPLICATIONS)
     ] = 100_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", click_type=SEED_RANGE, help="Seed, 0 to 2^32-1 (default: a fixed one).")
+    ] = None,
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
     from aifcheck.render.compare import comparison_json, comparison_text, write_comparison_tab
     from aifcheck.render.explain import moves_text
+    from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.compare import compare_runs
     from aifcheck.score.explain import explained_run, moves
+    from aifcheck.score.scorefiles import read_scores
 
-    _positive("--replications", replications)
     if not 0 < size < 1:
         raise UsageError(f"--size {size}: give a number between 0 and 1")
-    comparison = compare_runs(run_a, run_b, size=size, replications=replications, seed=seed)
-    for warning in comparison.warnings:
-        _note(f"warning: {warning}")
+    a, b = read_scores(run_a), read_scores(run_b)
+    if tab is not None:  # before the work; once the score files are read, one of which it must not be
+        check_files([FileOutput(tab, "--tab")], [run_a, run_b])
+    _refuse_nothing_in_common(a, b)
+    comparison = compare_runs(a, b, size=size, replications=replications, seed=seed)
+    warn(comparison.warnings)
     if tab is not None:
         write_comparison_tab(comparison, tab)
     sys.stdout.write(
@@ -187,29 +204,52 @@ def compare(
         sys.stdout.write(moves_text(moves(explained_run(run_a), explained_run(run_b))))
 
 
+def _refuse_nothing_in_common(a, b) -> None:
+    """Two runs that share no headline metric (runs of two tasks) have nothing to compare."""
+    labels_a, labels_b = ({h.label for h in run.headlines()} for run in (a, b))
+    if not labels_a & labels_b:
+        tasks = [", ".join(sorted({t.layout.task for t in run.tables if t.layout})) or "no known" for run in (a, b)]
+        raise UsageError(
+            f"{a.path} and {b.path} have no metric in common ({tasks[0]} scores; {tasks[1]} scores): "
+            "give runs of one task"
+        )
+
+
 def report(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); the first is the baseline."
+            help="Scored runs: folders score ta1|ta2|ta3 wrote (or NIST's scores folders, or score files); "
+            "the first is the baseline."
         ),
     ],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The HTML page to write (.html; or a device: -o /dev/stdout).")
+    ],
     replications: Annotated[
-        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+        int, typer.Option("--replications", click_type=REPLICATIONS_RANGE, help=REPLICATIONS)
     ] = 100_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", click_type=SEED_RANGE, help="Seed, 0 to 2^32-1 (default: a fixed one).")
+    ] = None,
 ) -> None:
     """One self-contained HTML page: headline scores with intervals, distributions, comparisons."""
+    from aifcheck.render.output import FILE, FileOutput, check_files
     from aifcheck.render.report_html import write_report
     from aifcheck.score.report import report_data
+    from aifcheck.score.scorefiles import read_scores
 
-    _positive("--replications", replications)
-    data = report_data(runs, replications=replications, seed=seed)
-    for warning in data.warnings:
-        _note(f"warning: {warning}")
+    scored = [read_scores(run) for run in runs]
+    # before the work; once the score files are read, one of which it must not be
+    ((_, kind),) = check_files([FileOutput(output, "-o")], runs)
+    if kind == FILE and output.suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"-o {output}: the report is an HTML page: name it .html")
+    for other in scored[1:]:
+        _refuse_nothing_in_common(scored[0], other)
+    data = report_data(scored, replications=replications, seed=seed)
+    warn(data.warnings)
     write_report(data, output)
-    _note(f"wrote {output}")
+    note([f"wrote {output}"])
 
 
 # `score ta1|ta2|ta3 --ci`: the intervals of the headline metrics beside the scores
@@ -218,7 +258,9 @@ CI = typer.Option(
     help="Also write the bootstrap confidence intervals of the headline metrics beside the scores "
     "(scores/<Metric>-ci.txt and .tab; see aifcheck score ci).",
 )
-CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
+CI_SEED = typer.Option(
+    "--ci-seed", click_type=SEED_RANGE, help="With --ci: the seed, 0 to 2^32-1 (as score ci --seed)."
+)
 
 
 def intervals_beside(folder: Path, seed: int | None) -> None:
@@ -228,9 +270,5 @@ def intervals_beside(folder: Path, seed: int | None) -> None:
 
     results = folder_intervals(folder, seed=seed)
     write_folder_intervals(folder, results)
-    notes = {f"note: {result.stream.describe()}" for result in results.values()}
-    for result in results.values():
-        for warning in result.warnings:
-            _note(f"warning: {warning}")
-    for note in sorted(notes):
-        _note(note)
+    warn(warning for result in results.values() for warning in result.warnings)
+    note(sorted({result.stream.describe() for result in results.values()}))

@@ -53,7 +53,7 @@ class TsvTable:
     def records(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(line number, {column: cell}) of each row."""
         for line, cells in self.rows:
-            yield line, dict(zip(self.columns, cells))
+            yield line, dict(zip(self.columns, cells, strict=True))
 
     def cells(self, names: Sequence[str]) -> list[tuple[int, list[str]]]:
         """(line number, the cells of the columns ``names``: "" for a column the header lacks) of
@@ -82,3 +82,16 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
         found.append((line, tuple(cell.strip() for cell in cells)))
     return TsvTable(path, columns, tuple(found))
+
+
+def check_unique(path: str | os.PathLike, key: Sequence[str]) -> None:
+    """InputError, naming both lines, when two rows of the table at ``path`` have the same cells in
+    the columns ``key`` (a query given twice): which row counts is the user's to say, and NIST's
+    readers keep one in silence."""
+    table = read_table(path, key)
+    first: dict[tuple[str, ...], int] = {}
+    for line, cells in table.cells(key):
+        seen = first.setdefault(tuple(cells), line)
+        if seen != line:
+            shown = " ".join(f"{name} {cell}" for name, cell in zip(key, cells, strict=True))
+            raise InputError(table.path, f"{shown} is also on line {seen}: give each once", line)

@@ -51,8 +51,14 @@ def statistics(report: Report, catalog: Catalog, out: TextIO, colour: bool = Fal
 
 
 def summary_line(report: Report) -> str:
+    """The counts of a run. The findings of a submission's layout (S rules) are about its folders,
+    which are not counted as files: the line says how many of the errors they are, so that "19
+    valid" beside "36 errors" reads as it is."""
     s = report.summary()
     counts = [_count(s["errors"], "error"), _count(s["warnings"], "warning")]
+    layout = sum(f.count(Severity.ERROR) for f in report.files if not f.is_file)
+    if layout:
+        counts[0] += f" ({layout} in the layout of the folders)"
     if s["infos"]:
         counts.append(_count(s["infos"], "info"))
     return (

@@ -11,6 +11,7 @@ split at most (columns - 1) times, every cell stripped; a line with fewer cells 
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 import os
@@ -19,11 +20,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from aifcheck.errors import InputError
+from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import read_text, regular_files
 
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
 ALL_MACRO = "ALL-Macro"
 ALL_MICRO = "ALL-Micro"
+LARGEST = 1e100  # a score beyond: its cube, which a skewness takes, is no number
 _ROUNDING = 1.5e-4  # a mean of 4-decimal cells against the 4-decimal mean of the unrounded values
 
 
@@ -69,8 +72,10 @@ class ScoreTable:
         """InputError (line 1) for a column the table lacks."""
         for column in columns:
             if column and column not in self._index:
-                what = f"{option} {column}: " if option else ""
-                raise InputError(self.path, f"{what}no such column (the columns are {', '.join(self.columns)})", 1)
+                known = ", ".join(self.columns)
+                if option:  # the user's option names what the table lacks
+                    raise UsageError(f"{option} {column}: {self.path} has no such column (its columns: {known})")
+                raise InputError(self.path, f"no such column {column} (the columns are {known})", 1)
 
     def number(self, row: ScoreFileRow, column: str) -> float:
         """A cell as a finite number, or InputError naming the file and line."""
@@ -81,18 +86,19 @@ class ScoreTable:
             value = math.nan
         if not math.isfinite(value):
             raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
+        if abs(value) > LARGEST:
+            raise InputError(self.path, f"{column}: {text!r} is no score (at most {LARGEST:g} in size)", row.line)
         return value
 
 
 def read_table(path: str | os.PathLike) -> ScoreTable:
     """A tab-separated score table (header line first), read as NIST's file handler reads it."""
-    name = str(path)
-    try:
-        # universal newlines, as NIST's reader iterates over a file opened in text mode
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(name, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    # universal newlines, as NIST's reader iterates over a file opened in text mode
+    return _table(str(path), read_text(path, universal=True))
+
+
+def _table(name: str, text: str) -> ScoreTable:
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
     if not lines or not lines[0].strip():
@@ -164,16 +170,13 @@ def read_score_file(path: str | os.PathLike) -> ScoreTable:
     """Any score file aifcheck writes: a NIST score table (``.tab``, tab-separated), or CRUX's
     claim scores as JSON or text."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(name, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, universal=True)
     if text.lstrip().startswith("{"):
         return _crux_json(name, text)
     lines = text.split("\n")
     if "\t" not in lines[0] and tuple(lines[0].split()) == CRUX_COLUMNS:
         return _crux_text(name, lines)
-    return read_table(path)
+    return _table(name, text)
 
 
 @dataclass(frozen=True)
@@ -463,13 +466,11 @@ def read_scores(path: str | os.PathLike) -> ScoreSet:
     """A scored run: a folder that ``score ta1|ta2|ta3`` wrote (its ``scores/*-scores.tab``), NIST's
     scores folder of a run, or one score file."""
     root = Path(path)
-    if root.is_file():
-        table = read_score_file(root)
-        return ScoreSet(str(root), (MetricTable(table, layout_of(table)),))
     if not root.is_dir():
-        raise InputError(str(root), "no such file or folder")
+        table = read_score_file(root)  # (which says what else it is: missing, a FIFO, ...)
+        return ScoreSet(str(root), (MetricTable(table, layout_of(table)),))
     folder = root / "scores" if (root / "scores").is_dir() else root
-    files = sorted(p for pattern in SCORE_PATTERNS for p in folder.glob(pattern))
+    files = regular_files(folder, lambda name: any(fnmatch.fnmatchcase(name, p) for p in SCORE_PATTERNS))
     if not files:
         raise InputError(str(root), "no score files (<Metric>-scores.tab) here or under scores/")
     tables = []

@@ -225,7 +225,7 @@ def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -
     assert score_kinds(run, aux, out, "--overlay", near, "--near-neighbour-similarity", "0.2").returncode == 1
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
     alone = score_kinds(run, aux, tmp_path / "alone", "--near-neighbour-similarity", "0.2")
-    assert "note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
+    assert "aifcheck: note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
 
 
 # --- bad values ----------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def test_bad_values_through_the_api() -> None:
     ],
 )
 def test_a_bad_row_is_one_line_naming_it_and_exit_3(
-    aux: Path,  # noqa: F811
+    aux: Path,  # noqa: F811 (a fixture of test_ta1_kinds)
     tmp_path: Path,
     option: str,
     name: str,

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE, TABLE_FORMAT
+from aifcheck.cli.common import FORCE, TABLE_FORMAT, check_inputs, check_run_id, note, warn
 from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
@@ -82,21 +82,24 @@ def ta2(
     explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.scores import scores_json, summary_text, write_scores
     from aifcheck.score.ta2 import score_ta2
 
+    # the run ID NIST's scorer takes: the run folder's name (a KB file's folder's), or --run-id
+    check_run_id(run_id, run.name if run.is_dir() else run.parent.name)
     inputs = (run, queries_to_score, assessments, aux)
-    check_new_folder(output, force, inputs)
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score], folders=[run, assessments, aux])
+    check_unique(queries_to_score, ("query_id",))
     scores = score_ta2(
         run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
     )
-    write_scores(scores, output, force, inputs)
-    if ci:
-        intervals_beside(output, ci_seed)
-    for warning in scores.warnings:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)
-    for note in scores.notes:
-        typer.echo(f"aifcheck: note: {note}", err=True)
+    write_scores(
+        scores, output, force, inputs, beside=(lambda folder: intervals_beside(folder, ci_seed)) if ci else None
+    )
+    warn(scores.warnings)
+    note(scores.notes)
     sys.stdout.write(scores_json(scores) if output_format == "json" else summary_text(scores))
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

@@ -13,12 +13,11 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE, warn
+from aifcheck.cli.common import FORCE, check_inputs, check_run_names, warn
 
 EXAMPLES = """Example:
 
-  aifcheck pool ta3 runs/team1 runs/team2 --queries-to-score queries.tab \\
-      --user-queries user-queries/ --aux AUX-data/ -o pool/
+  aifcheck pool ta3 runs/team1 runs/team2 --queries-to-score queries.tab --user-queries user-queries/ --aux AUX-data/ -o pool/
 """
 
 
@@ -31,8 +30,8 @@ def ta3(
     runs: Annotated[
         list[Path],
         typer.Argument(
-            help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); "
-            "a run's ID is its folder's name."
+            help="Runs as aifcheck pipeline ta3 writes them (ARF-output, SPARQL-VALID-output); a run's ID is its "
+            "folder's name."
         ),
     ],
     queries_to_score: Annotated[
@@ -60,6 +59,7 @@ def ta3(
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
     from aifcheck.errors import UsageError
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.ta3.pool import condition5_queries, pool_ta3
     from aifcheck.pipeline.ta3.qcf import query_claim_frames
     from aifcheck.pipeline.ta3.run import pipeline_ta3
@@ -68,8 +68,13 @@ def ta3(
 
     if (user_queries is None) != (aux is None):
         raise UsageError("--user-queries and --aux go together: the query claim frames go through NIST's TA3 stages")
+    check_run_names(runs)
     given = [*runs, queries_to_score, *(previous_pool or ()), *([user_queries, aux] if aux else [])]
-    check_new_folder(output, force, given)
+    check_new_folder(output, force, given)  # before the work, which a full folder would waste
+    check_inputs(
+        files=[queries_to_score], folders=[*runs, *(previous_pool or ()), *([user_queries, aux] if aux else [])]
+    )
+    check_unique(queries_to_score, ("condition", "query_id"))
     frames = None
     if user_queries is not None and aux is not None:
         qcf_out = str(output / RUNS / "query_claim_frames")
@@ -77,6 +82,6 @@ def ta3(
         selection = query_claim_frames(condition5_queries(queries_to_score))
         frames = pipeline_ta3(selection, user_queries, aux, out=qcf_out, invocation=invocation)
     pool = pool_ta3(runs, queries_to_score, previous_pool, frames, str(output / RUNS))
-    write_pool(pool, output, force)
+    write_pool(pool, output, force, given)
     warn(pool.warnings)
-    sys.stdout.write(summary(pool, str(output)))
+    sys.stdout.write(summary(pool, str(output), previous=bool(previous_pool)))

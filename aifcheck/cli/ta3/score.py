@@ -16,10 +16,11 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE, check_run_id, warn
+from aifcheck.cli.common import FORCE, check_inputs, check_run_id, warn
 from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
-from aifcheck.render.output import check_new_folder
+from aifcheck.loading.tsv import check_unique
+from aifcheck.render.output import check_scores_folder
 
 EXAMPLES = """Example:
 
@@ -72,14 +73,15 @@ def ta3(
     from aifcheck.render.ta3.scores import summary_table, write_score_files
     from aifcheck.score.ta3.scorer import score_ta3
 
-    check_run_id(run_id)
+    check_run_id(run_id, submission.resolve().name)
     inputs = [submission, queries_to_score, claim_mappings, assessments]
-    check_new_folder(output / "scores", force, inputs)  # before the work, which a full folder would waste
+    check_scores_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score, claim_mappings], folders=[submission, assessments])
+    check_unique(queries_to_score, ("query_id",))
     scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
-    write_score_files(scores, output, force, inputs)
+    beside = (lambda folder: intervals_beside(folder, ci_seed)) if ci else None  # into OUT/scores, whole
+    write_score_files(scores, output, force, inputs, beside=beside)
     if explain:
         write_explanations(output, "ta3", scores.explanations)
-    if ci:
-        intervals_beside(output, ci_seed)
     warn(scores.warnings)
     sys.stdout.write(summary_table(scores))

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import missing, regular_files
 from aifcheck.loading.tsv import read_lines
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import Where
@@ -103,10 +104,10 @@ def read_folder(
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
-    if query_ids is None:
-        paths = sorted(p for p in folder.iterdir() if p.is_file())
-    else:
-        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if p.is_file())
+    if query_ids is None:  # each a file that can be read: a FIFO or a link to nothing is an error, never left out
+        paths = regular_files(folder, lambda _: True, "a response file")
+    else:  # (a query without a file has no response; one that is there is read, whatever it is)
+        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if not missing(p))
     validator = RowValidator(aux)
     found = {}
     for path in paths:

@@ -24,8 +24,9 @@ from aifcheck.pipeline.ta3.merge import GR, merge
 from aifcheck.pipeline.ta3.queries import UserQueries, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
-from aifcheck.pipeline.ta3.sparql import sparql_output
+from aifcheck.pipeline.ta3.sparql import Progress, sparql_output
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
+from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
     "SPARQL-output",
@@ -76,12 +77,15 @@ def pipeline_ta3(
     out: str = "OUT",
     invocation: str = "",
     query_set: str = TAG,
+    spread: Spread = IN_THIS_PROCESS,
+    progress: Progress | None = None,
 ) -> PipelineTA3:
     """Run NIST's TA3 docker stages on a run: a folder, or what selects its frames and ranking
     lines from the user queries (the query claim frames: aifcheck.pipeline.ta3.qcf). ``out`` is
     where the output will be written (its paths appear in the logs, as NIST's do); ``invocation``
     is the command line the logs open with; ``query_set`` is the SPARQL stage's
-    (aifcheck.extract.query.QUERY_SETS: the tag's by default)."""
+    (aifcheck.extract.query.QUERY_SETS: the tag's by default); the claim frames are queried as
+    ``spread`` says (``--jobs``), ``progress`` hearing of each."""
     depths = parse_depth(depth)
     queries = read_user_queries(user_queries)
     aux_data = load_aux(aux, TA2_CORE)
@@ -97,7 +101,7 @@ def pipeline_ta3(
     for message in selection.messages:
         say(message)
     say("Verifying input directory structure.")
-    sparql, folders = sparql_output(selection, query_set)
+    sparql, folders = sparql_output(selection, query_set, spread, progress)
     _say_sparql(say, out, selection, folders)
     say("SPARQL output generated.")
     say("Cleaning SPARQL output.")

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from aifcheck.errors import InputError, UsageError
+from aifcheck.errors import InputError, UsageError, cut
 from aifcheck.loading.paths import read_text
 from aifcheck.pipeline.ta3.queries import UserQueries
 from aifcheck.pipeline.ta3.tables import RANKING_SUFFIX, TextFile, ended_lines
@@ -73,9 +74,15 @@ def parse_depth(text: str | None) -> dict[str, int]:
     for item in text.split(","):
         match = _DEPTH.match(item.strip())
         if not match:
-            raise UsageError(f"--depth {text}: '{item}' is not ConditionN:DEPTH (N 5, 6 or 7)")
-        depths[match[1]] = int(match[2])
+            raise UsageError(f"--depth {cut(text, 80)}: '{cut(item, 80)}' is not ConditionN:DEPTH (N 5, 6 or 7)")
+        if match[1] in depths:
+            raise UsageError(f"--depth {cut(text, 80)}: {match[1]} is given twice")
+        # a depth beyond any ranking (more digits than a number holds) keeps every line
+        depths[match[1]] = int(match[2]) if len(match[2]) <= _DIGITS else sys.maxsize
     return depths
+
+
+_DIGITS = 18  # of a depth read as it is (a 64-bit integer)
 
 
 def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str, int] | None = None) -> FrameSelection:
@@ -83,19 +90,9 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
     if not root.is_dir():
         raise UsageError(f"{run}: not a folder (expected a TA3 run: Condition5|6|7/<query>/<query>.ranking.tsv)")
     depth = depth or {}
-    frames: dict[str, bool] = {}  # path -> valid (no -report.txt)
     ranks: dict[str, dict[str, dict[str, _Ranked]]] = defaultdict(lambda: defaultdict(dict))
     warnings: list[str] = []
-    for folder, names, files in os.walk(root):
-        names.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            if name.endswith("-report.txt"):
-                frames[path.removesuffix("-report.txt") + ".ttl"] = False
-            elif name.endswith(".ttl"):
-                frames.setdefault(path, True)
-            elif name.endswith(RANKING_SUFFIX):
-                _read_ranking(root, path, ranks)
+    frames = _walk(root, ranks)
     _pool(ranks, depth, warnings)
     kept: list[FrameFile] = []
     messages = []
@@ -120,6 +117,27 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
     _verify(root, queries, kept, rankings)
     kept.sort(key=lambda f: (f.condition, f.query, f.name))
     return FrameSelection(tuple(kept), rankings, tuple(messages), tuple(warnings))
+
+
+def _walk(root: Path, ranks: dict[str, dict[str, dict[str, _Ranked]]]) -> dict[str, bool]:
+    """The claim frames under ``root`` (path -> valid: no -report.txt beside it), its ranking files
+    read into ``ranks``; a folder that cannot be read is an InputError, never a folder left out."""
+
+    def unreadable(exc: OSError) -> None:
+        raise InputError(str(exc.filename), f"cannot read this folder: {exc.strerror or exc}")
+
+    frames: dict[str, bool] = {}
+    for folder, names, files in os.walk(root, onerror=unreadable):
+        names.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if name.endswith("-report.txt"):
+                frames[path.removesuffix("-report.txt") + ".ttl"] = False
+            elif name.endswith(".ttl"):
+                frames.setdefault(path, True)
+            elif name.endswith(RANKING_SUFFIX):
+                _read_ranking(root, path, ranks)
+    return frames
 
 
 def _place(root: Path, path: str) -> tuple[str, str, str]:

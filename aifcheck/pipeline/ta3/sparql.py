@@ -11,11 +11,17 @@ or a ranking line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from aifcheck.errors import InputError
 from aifcheck.extract.query import TAG, orders_by_line, table_names
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.ta3.select import FrameFile, FrameSelection
 from aifcheck.pipeline.ta3.tables import StageTable, TextFile
+from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread, map_files
+
+Progress = Callable[[str, int, int], None]  # (what, done, total)
 
 
 def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[StageTable, ...]:
@@ -28,14 +34,30 @@ def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[StageTable, ..
     )
 
 
+def _tables_at(_path: str, frame: FrameFile, query_set: str) -> tuple[StageTable, ...]:
+    return frame_tables(frame, query_set)
+
+
+def _lost(path: str, reason: str) -> tuple[StageTable, ...]:
+    raise InputError(path, reason)
+
+
 def sparql_output(
-    selection: FrameSelection, query_set: str = TAG
+    selection: FrameSelection,
+    query_set: str = TAG,
+    spread: Spread = IN_THIS_PROCESS,
+    progress: Progress | None = None,
 ) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:
     """The files of SPARQL-output, and the query folders NIST's docker makes (ConditionN/<query>),
-    in its order (a query with only a ranking file has a folder too)."""
+    in its order (a query with only a ranking file has a folder too). The claim frames are queried
+    as ``spread`` says (``--jobs``); ``progress`` hears ("SPARQL-output", done, total) after each."""
     files: list[StageTable | TextFile] = []
-    for frame in selection.frames:
-        files.extend(frame_tables(frame, query_set))
+    frames = selection.frames
+    paths, arguments = [f.path for f in frames], [(f, query_set) for f in frames]
+    for count, tables in enumerate(map_files(_tables_at, paths, _lost, spread, arguments), 1):
+        files.extend(tables)
+        if progress is not None:
+            progress("SPARQL-output", count, len(frames))
     folders = {f"{f.condition}/{f.query}" for f in selection.frames}
     for ranking in selection.rankings:  # each is <query>.ranking.tsv (select.py checked it)
         folders.add(ranking.path.rsplit("/", 1)[0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta2.pool import POOL_HEADER, TA2Pool
@@ -67,11 +68,17 @@ def package(folder: Path, name: str, when: int) -> bytes:
     return buffer.getvalue()
 
 
-def write_pool(pool: TA2Pool, queries_file: str | os.PathLike, out: str | os.PathLike, force: bool = False) -> str:
+def write_pool(
+    pool: TA2Pool,
+    queries_file: str | os.PathLike,
+    out: str | os.PathLike,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike] = (),
+) -> str:
     """Write the pool folder whole (see pool_texts), with a copy of the queries table and the LDC
     package (the kits' folder as a .tgz.txt named with its md5, where NIST's code calls macOS's
     ``md5``); returns the package's name."""
-    with new_folder(Path(out), force, (queries_file,)) as folder:
+    with new_folder(Path(out), force, (queries_file, *inputs)) as folder:
         for name in pool_folders(pool):
             (folder / name).mkdir(parents=True)
         for name, text in pool_texts(pool).items():

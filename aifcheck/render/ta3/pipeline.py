@@ -4,6 +4,8 @@ ARF files without a final newline, as NIST joins their lines), and the summary p
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
@@ -11,9 +13,11 @@ from aifcheck.pipeline.ta3.tables import StageTable, file_text
 from aifcheck.render.output import new_folder, write_file
 
 
-def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
+def write_pipeline(
+    result: PipelineTA3, target: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()
+) -> None:
     """Write every stage's output under ``target`` (NIST's /output), a new folder."""
-    with new_folder(target, force) as out:
+    with new_folder(target, force, [i for i in inputs if i is not None]) as out:
         write_stages(result, out)
 
 

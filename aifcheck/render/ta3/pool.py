@@ -3,6 +3,8 @@ line, without a final newline), and the summary printed after pooling."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, TA3Pool
@@ -39,10 +41,10 @@ def human_readable_text(pool: TA3Pool) -> str:
     return "\n".join(lines)
 
 
-def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
+def write_pool(pool: TA3Pool, target: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()) -> None:
     """The pool's files; with the query claim frames' run the pool made, that run's stages too, in
     ``runs/query_claim_frames/`` (the folder its mapping rows name)."""
-    with new_folder(target, force) as out:
+    with new_folder(target, force, inputs) as out:
         if pool.query_claim_frames is not None:
             write_stages(pool.query_claim_frames, out / RUNS / QCF_RUN)
         for uid in pool.new:
@@ -54,7 +56,8 @@ def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
         write_file(out / "human-readable-format.tab", human_readable_text(pool))
 
 
-def summary(pool: TA3Pool, target: str) -> str:
+def summary(pool: TA3Pool, target: str, previous: bool = False) -> str:
+    """What was pooled; ``previous``: whether earlier pools were given (which hold the claims not new)."""
     runs = len({m.run_id for m in pool.mappings})
     frames = sum(m.run_id == QCF_RUN for m in pool.mappings)
     made = (
@@ -62,7 +65,8 @@ def summary(pool: TA3Pool, target: str) -> str:
         if pool.query_claim_frames is not None
         else ""
     )
+    new = f"{len(pool.new)} new (the others are in a previous pool)" if previous else f"{len(pool.new)} new"
     return (
         f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
-        f"{len(pool.new)} new (the others are in a previous pool)\n{made}wrote {target}\n"
+        f"{new}\n{made}wrote {target}\n"
     )
