@@ -262,6 +262,48 @@ def test_every_crux_claims_row_is_recomputed_from_its_explanation(tmp_path: Path
             assert line.split("\t")[1] in item.label, (where, item.label)
 
 
+EXAMPLE = ROOT / "example-evaluation"
+CRUX_RELATIONS = {
+    "fixture": (CRUX / "system-relations.tab", CRUX / "gold-relations.tab"),
+    **{
+        f"example-{run}": (EXAMPLE / "crux" / run / "relations.tab", EXAMPLE / "crux" / "gold" / "relations.tab")
+        for run in ("run1", "run2")
+    },
+}
+
+
+@pytest.mark.parametrize("case", CRUX_RELATIONS)
+def test_every_crux_relations_row_is_recomputed_from_its_explanation(case: str, tmp_path: Path) -> None:
+    system, gold = CRUX_RELATIONS[case]
+    command = ["score", "crux-relations", str(system), "--gold", str(gold), "--format", "json"]
+    result = CliRunner().invoke(application(), [*command, "--explain", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    explanations = {e.row[0][1]: e for e in read_explanations(tmp_path)}
+    assert set(explanations) == {"ALL", *printed["classes"]}
+    for label, expected in printed["classes"].items():
+        computed = recompute(explanations[label])
+        assert {k: round(computed[k], 4) for k in expected} == expected, label
+        # each gold pair the class counts is one of its row's confusion cells
+        kinds = [i.kind for i in explanations[label].items]
+        assert kinds.count("pair") == printed["confusion"].get(label, {}).get(label, 0)
+        assert len(kinds) == sum(printed["confusion"].get(label, {}).values()) + sum(
+            row.get(label, 0) for gold_label, row in printed["confusion"].items() if gold_label != label
+        )
+    computed = recompute(explanations["ALL"])
+    assert (round(computed["macro_f1"], 4), round(computed["accuracy"], 4)) == (
+        printed["macro_f1"],
+        printed["accuracy"],
+    )
+    assert computed["instances"] == printed["instances"]
+    assert [i.kind for i in explanations["ALL"].items].count("uncounted") == printed["unscored_rows"]
+    for item in (i for i in explanations["ALL"].items if i.kind != "class"):  # each line holds the pair
+        first, _, second = item.label.split(":")[0].split(" ")
+        for where in item.where:
+            cells = Path(where.file).read_text().splitlines()[where.line - 1].split("\t")
+            assert {first, second} <= {c.strip() for c in cells}, (where, item.label)
+
+
 def test_compare_says_which_queries_moved_and_by_which_items(tmp_path: Path) -> None:
     _need_m54()
     folder = TA2 / "W2"
