@@ -64,15 +64,17 @@ def comparison_text(comparison: Comparison) -> str:
         "",
         f"A: {comparison.a}",
         f"B: {comparison.b}",
-        f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired bootstrap "
-        f"replications over the units (documents or queries); p: paired approximate randomization, "
+        f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} "
+        f"paired bootstrap replications over the units (documents or queries); p: paired approximate randomization, "
         f"{comparison.replications:,} trials; {comparison.stream.describe().split(',')[0]}.",
         "* p < 0.05, ** p < 0.01, *** p < 0.001",
     ]
     return "\n".join(lines) + "\n"
 
 
-def comparison_json(comparison: Comparison) -> str:
+def comparison_json(comparison: Comparison, moved: list[dict[str, object]] | None = None) -> str:
+    """The comparison as JSON; ``moved``: what moved (render.explain.moves_json), where both runs
+    were scored with --explain."""
     metrics = {
         m.label: {
             "a": m.a,
@@ -94,6 +96,8 @@ def comparison_json(comparison: Comparison) -> str:
         "seed": comparison.stream.seed,
         "metrics": metrics,
     }
+    if moved is not None:
+        document["moved"] = moved
     return json.dumps(document, indent=2) + "\n"
 
 

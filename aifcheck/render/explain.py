@@ -8,7 +8,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from aifcheck.render.output import write_atomically
-from aifcheck.score.explain import FOLDER, Explanation, Move, Value, as_records, recompute
+from aifcheck.score.explain import FOLDER, Explanation, Item, Value, as_records, item_fields, recompute
+from aifcheck.score.moved import Move, changed_values
 
 
 def write_explanations(folder: Path, task: str, explanations: Iterable[Explanation]) -> None:
@@ -51,17 +52,57 @@ def row_line(explanation: Explanation) -> str:
     return name + "  " + " ".join(f"{k}={_show(v)}" for k, v in explanation.values) + "\n"
 
 
+def _moved_value(value: float | None) -> str:
+    return "no row" if value is None else _show(value)
+
+
+def _item_text(item: Item) -> str:
+    return f"{item.kind} {item.label}"
+
+
 def moves_text(found: Sequence[Move], shown: int = 20, items: int = 5) -> str:
     """What moved between two runs: each row whose value changed (the largest first), with the
-    items the second run has that the first lacks (+) and the reverse (-)."""
+    items the second run has that the first lacks (+), the reverse (-), and those both have, judged
+    otherwise (~, with the values that differ)."""
     if not found:
         return ""
     lines = [f"\nWhat moved ({len(found)} row(s) changed; the {min(shown, len(found))} largest):"]
     for move in found[:shown]:
         key = ":".join([move.metric, *(v for _, v in move.row if v)])
-        lines.append(f"  {key}  {move.column} {_show(move.before)} -> {_show(move.after)}")
+        change = f"{move.column} {_moved_value(move.before)} -> {_moved_value(move.after)}"
+        if max(move.rows) > 1:  # the rows of system clusters no gold cluster matches
+            change += f" (mean of {move.rows[0]} -> {move.rows[1]} rows)"
+        if move.systems[0] != move.systems[1] and len(move.systems[0]) == len(move.systems[1]) == 1:
+            change += f" (system {move.systems[0][0]} -> {move.systems[1][0]})"
+        lines.append(f"  {key}  {change}")
         for sign, group in (("+", move.gained), ("-", move.lost)):
-            lines += [f"    {sign} {i.kind} {i.label}" for i in group[:items]]
+            lines += [f"    {sign} {_item_text(i)}" for i in group[:items]]
             if len(group) > items:
                 lines.append(f"    {sign} ... {len(group) - items} more")
+        for pair in move.changed[:items]:
+            label = pair[1].label if pair[0].label == pair[1].label else f"{pair[0].label} => {pair[1].label}"
+            values = " ".join(f"{k}={_show(a)}->{_show(b)}" for k, a, b in changed_values(pair))
+            lines.append(f"    ~ {pair[1].kind} {label}" + (f"  [{values}]" if values else ""))
+        if len(move.changed) > items:
+            lines.append(f"    ~ ... {len(move.changed) - items} more")
     return "\n".join(lines) + "\n"
+
+
+def moves_json(found: Sequence[Move]) -> list[dict[str, object]]:
+    """What moved, as ``score compare --format json``'s ``moved``: one record per row (docs/explain.md)."""
+    return [
+        {
+            "metric": move.metric,
+            "row": dict(move.row),
+            "column": move.column,
+            "a": move.before,
+            "b": move.after,
+            "rows": list(move.rows),
+            "system_a": list(move.systems[0]),
+            "system_b": list(move.systems[1]),
+            "gained": [item_fields(i) for i in move.gained],
+            "lost": [item_fields(i) for i in move.lost],
+            "changed": [{"a": item_fields(a), "b": item_fields(b)} for a, b in move.changed],
+        }
+        for move in found
+    ]

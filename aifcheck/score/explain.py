@@ -202,18 +202,14 @@ def as_records(explanation: Explanation) -> list[dict[str, object]]:
             "notes": list(explanation.notes),
         }
     ]
-    records += [
-        {
-            "record": "item",
-            **head,
-            "kind": item.kind,
-            "label": item.label,
-            "values": dict(item.values),
-            "where": [{"side": w.side, "what": w.what, "file": w.file, "line": w.line} for w in item.where],
-        }
-        for item in explanation.items
-    ]
+    records += [{"record": "item", **head, **item_fields(item)} for item in explanation.items]
     return records
+
+
+def item_fields(item: Item) -> dict[str, object]:
+    """An item's fields as its JSON Lines record holds them."""
+    where = [{"side": w.side, "what": w.what, "file": w.file, "line": w.line} for w in item.where]
+    return {"kind": item.kind, "label": item.label, "values": dict(item.values), "where": where}
 
 
 def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
@@ -332,50 +328,3 @@ def shown_items(explanation: Explanation, limit: int) -> list[Item]:
     score), then the others, each group in the explanation's order."""
     ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
     return ordered[:limit]
-
-
-@dataclass(frozen=True)
-class Move:
-    """A score row whose value differs between two runs, with the items one run has and the other
-    lacks (a gold object is the same item in both runs: it is named by its gold row)."""
-
-    metric: str
-    row: tuple[tuple[str, str], ...]
-    column: str
-    before: float
-    after: float
-    gained: tuple[Item, ...]  # in the second run only
-    lost: tuple[Item, ...]  # in the first run only
-
-
-_SUMMARY_ROWS = frozenset({"ALL-Macro", "ALL-Micro", "ALL"})
-
-
-def _identity(item: Item) -> tuple[str, str]:
-    gold = [w for w in item.where if w.side == "gold"]
-    return (item.kind, f"{gold[0].file}:{gold[0].line}" if gold else item.label)
-
-
-def moves(first: Iterable[Explanation], second: Iterable[Explanation]) -> list[Move]:
-    """The per-document or per-query rows whose first value differs between two runs' explanations
-    (rows of one run only count from 0), largest change first, with the items that differ."""
-    before = {(e.metric, e.row): e for e in first}
-    after = {(e.metric, e.row): e for e in second}
-    found = []
-    for key in dict.fromkeys([*before, *after]):
-        a, b = before.get(key), after.get(key)
-        if any(v in _SUMMARY_ROWS for _, v in key[1][:2]):
-            continue
-        column = next(iter((a or b).values), (None, None))[0]
-        if column is None:
-            continue
-        old = float(dict(a.values).get(column) or 0) if a else 0.0
-        new = float(dict(b.values).get(column) or 0) if b else 0.0
-        if old == new:
-            continue
-        have = {_identity(i): i for i in (a.items if a else ())}
-        get = {_identity(i): i for i in (b.items if b else ())}
-        gained = tuple(i for k, i in get.items() if k not in have)
-        lost = tuple(i for k, i in have.items() if k not in get)
-        found.append(Move(key[0], key[1], column, old, new, gained, lost))
-    return sorted(found, key=lambda m: -abs(m.after - m.before))

@@ -18,7 +18,8 @@ from aifcheck.render.explain import write_explanations
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.render.ta2.scores import write_scores as write_ta2
 from aifcheck.render.ta3.scores import write_score_files as write_ta3
-from aifcheck.score.explain import Explanation, explained_run, moves, read_explanations, recompute
+from aifcheck.score.explain import Explanation, Item, Source, explained_run, read_explanations, recompute
+from aifcheck.score.moved import moves
 from aifcheck.score.ta1 import TA1Settings, score_ta1
 from aifcheck.score.ta2 import score_ta2
 from aifcheck.score.ta3.scorer import score_ta3
@@ -324,3 +325,67 @@ def test_compare_says_which_queries_moved_and_by_which_items(tmp_path: Path) -> 
         "What moved" in result.stdout
         and "AcrossDocumentsCoreferenceMetricV2:W2Q2:Q2001  ap 0.6667 -> 0.3333" in result.stdout
     )
+
+
+def _scored_example_ta1(out: Path) -> list[Path]:
+    runs = []
+    for run in ("run1", "run2"):
+        folder = EXAMPLE / "ta1"
+        layout = NistLayout(out / run)
+        scores = score_ta1(
+            folder / run, folder / "gold", folder / "AUX-data", on_document=layout.document, explain=True
+        )
+        layout.run(scores)
+        write_explanations(out / run, "ta1", scores.explanations)
+        runs.append(out / run)
+    return runs
+
+
+def test_compare_matches_rows_by_their_gold_side_and_says_so_in_json(tmp_path: Path) -> None:
+    runs = _scored_example_ta1(tmp_path)
+    found = moves(explained_run(runs[0]), explained_run(runs[1]))
+    # one row per key: a gold cluster whose system cluster changed is one row that moved, not two
+    assert len({(m.metric, m.row) for m in found}) == len(found)
+    assert all("SystemClusterID" not in dict(m.row) for m in found)
+    type_moves = {dict(m.row)["GoldClusterID"]: m for m in found if m.metric == "TypeMetricV4"}
+    vaccination = type_moves["gold-vaccination"]
+    assert (vaccination.before, vaccination.after, vaccination.systems) == (
+        1.0,
+        0.0,
+        (("cluster-vaccination",), ("None",)),
+    )
+    assert [i.kind for i in vaccination.gained] == ["miss"] and "pair" in [i.kind for i in vaccination.lost]
+    # a mention both runs pair, negated by one of them only: the same item, judged otherwise
+    negated = next(m for m in found if m.metric == "NegationMetricV1" and m.changed)
+    assert any(a.value("system_negated") != b.value("system_negated") for a, b in negated.changed)
+    command = ["score", "compare", *map(str, runs), "--replications", "200"]
+    result = CliRunner().invoke(application(), [*command, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    moved = json.loads(result.stdout)["moved"]
+    assert len(moved) == len(found)
+    record = next(r for r in moved if r["metric"] == "TypeMetricV4" and r["row"]["GoldClusterID"] == "gold-vaccination")
+    assert (record["a"], record["b"], record["system_a"], record["system_b"]) == (
+        1.0,
+        0.0,
+        ["cluster-vaccination"],
+        ["None"],
+    )
+    text = CliRunner().invoke(application(), command).stdout
+    assert f"What moved ({len(found)} row(s) changed" in text
+    first = ":".join([found[0].metric, *(v for _, v in found[0].row)])
+    assert f"\n  {first}  {found[0].column} " in text
+
+
+def _row(system: str, value: float, items: tuple[Item, ...] = ()) -> Explanation:
+    key = (("DocID", "D1"), ("Language", "ENG"), ("Metatype", "Event"), ("GoldClusterID", "None"))
+    return Explanation(
+        "ta1", "TypeMetricV4", (*key, ("SystemClusterID", system)), (("type_similarity", value),), (), items
+    )
+
+
+def test_compare_moves_the_rows_of_unmatched_system_clusters_together() -> None:
+    alarm = Item("false-alarm", "c3", (), (Source("system", "cluster", "run2/D1.ttl", 7),))
+    found = moves([_row("c1", 0.0), _row("c2", 0.0)], [_row("d1", 0.0), _row("d2", 0.0), _row("c3", 0.0, (alarm,))])
+    assert len(found) == 1
+    assert (found[0].rows, found[0].before, found[0].after, found[0].gained) == ((2, 3), 0.0, 0.0, (alarm,))
+    assert moves([_row("c1", 0.0)], [_row("d1", 0.0)]) == []  # the same row under another system name
