@@ -8,14 +8,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from aifcheck.render.output import write_atomically
-from aifcheck.score.explain import FOLDER, Explanation, Item, Value, as_records, item_fields, recompute
+from aifcheck.score.explain import FOLDER, Explanation, Item, Value, as_records, item_fields, recompute, relocated
 from aifcheck.score.moved import Move, changed_values
 
 
 def write_explanations(folder: Path, task: str, explanations: Iterable[Explanation]) -> None:
     """``folder/explain/<task>.jsonl`` (``score explain`` prints a row's summary from it)."""
     encode = json.JSONEncoder(ensure_ascii=False).encode
-    lines = [encode(r) + "\n" for e in explanations for r in as_records(e)]
+    place = relocated(folder, writing=True)
+    lines = [encode(r) + "\n" for e in explanations for r in as_records(e, place)]
     write_atomically(folder / FOLDER / f"{task}.jsonl", "".join(lines))
 
 

@@ -189,9 +189,29 @@ def recompute(explanation: Explanation) -> dict[str, Value]:
     return names
 
 
-def as_records(explanation: Explanation) -> list[dict[str, object]]:
+def relocated(root: str | os.PathLike, writing: bool) -> Callable[[str], str]:
+    """How the JSON Lines under the folder ``root`` name a file: relative to ``root`` (so that they
+    read the same from any folder, and with the folder moved together with the run's files).
+    ``writing``: a path as given (from the current folder) to its name in the records; else a
+    name in the records to a path from the current folder (an absolute name stays as it is)."""
+    base = os.path.abspath(root)
+    done: dict[str, str] = {}
+
+    def place(file: str) -> str:
+        if file not in done:
+            if writing:
+                done[file] = os.path.relpath(os.path.abspath(file), base)
+            else:
+                done[file] = file if os.path.isabs(file) else os.path.relpath(os.path.join(base, file))
+        return done[file]
+
+    return place
+
+
+def as_records(explanation: Explanation, place: Callable[[str], str] = str) -> list[dict[str, object]]:
     """The explanation as JSON Lines records: one for the row (its values and steps), then one per
-    item, each naming the row it belongs to (docs/explain.md gives the format)."""
+    item, each naming the row it belongs to (docs/explain.md gives the format); ``place``: the name
+    of a file in the records (aifcheck.score.explain.relocated)."""
     head = {"task": explanation.task, "metric": explanation.metric, "row": dict(explanation.row)}
     records: list[dict[str, object]] = [
         {
@@ -202,19 +222,20 @@ def as_records(explanation: Explanation) -> list[dict[str, object]]:
             "notes": list(explanation.notes),
         }
     ]
-    records += [{"record": "item", **head, **item_fields(item)} for item in explanation.items]
+    records += [{"record": "item", **head, **item_fields(item, place)} for item in explanation.items]
     return records
 
 
-def item_fields(item: Item) -> dict[str, object]:
+def item_fields(item: Item, place: Callable[[str], str] = str) -> dict[str, object]:
     """An item's fields as its JSON Lines record holds them."""
-    where = [{"side": w.side, "what": w.what, "file": w.file, "line": w.line} for w in item.where]
+    where = [{"side": w.side, "what": w.what, "file": place(w.file), "line": w.line} for w in item.where]
     return {"kind": item.kind, "label": item.label, "values": dict(item.values), "where": where}
 
 
-def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
+def from_records(records: Iterable[Mapping[str, object]], place: Callable[[str], str] = str) -> list[Explanation]:
     """The explanations of JSON Lines records (as_records' output, in its order); FormulaError
-    naming the record (its line) when one is not an explanation's."""
+    naming the record (its line) when one is not an explanation's. ``place``: the path of a file
+    the records name (aifcheck.score.explain.relocated)."""
     found: list[Explanation] = []
     items: list[Item] = []
 
@@ -238,7 +259,7 @@ def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
                     )
                 )
             elif record["record"] == "item" and found:
-                where = tuple(Source(w["side"], w["what"], w["file"], w["line"]) for w in record["where"])
+                where = tuple(Source(w["side"], w["what"], place(w["file"]), w["line"]) for w in record["where"])
                 items.append(
                     Item(str(record["kind"]), str(record["label"]), tuple(dict(record["values"]).items()), where)
                 )
@@ -270,7 +291,7 @@ def read_explanations(source: str | os.PathLike) -> list[Explanation]:
             except json.JSONDecodeError as exc:
                 raise InputError(str(path), f"not a JSON record: {exc.msg}", number) from None
         try:
-            found += from_records(records)
+            found += from_records(records, relocated(path.parent.parent, writing=False))
         except FormulaError as exc:
             raise InputError(str(path), str(exc)) from None
     return found
@@ -288,6 +309,15 @@ def _in_order(values: list[str], row: tuple[tuple[str, str], ...]) -> bool:
     """Whether the values name the row's key columns in their order (columns may be skipped)."""
     key = iter(v for _, v in row)
     return all(any(v == found for found in key) for v in values if v)
+
+
+SUMMARY_ROWS = frozenset({"ALL-Macro", "ALL-Micro", "ALL"})
+
+
+def is_summary(explanation: Explanation) -> bool:
+    """Whether a row summarises others (TA1's ALL-Micro and ALL-Macro, TA2's and TA3's ALL-Macro,
+    CRUX's ALL): the first or second value of its key says so."""
+    return any(v in SUMMARY_ROWS for _, v in explanation.row[:2])
 
 
 def explained_run(path: str | os.PathLike) -> tuple[Explanation, ...]:
@@ -323,8 +353,19 @@ def _problem(item: Item) -> bool:
     return "miss" in item.kind or "false-alarm" in item.kind or "uncounted" in item.kind
 
 
-def shown_items(explanation: Explanation, limit: int) -> list[Item]:
-    """The first ``limit`` items a person reads: misses and false alarms first (what lowered the
-    score), then the others, each group in the explanation's order."""
+PER_KIND = 2  # items of one kind a report shows of a row: a few examples of each, the rest in the JSON Lines
+
+
+def shown_items(explanation: Explanation, limit: int, per_kind: int = PER_KIND) -> list[Item]:
+    """The first ``limit`` items a person reads, at most ``per_kind`` of a kind: misses and false
+    alarms first (what lowered the score), then the others, each group in the explanation's order."""
     ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
-    return ordered[:limit]
+    taken: dict[str, int] = {}
+    found = []
+    for item in ordered:
+        if len(found) == limit:
+            break
+        if taken.get(item.kind, 0) < per_kind:
+            taken[item.kind] = taken.get(item.kind, 0) + 1
+            found.append(item)
+    return found

@@ -16,10 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from aifcheck.score.explain import Explanation, Item, Value
+from aifcheck.score.explain import Explanation, Item, Value, is_summary
 
 SYSTEM_SIDE = frozenset({"SystemClusterID"})  # key columns each run names its own way
-_SUMMARY_ROWS = frozenset({"ALL-Macro", "ALL-Micro", "ALL"})
 Key = tuple[tuple[str, str], ...]
 
 
@@ -87,9 +86,8 @@ def _items(rows: Sequence[Explanation]) -> dict[tuple[str, str, int], Item]:
 def _by_key(explanations: Iterable[Explanation]) -> dict[tuple[str, Key], list[Explanation]]:
     found: dict[tuple[str, Key], list[Explanation]] = {}
     for explanation in explanations:
-        key = stable_key(explanation)
-        if not any(v in _SUMMARY_ROWS for _, v in key[:2]):
-            found.setdefault((explanation.metric, key), []).append(explanation)
+        if not is_summary(explanation):
+            found.setdefault((explanation.metric, stable_key(explanation)), []).append(explanation)
     return found
 
 

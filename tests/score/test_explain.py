@@ -4,6 +4,7 @@ states, on every oracle fixture; and every KB line an explanation names holds th
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -15,11 +16,14 @@ from typer.testing import CliRunner
 
 from aifcheck.cli import application
 from aifcheck.render.explain import write_explanations
+from aifcheck.render.report_explain import explain_section
+from aifcheck.render.report_html import report_html
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.render.ta2.scores import write_scores as write_ta2
 from aifcheck.render.ta3.scores import write_score_files as write_ta3
 from aifcheck.score.explain import Explanation, Item, Source, explained_run, read_explanations, recompute
 from aifcheck.score.moved import moves
+from aifcheck.score.report import report_data
 from aifcheck.score.ta1 import TA1Settings, score_ta1
 from aifcheck.score.ta2 import score_ta2
 from aifcheck.score.ta3.scorer import score_ta3
@@ -152,6 +156,26 @@ def _check_kb_lines(explanations: list[Explanation]) -> None:
                 assert item.label.split(" <-> ")[-1] in lines[where.line - 1]
             seen += 1
     assert seen > 0
+
+
+def test_the_report_s_drill_down_of_nist_s_example_run_stays_small_and_shows_each_line(tmp_path: Path) -> None:
+    _need_m54()
+    _, explanations = _ta1(SHARED_DATA / "task1-run", GOLD, AUX, tmp_path, run_id="example-task1-run")
+    data = report_data([tmp_path], replications=100)
+    page = report_html(data)
+    assert len(page.encode()) < 4_000_000 and "<script" not in page
+    section = explain_section(data.runs)
+    metrics = {e.metric for e in explanations}
+    # level 1, a metric; level 2, its rows
+    assert section.count('<details id="explain-1-') == len(metrics) + len(explanations)
+    # level 3, a row: its items, a few of each kind, and the command that prints the rest
+    assert "aifcheck score explain" in section and section.count('<span class="kind ') < 12 * len(explanations)
+    # level 4, an item: the lines it names, each the file's line (files named from the folder they share)
+    root = Path(html.unescape(re.search(r"Files are named from (.*?)/\.", section).group(1)))
+    shown = re.findall(r'<span class="path">([^<]*?):(\d+)</span><pre class="side-(\w+)">(.*?)</pre>', section)
+    assert {side for *_, side, _ in shown} == {"gold", "system"}
+    for path, line, _, text in shown:
+        assert (root / html.unescape(path)).read_text().splitlines()[int(line) - 1] == html.unescape(text)
 
 
 def test_explain_changes_no_byte_of_nist_s_outputs(tmp_path: Path) -> None:

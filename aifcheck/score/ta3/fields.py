@@ -154,6 +154,17 @@ def required_correct(claim: AssessedClaim, flagged: bool) -> bool:
     return True
 
 
+def judgement_lines(claim: AssessedClaim) -> list[tuple[str, int]]:
+    """The line of each row that judges a component of a field (the field's name, the line), in
+    FIELDS order, then component order."""
+    return [
+        (field.name, row.line)
+        for field in FIELDS
+        for rows in claim.fields.get(field.name, {}).values()
+        if (row := rows.get(field.judged_by)) is not None
+    ]
+
+
 def claim_values(claim: AssessedClaim, flagged: bool, correct: bool) -> ClaimValues:
     """Every field's correct values (``correct``: required_correct's answer); every judgement of
     every component is read (and must be one NIST knows), as NIST reads them for each claim it
@@ -227,7 +238,7 @@ def _context_table() -> np.ndarray:
     changed = True
     while changed:
         grown = [reach[k] | novel_context(k) for k in range(len(FIELDS))]
-        changed = any((g != r).any() for g, r in zip(grown, reach))
+        changed = any((g != r).any() for g, r in zip(grown, reach, strict=True))
         reach = grown
     table = np.zeros((len(masks), len(masks)), dtype=np.int32)
     for k in range(len(FIELDS)):
@@ -244,7 +255,7 @@ class NoveltyMatrix:
 
     CONTEXT = _context_table()
     WEIGHTS = np.array([sum(f.weight for k, f in enumerate(FIELDS) if m >> k & 1) for m in range(1 << len(FIELDS))])
-    MULTI = [k for k, f in enumerate(FIELDS) if f.max_values > 1]
+    MULTI = tuple(k for k, f in enumerate(FIELDS) if f.max_values > 1)
     SINGLE = sum(1 << k for k, f in enumerate(FIELDS) if f.max_values == 1)
     NO_DATE = (0, *(Bound(True) * 4))
 
