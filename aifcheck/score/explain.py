@@ -90,6 +90,14 @@ class Explanation:
         return " ".join([self.metric, *(v for _, v in self.row if v)])
 
 
+# P, R and F1 from the steps tp, fp and fn (0 for 0/0)
+COUNTS_PRF = (
+    ("precision", "tp / (tp + fp) if tp + fp else 0"),
+    ("recall", "tp / (tp + fn) if tp + fn else 0"),
+    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+)
+
+
 class FormulaError(ValueError):
     """A step that is not in the explanation's language, or reads what is not there."""
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, SHARED_DATA
+from ta1_kinds import kinds_aux, lay_out
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
@@ -30,7 +30,6 @@ from aifcheck.score.ta3.scorer import score_ta3
 
 GOLD, AUX = SHARED_DATA / "ta1-gold-tsv", SHARED_DATA / "ta1-scoring" / "AUX-data"
 SETTINGS = ROOT / "tests" / "data" / "ta1-settings"
-KINDS = ROOT / "tests" / "data" / "ta1-kinds"
 
 
 def _need_m54() -> None:
@@ -113,19 +112,10 @@ def test_every_ta1_row_of_nist_s_example_run_is_recomputed_from_its_explanation(
 
 def test_every_ta1_row_of_every_kind_of_justification_is_recomputed(tmp_path: Path) -> None:
     _need_m54()
-    document = "L0C049DNW"
-    (tmp_path / "run").mkdir()
-    shutil.copy(KINDS / "kb.ttl", tmp_path / "run" / f"{document}.ttl")
-    gold = tmp_path / "gold" / f"{document}.ttl"
-    gold.mkdir(parents=True)
-    for kind in ("AM", "CM", "TM"):
-        shutil.copy(KINDS / f"gold-{kind}.tsv", gold / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
-    aux = tmp_path / "AUX-data"
-    shutil.copytree(AUX, aux, ignore=shutil.ignore_patterns("*.xlsx"))
-    for path in aux.iterdir():
-        path.chmod(0o644)
-    (aux / "LDC2021E11.coredocs-xx.txt").write_text(f"root_id\n{document}\n")
-    scores, explanations = _ta1(tmp_path / "run", tmp_path / "gold", aux, tmp_path / "out", run_id="kinds")
+    lay_out(tmp_path)
+    scores, explanations = _ta1(
+        tmp_path / "run", tmp_path / "gold", kinds_aux(tmp_path), tmp_path / "out", run_id="kinds"
+    )
     assert check_recomputed(tmp_path / "out" / "scores", explanations, _headers(scores)) > 50
     kinds = {i.kind for e in explanations for i in e.items}
     assert {"pair", "mention-pair", "edge-pair", "trf-pair", "bound"} <= kinds

@@ -17,19 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from aifcheck.score.explain import Explanation, Item, Source
+from aifcheck.score.explain import COUNTS_PRF, Explanation, Item, Source
 
 TASK = "crux"
 METRIC = "crux-claims"
 RELATIONS = "crux-relations"
-PRF = (
-    ("tp", 'count("pair")'),
-    ("fp", 'count("false-alarm")'),
-    ("fn", 'count("miss")'),
-    ("precision", "tp / (tp + fp) if tp + fp else 0"),
-    ("recall", "tp / (tp + fn) if tp + fn else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
-)
+PRF = (("tp", 'count("pair")'), ("fp", 'count("false-alarm")'), ("fn", 'count("miss")'), *COUNTS_PRF)
 COUNTS = (*PRF, ("accuracy", 'total("pair", "weight") / (100 * tp) if tp else 0'))
 MACRO = (
     ("macro_f1", 'mean("class", "f1")'),
