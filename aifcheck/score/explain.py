@@ -28,7 +28,7 @@ import json
 import math
 import operator
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -70,6 +70,33 @@ class Item(NamedTuple):
         raise KeyError(name)
 
 
+class MadeItems(Sequence[Item]):
+    """Items made each time they are read, from what a scorer keeps anyway (a TA2 run's rows and
+    judgements). A run's TA2 explanations hold 10^5 ranked rows: made at once, they would stay in
+    memory as long as the explanations do, and the garbage collector would visit each; made as
+    they are written or recomputed, each is gone as soon as it is read."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Iterable[Item]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self._make())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._make())
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return tuple(self._make())[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 @dataclass(frozen=True)
 class Explanation:
     """One score row explained: ``row`` its key, column by column as the score file prints it;
@@ -80,7 +107,7 @@ class Explanation:
     row: tuple[tuple[str, str], ...]
     values: tuple[tuple[str, Value], ...]
     steps: tuple[tuple[str, str], ...]
-    items: tuple[Item, ...] = ()
+    items: Sequence[Item] = ()  # a tuple, or MadeItems
     notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
 
     def key(self) -> dict[str, str]:
@@ -192,8 +219,9 @@ class _Evaluator:
 def recompute(explanation: Explanation) -> dict[str, Value]:
     """Every step's value, from the explanation alone (its items and its steps)."""
     names: dict[str, Value] = {}
+    items = tuple(explanation.items)  # made once for every step
     for name, expression in explanation.steps:
-        names[name] = evaluate(expression, names, explanation.items)
+        names[name] = evaluate(expression, names, items)
     return names
 
 
@@ -216,22 +244,18 @@ def relocated(root: str | os.PathLike, writing: bool) -> Callable[[str], str]:
     return place
 
 
-def as_records(explanation: Explanation, place: Callable[[str], str] = str) -> list[dict[str, object]]:
-    """The explanation as JSON Lines records: one for the row (its values and steps), then one per
-    item, each naming the row it belongs to (docs/explain.md gives the format); ``place``: the name
-    of a file in the records (aifcheck.score.explain.relocated)."""
-    head = {"task": explanation.task, "metric": explanation.metric, "row": dict(explanation.row)}
-    records: list[dict[str, object]] = [
-        {
-            "record": "row",
-            **head,
-            "values": dict(explanation.values),
-            "steps": [list(step) for step in explanation.steps],
-            "notes": list(explanation.notes),
-        }
-    ]
-    records += [{"record": "item", **head, **item_fields(item, place)} for item in explanation.items]
-    return records
+def row_record(explanation: Explanation) -> dict[str, object]:
+    """A row's JSON Lines record (docs/explain.md gives the format): its key, values and steps;
+    one record per item follows it (item_fields, with the row's task, metric and key)."""
+    return {
+        "record": "row",
+        "task": explanation.task,
+        "metric": explanation.metric,
+        "row": dict(explanation.row),
+        "values": dict(explanation.values),
+        "steps": [list(step) for step in explanation.steps],
+        "notes": list(explanation.notes),
+    }
 
 
 def item_fields(item: Item, place: Callable[[str], str] = str) -> dict[str, object]:
@@ -241,7 +265,7 @@ def item_fields(item: Item, place: Callable[[str], str] = str) -> dict[str, obje
 
 
 def from_records(records: Iterable[Mapping[str, object]], place: Callable[[str], str] = str) -> list[Explanation]:
-    """The explanations of JSON Lines records (as_records' output, in its order); FormulaError
+    """The explanations of JSON Lines records (a row's, then its items', in order); FormulaError
     naming the record (its line) when one is not an explanation's. ``place``: the path of a file
     the records name (aifcheck.score.explain.relocated)."""
     found: list[Explanation] = []

@@ -15,13 +15,22 @@ from ta1_kinds import kinds_aux, lay_out
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
-from aifcheck.render.explain import write_explanations
+from aifcheck.render.explain import lines, write_explanations
 from aifcheck.render.report_explain import explain_section
 from aifcheck.render.report_html import report_html
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.render.ta2.scores import write_scores as write_ta2
 from aifcheck.render.ta3.scores import write_score_files as write_ta3
-from aifcheck.score.explain import Explanation, Item, Source, explained_run, read_explanations, recompute
+from aifcheck.score.explain import (
+    Explanation,
+    Item,
+    Source,
+    explained_run,
+    item_fields,
+    read_explanations,
+    recompute,
+    row_record,
+)
 from aifcheck.score.moved import moves
 from aifcheck.score.report import report_data
 from aifcheck.score.ta1 import TA1Settings, score_ta1
@@ -403,3 +412,33 @@ def test_compare_moves_the_rows_of_unmatched_system_clusters_together() -> None:
     assert len(found) == 1
     assert (found[0].rows, found[0].before, found[0].after, found[0].gained) == ((2, 3), 0.0, 0.0, (alarm,))
     assert moves([_row("c1", 0.0)], [_row("d1", 0.0)]) == []  # the same row under another system name
+
+
+def test_the_json_lines_are_what_json_s_encoder_writes_of_each_record(tmp_path: Path) -> None:
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    odd = Item(
+        "pair",
+        'a "quoted"\tlabel é \\ \u2028',
+        (("x", 1), ("y", 0.1), ("z", float("nan")), ("w", float("-inf")), ("b", True), ("n", None), ("s", "é")),
+        (
+            Source("gold", "row", "g.tsv", 3),
+            Source("system", "cluster", "é.ttl", None),
+            Source("gold", "row", "g.tsv", 3),
+        ),
+    )
+    twice = Item("miss", "x", (("v", 1), ("v", 2)), ())
+    found = [Explanation("ta1", "M", (("DocID", "D"),), (("f1", 0.5),), (("f1", "0.5"),), (odd, twice))]
+    scores = score_ta3(
+        *(TA3 / "multi" / name for name in ("RUN1", "queries_to_score.tab", "claim-mappings.tab", "LDC")), explain=True
+    )
+    found += scores.explanations
+    written = [line for e in found for line in lines(e)]
+    expected = []
+    for explanation in found:
+        base = {"record": "item", "task": explanation.task, "metric": explanation.metric, "row": dict(explanation.row)}
+        expected += [encode(row_record(explanation)) + "\n"]
+        expected += [encode({**base, **item_fields(item)}) + "\n" for item in explanation.items]
+    # a value named twice is written twice, and read as a dict keeps it
+    assert written[2] == expected[2].replace('{"v": 2}', '{"v": 1, "v": 2}')
+    assert json.loads(written[2]) == json.loads(expected[2])
+    assert written[:2] + written[3:] == expected[:2] + expected[3:]

@@ -384,8 +384,7 @@ def _unmatched(
 def _argument(inputs: Inputs, row: ScoreRow, where: Sides, name: str) -> Explained:
     document, metatypes = row.document, argument.GROUPS[row.metatype]
     variant, justified = name[-2], name.endswith("1")
-    gold_list, system_list = argument.trfs(inputs, document, variant)
-    matched = argument.match_trfs(inputs, document, gold_list, system_list, justified and inputs.plan)
+    gold_list, system_list, matched = argument.matched_trfs(inputs, document, variant, justified)
     items = _scored_pairs(
         ("trf-pair", "subject_type_similarity", "roles_precision", "filler_similarity"),
         sorted(matched, key=lambda m: m[1]),  # NIST adds in system TRF order

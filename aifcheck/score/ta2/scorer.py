@@ -11,6 +11,7 @@ from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.ta2.queries import TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.responses import KINDS, LoadedResponses, kb_of, load_run
+from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.ta2.assessments import read_assessments
 from aifcheck.score.ta2.explain import summary as explain_summary
 from aifcheck.score.ta2.nist import ScorerFlags, score_nist
@@ -18,6 +19,7 @@ from aifcheck.score.ta2.plan import score_plan
 from aifcheck.score.ta2.scores import NIST, PLAN, TA2Scores
 
 
+@cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
 def score_ta2(
     run: str | os.PathLike,
     queries_to_score: str | os.PathLike,
