@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
+from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, kb_tables, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
 from aifcheck.score.allocations import cyclic_gc_paused
@@ -32,6 +33,8 @@ from aifcheck.score.ta1.results import headline_key, results
 from aifcheck.spread.parallel import Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+ONE_PROCESS = Spread()  # the documents scored one after the other, in this process
+NIST_SETTINGS = TA1Settings()  # NIST's parameters of its filter stage
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,9 @@ def score_ta1(
     run_id: str | None = None,
     plan: bool = False,
     progress: Progress | None = None,
-    spread: Spread = Spread(),
+    spread: Spread = ONE_PROCESS,
     on_document: Callable[[DocumentOutputs], None] | None = None,
-    settings: TA1Settings = TA1Settings(),
+    settings: TA1Settings = NIST_SETTINGS,
     extra_similarities: str | os.PathLike | None = None,
     overlay: str | os.PathLike | None = None,
     explain: bool = False,
@@ -116,53 +119,9 @@ def score_ta1(
     notices += [
         f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
     ]
-    # where NIST's driver stops early, it writes results.json from run.log alone (its later stages
-    # never ran, or stopped before they logged): no score file, every metric 0, FatalError "Yes"
-    if selection.missing is not None:
-        run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it",
-        )
-    if selection.kind == TURTLE:
-        run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
-    if selection.valid == 0:
-        run_log.record("NOTHING_TO_SCORE")
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)",
-        )
-    if selection.kind == TURTLE and not selection.documents:
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{run}: no valid KB of a core document ({Path(aux_data.core_file).name}): NIST's stages after its SPARQL stage stop",
-        )
-    logs = {
-        "run": run_log,
-        **{
-            name: EventLog(program)
-            for name, program in (
-                ("validate-responses", "validate_responses.py"),
-                ("filter-responses", "filter_responses.py"),
-                ("score-responses", "score_submission.py"),
-            )
-        },
-    }
+    stopped = _stopped(run, selection, aux_data, run_log)
+    if stopped is not None:
+        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, stopped)
     scored = list(selection.documents)
     submitted = scored
     others = [d for d in aux_data.core if d not in selection.sources]
@@ -182,19 +141,7 @@ def score_ta1(
             on_document(outcome.outputs)
         outcomes[outcome.document] = replace(outcome, outputs=None)  # what is written need not be kept
     _raise_first_error(outcomes, submitted, aux_data.core, _missing_gold(gold, aux_data.core, scored))
-
-    for document in submitted:
-        logs["validate-responses"].extend(outcomes[document].logs.get("validate", ()))
-    gold_log = EventLog("validate_responses.py")
-    for document in aux_data.core:
-        gold_log.extend(outcomes[document].logs.get("gold", ()))
-    logs["filter-responses"].extend(gold_log.events)  # NIST re-reads (and re-checks) the gold in both stages
-    for document in submitted:
-        logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
-    logs["score-responses"].extend(gold_log.events)
-    for metric in METRICS:
-        for document in aux_data.core:
-            logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
+    logs = _stage_logs(run_log, outcomes, submitted, aux_data.core)
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
     metrics = {
         m.name: MetricScores.combine(
@@ -218,6 +165,54 @@ def score_ta1(
     )
 
 
+def _stopped(run: Path, selection: KbSelection, aux_data: Aux, run_log: EventLog) -> str | None:
+    """Why NIST's driver stops before its score files, logging it (None: it goes on). There it
+    writes results.json from run.log alone (its later stages never ran, or stopped before they
+    logged): no score file, every metric 0, FatalError "Yes"."""
+    if selection.missing is not None:
+        run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
+        return f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it"
+    if selection.kind == TURTLE:
+        run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
+    if selection.valid == 0:
+        run_log.record("NOTHING_TO_SCORE")
+        return f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)"
+    if selection.kind == TURTLE and not selection.documents:
+        core = Path(aux_data.core_file).name
+        return f"{run}: no valid KB of a core document ({core}): NIST's stages after its SPARQL stage stop"
+    return None
+
+
+def _stage_logs(
+    run_log: EventLog, outcomes: Mapping[str, DocumentOutcome], submitted: list[str], core: list[str]
+) -> dict[str, EventLog]:
+    """The log of each of NIST's stages: what each document's stages logged, in NIST's order."""
+    logs = {
+        "run": run_log,
+        **{
+            name: EventLog(program)
+            for name, program in (
+                ("validate-responses", "validate_responses.py"),
+                ("filter-responses", "filter_responses.py"),
+                ("score-responses", "score_submission.py"),
+            )
+        },
+    }
+    for document in submitted:
+        logs["validate-responses"].extend(outcomes[document].logs.get("validate", ()))
+    gold_log = EventLog("validate_responses.py")
+    for document in core:
+        gold_log.extend(outcomes[document].logs.get("gold", ()))
+    logs["filter-responses"].extend(gold_log.events)  # NIST re-reads (and re-checks) the gold in both stages
+    for document in submitted:
+        logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
+    logs["score-responses"].extend(gold_log.events)
+    for metric in METRICS:
+        for document in core:
+            logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
+    return logs
+
+
 def _run_documents(
     setting: Setting, kind: str, paths: list[str], documents: list[str], submitted: int, spread: Spread
 ) -> Iterable[DocumentOutcome]:
@@ -237,7 +232,7 @@ def _run_documents(
 
 def _idle_settings(settings: TA1Settings, extra_similarities: object, overlay: object) -> list[str]:
     """A notice for each setting changed that changes nothing without its file."""
-    nist = TA1Settings()
+    nist = NIST_SETTINGS
     idle = (
         (
             "--near-neighbour-similarity",
@@ -271,7 +266,8 @@ def _missing_gold(gold: Path, core: list[str], scored: list[str]) -> UsageError 
         return None
     first = gold / f"{missing[0]}.ttl"
     return UsageError(
-        f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored"
+        f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); "
+        "the gold must hold every document scored"
     )
 
 
@@ -305,7 +301,8 @@ def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], t
                 if qnode not in seen:
                     seen.add(qnode)
                     notices.append(
-                        f"{where}: type {qnode} is not in the type similarity table {table}: its similarity to other types is taken as 0"
+                        f"{where}: type {qnode} is not in the type similarity table {table}: "
+                        "its similarity to other types is taken as 0"
                     )
     return notices
 

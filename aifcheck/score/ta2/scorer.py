@@ -42,7 +42,8 @@ def score_ta2(
     run = Path(run)
     if plan and (cutoff or normalize or weighted):
         raise UsageError(
-            "--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1"
+            "--cutoff, --normalize and --weighted are options of NIST's scorer; "
+            "--plan divides by min(K, GT) and values items 0 or 1"
         )
     for path, what in (
         (run, "RUN"),
