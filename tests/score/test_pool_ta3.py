@@ -74,7 +74,8 @@ def test_the_pool_is_nist_s(runs: Path, monkeypatch) -> None:
     mappings = (runs / "pool" / "claim-mappings.tab").read_text().splitlines()
     assert (
         mappings[0]
-        == "pool_claim_uid\tcondition\tquery_id\tclaim_relations\trank\trun_claim_id\trun_id\truns_directory\tin_previous_pools"
+        == "pool_claim_uid\tcondition\tquery_id\tclaim_relations\trank\trun_claim_id\trun_id\truns_directory\t"
+        "in_previous_pools"
     )
     assert (
         "285132e3035d7dd15d83ed3cad56bcb0\tCondition5\tCLL0C04979A.000004\tontopic,related,nonrefuting,nonsupporting\t1\t"
@@ -154,47 +155,115 @@ def test_the_installed_command_pools_as_the_api_does(runs: Path, tmp_path: Path)
     )
 
 
-def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> None:
-    # Condition 7 claims have no X variable, which the scorer requires of an assessed claim: scored without them
-    scored_queries = tmp_path / "queries.tab"
-    scored_queries.write_text("".join(line for line in QUERIES_TO_SCORE.splitlines(True) if "Condition7" not in line))
-    pool = tmp_path / "pool"
-    done = aifcheck(
-        "pool",
-        "ta3",
-        "runs/system",
-        "runs/query_claim_frames",
-        "--queries-to-score",
-        scored_queries,
-        "-o",
-        pool,
-        cwd=runs,
-    )
-    assert done.returncode == 0, done.stderr
-    _assess(pool, tmp_path / "LDC")
-    scored = aifcheck(
+FRAMES = ("--user-queries", QUERIES, "--aux", AUX)
+
+
+def pool_command(*runs: object, out: object, cwd: Path, options: tuple = ()) -> subprocess.CompletedProcess:
+    return aifcheck("pool", "ta3", *runs, "--queries-to-score", "queries.tab", *options, "-o", out, cwd=cwd)
+
+
+def score_command(run: object, pool: Path, assessments: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess:
+    return aifcheck(
         "score",
         "ta3",
-        "runs/system",
+        run,
         "--queries-to-score",
-        scored_queries,
+        "queries.tab",
         "--claim-mappings",
         pool / "claim-mappings.tab",
         "--assessments",
-        tmp_path / "LDC",
+        assessments,
         "-o",
-        tmp_path / "scores",
-        cwd=runs,
+        out,
+        cwd=cwd,
     )
+
+
+def test_the_pool_makes_the_query_claim_frames_run_from_the_user_queries(runs: Path, tmp_path: Path) -> None:
+    """``--user-queries --aux`` pools the Condition 5 query claim frames as run query_claim_frames:
+    the pool is the one of the run made by hand above (whose digest is NIST's pool, made by NIST's
+    generate_pool.py task3 from NIST's own stages), but for the runs_directory of that run's rows,
+    the pool's own runs/ folder, where the run's stages are written."""
+    done = pool_command("runs/system", out="made", cwd=runs, options=FRAMES)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "pooled 10 run claim(s) of 2 run(s) into 9 pool claim(s), 9 new (the others are in a previous pool)",
+        "the query claim frames' run (2 frame(s)): made/runs/query_claim_frames",
+    ]
+    by_hand = tmp_path / "by-hand"
+    assert pool_command("runs/system", "runs/query_claim_frames", out=by_hand, cwd=runs).returncode == 0
+    assert digest(by_hand) == NIST_POOL
+    made = runs / "made"
+    for name in ("human-readable-format.tab", *(f"pool/{p.name}" for p in (by_hand / "pool").iterdir())):
+        assert (made / name).read_bytes() == (by_hand / name).read_bytes(), name
+    expected = (
+        (by_hand / "claim-mappings.tab")
+        .read_text()
+        .replace("\tquery_claim_frames\truns\t", "\tquery_claim_frames\tmade/runs\t")
+    )
+    assert (made / "claim-mappings.tab").read_text() == expected and "made/runs" in expected
+    for stage in ("ARF-output", "SPARQL-VALID-output", "SPARQL-output"):
+        ours, theirs = made / "runs" / "query_claim_frames" / stage, runs / "runs" / "query_claim_frames" / stage
+        assert digest(ours) == digest(theirs), stage
+
+
+def test_a_pool_without_the_query_claim_frames_says_so(runs: Path, tmp_path: Path) -> None:
+    done = pool_command("runs/system", out=tmp_path / "p", cwd=runs)
+    assert done.returncode == 0 and done.stderr.splitlines() == [
+        "aifcheck: warning: the pool maps no query claim frame of 2 Condition 5 quer(ies) (CLL0C04979A.000004, "
+        "CLL0C04C08B.000004): score ta3 needs them; give --user-queries and --aux to pool them as NIST did "
+        "(run query_claim_frames)"
+    ]
+    alone = pool_command("runs/system", out=tmp_path / "q", cwd=runs, options=FRAMES[:2])
+    assert alone.returncode == 2 and alone.stderr.splitlines() == [
+        "aifcheck: error: --user-queries and --aux go together: the query claim frames go through NIST's TA3 stages"
+    ]
+    twice = pool_command("runs/system", "runs/query_claim_frames", out=tmp_path / "r", cwd=runs, options=FRAMES)
+    assert twice.returncode == 2 and "a run is named query_claim_frames" in twice.stderr
+    frames = tmp_path / "user-queries"
+    shutil.copytree(QUERIES, frames)
+    (frames / "Condition5" / "Query_Claim_Frames" / "CLL0C04C08B.000004.ttl").unlink()
+    missing = pool_command("runs/system", out=tmp_path / "s", cwd=runs, options=("--user-queries", frames, *FRAMES[2:]))
+    assert missing.returncode == 3 and missing.stderr.splitlines() == [
+        f"aifcheck: error: {frames}/Condition5/Query_Claim_Frames/CLL0C04C08B.000004.ttl: missing: the query claim "
+        "frame of Condition 5 query CLL0C04C08B.000004"
+    ]
+    assert not any((tmp_path / name).exists() for name in "qrs")
+
+
+def test_score_ta3_runs_on_a_pool_aifcheck_made(runs: Path, tmp_path: Path) -> None:
+    """pool ta3 -> score ta3 with no hand-made file (issue 42 §3); NIST's Condition 7 claim frames have
+    no X variable: judged, they are not correct and stop nothing (one warning)."""
+    pool = tmp_path / "pool"
+    done = pool_command("runs/system", out=pool, cwd=runs, options=FRAMES)
+    assert done.returncode == 0, done.stderr
+    _assess(pool, tmp_path / "LDC")
+    scored = score_command("runs/system", pool, tmp_path / "LDC", tmp_path / "scores", runs)
     assert scored.returncode == 0, scored.stderr
+    mappings = (pool / "claim-mappings.tab").read_text().split("\n")
+    condition7 = sorted({row.split("\t")[0] for row in mappings if "\tCondition7\t" in row})
+    assert len(condition7) == 2
+    assert [line for line in scored.stderr.splitlines() if "required field" in line] == [
+        "aifcheck: warning: 2 pool claim(s) have no component 1 of a required field, as a Condition 7 claim frame "
+        f"has no template or X variable ({condition7[0]} (xVariable), {condition7[1]} (xVariable)): their required "
+        "fields are not all correct, so they gain nothing and are in no ideal list (NIST's scorer stops on them)"
+    ]
     table = (tmp_path / "scores" / "scores" / "NDCGScorerV1-scores.tab").read_text(encoding="utf-8")
     rows = {tuple(line.split("\t")[:3]): line.split("\t") for line in table.splitlines()[1:]}
     # the third claim of CLL0C04979A.000004 was not pooled (depth 2): two claims are assessed
     assert rows["Condition5", "CLL0C04979A.000004", "ontopic"][4] == "2"
-    assert {key[1] for key in rows} == {"CLL0C04979A.000004", "CLL0C04C08B.000004", "T301", "T302", "ALL-Macro"}
-    assert (
-        rows["Condition6", "T301", "ontopic"][6] == "1.0000"
-    )  # both claims correct and distinct: the run's order is ideal
+    assert {key[1] for key in rows} == {"CLL0C04979A.000004", "CLL0C04C08B.000004", "T301", "T302", "C303", "ALL-Macro"}
+    # both claims correct and distinct: the run's order is ideal
+    assert rows["Condition6", "T301", "ontopic"][6] == "1.0000"
+    assert rows["Condition7", "C303", "ontopic"][5:] == ["0", "0.0000"]
+    # a run whose folder name the pool does not know would score 0 everywhere: refused (issue 42 §4)
+    shutil.copytree(runs / "runs" / "system", tmp_path / "team9")
+    unknown = score_command(tmp_path / "team9", pool, tmp_path / "LDC", tmp_path / "scores9", runs)
+    assert unknown.returncode == 2 and unknown.stderr.splitlines() == [
+        f"aifcheck: error: {pool}/claim-mappings.tab: no ranked claim of run team9 is mapped to a pool claim; the "
+        "mappings hold run(s) system: give the run's ID with --run-id"
+    ]
+    assert not (tmp_path / "scores9" / "scores").exists()
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ EXAMPLES = """Examples:
 
   aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
 
-  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
+  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 \\
+      --extra-similarities kgtk.tsv
 """
 
 
@@ -69,8 +70,8 @@ def ta1(
         Path | None,
         typer.Option(
             "--overlay",
-            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours at least "
-            "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
+            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near neighbours "
+            "at least --near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
         ),
     ] = None,
     alpha: Annotated[
@@ -82,8 +83,8 @@ def ta1(
         typer.Option(
             "--iou-threshold",
             metavar="LANG:MODALITY:VALUE",
-            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality (image, text, video); "
-            "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).",
+            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and modality "
+            "(image, text, video); repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).",
         ),
     ] = None,
     min_type_similarity: Annotated[
@@ -104,8 +105,8 @@ def ta1(
         str,
         typer.Option(
             "--similarity-types",
-            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, jc, "
-            "text, topsim, transe (NIST's SIMILARITY_TYPES).",
+            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, complex, "
+            "jc, text, topsim, transe (NIST's SIMILARITY_TYPES).",
         ),
     ] = "class,jc",
     run_id: Annotated[
@@ -126,7 +127,12 @@ def ta1(
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
     from aifcheck.render.explain import write_explanations
     from aifcheck.render.output import new_folder
-    from aifcheck.render.ta1.scores import NistLayout, headline_table, unscored_pairs_warning
+    from aifcheck.render.ta1.scores import (
+        NistLayout,
+        headline_table,
+        missing_documents_warning,
+        unscored_pairs_warning,
+    )
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
@@ -165,9 +171,9 @@ def ta1(
             intervals_beside(folder, ci_seed)
     for notice in scores.notices:
         typer.echo(f"note: {notice}", err=True)
-    warning = unscored_pairs_warning(scores)
-    if warning:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)
+    for warning in (missing_documents_warning(scores), unscored_pairs_warning(scores)):
+        if warning:
+            typer.echo(f"aifcheck: warning: {warning}", err=True)
     typer.echo(headline_table(scores), nl=False)
     if scores.stopped:
         typer.echo(

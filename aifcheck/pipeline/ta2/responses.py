@@ -160,6 +160,7 @@ def _rows(
 
 
 KB_NAME = "task2_kb.ttl"
+DOCKER_STAGES = ("SPARQL-output", "SPARQL-CLEAN-output", VALID_FOLDER)  # NIST's TA2 docker writes these
 
 
 def load_run(
@@ -172,6 +173,9 @@ def load_run(
     if (run / VALID_FOLDER).is_dir():
         return read_folder(run / VALID_FOLDER, aux, None if every_file else queries)
     kb = kb_of(run)
+    if kb is None and run.name in DOCKER_STAGES and (run.parent / VALID_FOLDER).is_dir():
+        # a stage's folder of NIST's docker output: the run is the folder above it (its name the run ID)
+        raise UsageError(f"{run}: a stage's folder of NIST's docker output: give the run, {run.parent}")
     if kb is None:
         raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
     return responses_from_kb(kb, aux, queries)

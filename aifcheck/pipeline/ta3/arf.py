@@ -73,6 +73,12 @@ class ArfClaim:
     outer: tuple[Row, ...]  # the outer claim's rows, then the claim time's
     components: tuple[Row, ...]
 
+    def outer_text(self) -> str:
+        """``<claim>-outer-claim.tab`` as NIST writes it: the outer rows' lines and the components'
+        lines joined, each block without a final newline."""
+        before = "\n".join("\t".join(row) for row in (HEADER, *self.outer))
+        return before + "\n" + "\n".join("\t".join(row) for row in self.components)
+
 
 def arf(claims: Iterable[GatheredClaim], log: EventLog) -> tuple[ArfClaim, ...]:
     return tuple(_claim(claim, log) for claim in claims if claim.outer is not None)

@@ -9,6 +9,7 @@ aifcheck.render.ta3.pipeline writes them in NIST's layout.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import GR, merge
-from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
+from aifcheck.pipeline.ta3.queries import UserQueries, read_documents, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
 from aifcheck.pipeline.ta3.sparql import sparql_output
@@ -65,7 +66,7 @@ class PipelineTA3:
 
 
 def pipeline_ta3(
-    run: str | os.PathLike,
+    run: str | os.PathLike | Callable[[UserQueries], FrameSelection],
     user_queries: str | os.PathLike,
     aux: str | os.PathLike,
     depth: str | None = None,
@@ -73,8 +74,10 @@ def pipeline_ta3(
     out: str = "OUT",
     invocation: str = "",
 ) -> PipelineTA3:
-    """Run NIST's TA3 docker stages on a run. ``out`` is where the output will be written (its
-    paths appear in the logs, as NIST's do); ``invocation`` is the command line the logs open with."""
+    """Run NIST's TA3 docker stages on a run: a folder, or what selects its frames and ranking
+    lines from the user queries (the query claim frames: aifcheck.pipeline.ta3.qcf). ``out`` is
+    where the output will be written (its paths appear in the logs, as NIST's do); ``invocation``
+    is the command line the logs open with."""
     depths = parse_depth(depth)
     queries = read_user_queries(user_queries)
     documents = read_documents(aux)
@@ -86,7 +89,7 @@ def pipeline_ta3(
         log.begin(invocation, cwd)
     say = logs["run.log"].info
     say("Inspecting the input directory.")
-    selection = select_frames(run, queries, depths)
+    selection = run(queries) if callable(run) else select_frames(run, queries, depths)
     for message in selection.messages:
         say(message)
     say("Verifying input directory structure.")

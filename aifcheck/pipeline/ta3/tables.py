@@ -36,6 +36,15 @@ class TextFile:
     text: str
 
 
+def file_text(file: StageTable | TextFile) -> str:
+    """A stage's file as NIST's scripts write it: a table's header line, then a line per row, each
+    ending in a newline; a copied file as it is."""
+    if isinstance(file, TextFile):
+        return file.text
+    header = "" if file.header is None else file.header + "\n"
+    return header + "".join("\t".join(row) + "\n" for row in file.rows)
+
+
 def text_lines(text: str) -> list[str]:
     """The lines of a text as Python's text mode reads them (NIST reads every file so): "\\r\\n",
     "\\r" and "\\n" end a line, and a last line without an ending still counts."""

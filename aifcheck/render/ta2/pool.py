@@ -30,6 +30,13 @@ def pool_texts(pool: TA2Pool) -> dict[str, str]:
     return texts
 
 
+def pool_folders(pool: TA2Pool) -> list[str]:
+    """The folders NIST's pooler makes whatever they hold: the kits' folder (empty when nothing new
+    is pooled) and each run's SPARQL-POOLED-<BATCH>-output (empty for a run without response files)."""
+    package = f"task2_pool_{pool.batch.lower()}"
+    return [f"{package}/kits", *(f"runs/{run.run_id}/SPARQL-POOLED-{pool.batch}-output" for run in pool.runs)]
+
+
 def package_name(pool: TA2Pool, data: bytes, when: int) -> str:
     """NIST's name of the LDC package: task2_pool_<batch>_<YYYYMMDDhhmm>_<md5>.tgz.txt."""
     import hashlib
@@ -65,6 +72,8 @@ def write_pool(pool: TA2Pool, queries_file: str | os.PathLike, out: str | os.Pat
     package (the kits' folder as a .tgz.txt named with its md5, where NIST's code calls macOS's
     ``md5``); returns the package's name."""
     with new_folder(Path(out), force, (queries_file,)) as folder:
+        for name in pool_folders(pool):
+            (folder / name).mkdir(parents=True)
         for name, text in pool_texts(pool).items():
             write_file(folder / name, text)
         shutil.copyfile(queries_file, folder / Path(queries_file).name)

@@ -6,48 +6,41 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
+from aifcheck.pipeline.ta3.arf import RAW_KES_HEADER
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
-from aifcheck.pipeline.ta3.tables import StageTable, TextFile
+from aifcheck.pipeline.ta3.tables import StageTable, file_text
 from aifcheck.render.output import new_folder, write_file
 
 
-def file_text(file: StageTable | TextFile) -> str:
-    if isinstance(file, TextFile):
-        return file.text
-    header = "" if file.header is None else file.header + "\n"
-    return header + "".join("\t".join(row) + "\n" for row in file.rows)
-
-
-def outer_claim_text(claim: ArfClaim) -> str:
-    before = "\n".join("\t".join(row) for row in (HEADER, *claim.outer))
-    return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
-
-
 def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
-    """Write every stage's output under ``target`` (NIST's /output)."""
+    """Write every stage's output under ``target`` (NIST's /output), a new folder."""
     with new_folder(target, force) as out:
-        for folder in result.sparql_folders:
-            (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
-        for name, files in (
-            (SPARQL, result.sparql),
-            (CLEAN, result.clean),
-            (MERGED, result.merged),
-            (VALID, result.valid),
-            (AUGMENTED, result.augmented),
-        ):
-            (out / name).mkdir(exist_ok=True)
-            for file in files:
-                write_file(out / name / file.path, file_text(file))
-        (out / ARF).mkdir()
-        for claim in result.arf:
-            folder = out / ARF / claim.condition / claim.query
-            write_file(folder / f"{claim.claim_id}-outer-claim.tab", outer_claim_text(claim))
-            # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
-            write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
-            write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
-        for name, log in result.logs.items():
-            write_file(out / "logs" / name, log.text())
+        write_stages(result, out)
+
+
+def write_stages(result: PipelineTA3, out: Path) -> None:
+    """Every stage's output under ``out``, a folder being written."""
+    for folder in result.sparql_folders:
+        (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
+    for name, files in (
+        (SPARQL, result.sparql),
+        (CLEAN, result.clean),
+        (MERGED, result.merged),
+        (VALID, result.valid),
+        (AUGMENTED, result.augmented),
+    ):
+        (out / name).mkdir(parents=True, exist_ok=True)
+        for file in files:
+            write_file(out / name / file.path, file_text(file))
+    (out / ARF).mkdir(parents=True)
+    for claim in result.arf:
+        folder = out / ARF / claim.condition / claim.query
+        write_file(folder / f"{claim.claim_id}-outer-claim.tab", claim.outer_text())
+        # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
+        write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
+        write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
+    for name, log in result.logs.items():
+        write_file(out / "logs" / name, log.text())
 
 
 def summary(result: PipelineTA3, target: str) -> str:
@@ -58,12 +51,18 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, {len(selection.rankings)} ranking file(s)",
+        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, "
+        f"{len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",
         f"{VALID}: {result.valid_claims} of {result.claims} claims valid; "
         f"{result.logs['validate-responses.log'].errors} error(s) (logs/validate-responses.log)",
-        f"handle: {'missing handles filled from the LTF files' if result.handled else 'skipped (no --ltf): ' + AUGMENTED + ' is a copy of ' + VALID}",
+        "handle: "
+        + (
+            "missing handles filled from the LTF files"
+            if result.handled
+            else f"skipped (no --ltf): {AUGMENTED} is a copy of {VALID}"
+        ),
         f"{ARF}: {len(result.arf)} claims",
         f"wrote {target}",
     ]

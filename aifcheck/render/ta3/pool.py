@@ -6,7 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS, TA3Pool
+from aifcheck.pipeline.ta3.qcf import QCF_RUN
 from aifcheck.render.output import new_folder, write_file
+from aifcheck.render.ta3.pipeline import write_stages
+
+RUNS = "runs"  # the pool's folder of the runs it made
 
 SEPARATOR = "--------------"
 _BLOCK_HEADER = "condition\tquery\trun_id\trank\trun_claim_id\tclaim_relations"
@@ -36,7 +40,11 @@ def human_readable_text(pool: TA3Pool) -> str:
 
 
 def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
+    """The pool's files; with the query claim frames' run the pool made, that run's stages too, in
+    ``runs/query_claim_frames/`` (the folder its mapping rows name)."""
     with new_folder(target, force) as out:
+        if pool.query_claim_frames is not None:
+            write_stages(pool.query_claim_frames, out / RUNS / QCF_RUN)
         for uid in pool.new:
             claim = pool.claims[uid]
             write_file(out / "pool" / f"{uid}-outer-claim.tab", claim.outer_text(uid))
@@ -48,7 +56,13 @@ def write_pool(pool: TA3Pool, target: Path, force: bool = False) -> None:
 
 def summary(pool: TA3Pool, target: str) -> str:
     runs = len({m.run_id for m in pool.mappings})
+    frames = sum(m.run_id == QCF_RUN for m in pool.mappings)
+    made = (
+        f"the query claim frames' run ({frames} frame(s)): {target}/{RUNS}/{QCF_RUN}\n"
+        if pool.query_claim_frames is not None
+        else ""
+    )
     return (
         f"pooled {len(pool.mappings)} run claim(s) of {runs} run(s) into {len(pool.claims)} pool claim(s), "
-        f"{len(pool.new)} new (the others are in a previous pool)\nwrote {target}\n"
+        f"{len(pool.new)} new (the others are in a previous pool)\n{made}wrote {target}\n"
     )

@@ -22,9 +22,11 @@ Reading (each a documented default; README "CRUX readings"):
   number of pairs, FP = |system| - TP, FN = |gold| - TP (pooled over documents); accuracy is
   the matched weight over 100 TP. Every maximum matching has the same TP and weight.
 - A9: per field, P/R/F1 of the sets of (root_uid, value), EMPTY_NA left out, several
-  affiliations counted one by one. A10: affiliations (``;``-separated) are equal iff their
-  sets are. A11: a frame listed twice is a false positive the second time. A14: a gold claim
-  ID may appear once.
+  affiliations counted one by one; a field with no value on either side (both sets empty, the
+  gold holding claims) scores 1 in P, R and F1: nothing to find, and nothing wrongly found.
+  A10: affiliations (separated by ``;`` or ``,``: the plan names no separator) are equal iff
+  their sets are. A11: a frame listed twice is a false positive the second time. A14: a gold
+  claim ID may appear once.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ EMPTY = "EMPTY_NA"
 EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain", "unknown")
 SENTIMENT = ("negative", "positive", "mixed", "neutral-unknown")
 ENTITIES = ("x_variable", "claimer", "claim_location", "claim_medium")  # may have an identity column
-AFFILIATION_SEPARATOR = ";"
+# the plan names no separator of several affiliations: aifcheck claims writes ";", others ","
+AFFILIATION_SEPARATORS = re.compile(r"[;,]")
 _DATE = re.compile(
     r"(on|before|after|unknown) ([0-9x]{4})-([0-9x]{2})-([0-9x]{2})"
     r"T([0-9x]{2}):([0-9x]{2}):([0-9x]{2})"
@@ -109,7 +112,7 @@ def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
     for line, cells in rows:
         if len(cells) != len(columns):
             raise InputError(path, f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", line)
-        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells), strict=False)))
+        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells), strict=True)))
         if gold and claim.claim_id in seen:
             first = seen[claim.claim_id]
             raise InputError(path, f"gold claim ID {claim.claim_id} is repeated (first at line {first})", line)
@@ -136,7 +139,7 @@ def _claim(path: str, line: int, record: dict[str, str]) -> Claim:
         has_identity = identity and not identity.startswith("EMPTY_")
         return None if record[field] == EMPTY else ClaimComponent(record[field], identity if has_identity else "")
 
-    affiliations = (a.strip() for a in record["claimer_affiliation"].split(AFFILIATION_SEPARATOR))
+    affiliations = (a.strip() for a in AFFILIATION_SEPARATORS.split(record["claimer_affiliation"]))
     return Claim(
         source=path,
         document=record["root_uid"],
@@ -166,9 +169,7 @@ def comparison_keys(claim: Claim, identities: frozenset[str]) -> dict[str, objec
         "claim_datetime": claim.crux_date,
         "claimer_affiliation": frozenset(_name(a.name) for a in claim.affiliations),
     }
-    for field, component in zip(
-        ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium), strict=False
-    ):
+    for field, component in zip(ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium), strict=True):
         if component is None:
             keys[field] = None
         elif component.identity and field in identities:
@@ -193,7 +194,7 @@ def _date(path: str, line: int, text: str) -> str | None:
             "yyyy-mm-ddTHH:MM:SS (x for an unknown digit)",
             line,
         )
-    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES, strict=False):
+    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES, strict=True):
         if part.isdigit() and not low <= int(part) <= high:
             raise InputError(path, f"claim_datetime '{text}': '{part}' is out of range", line)
     return None if match.group(1) == "unknown" else match.group(0)
@@ -348,7 +349,10 @@ def _fields(system: list[Keys], gold: list[Keys]) -> dict[str, PRF]:
     scores = {}
     for field in FIELDS:
         ours, theirs = _values(system, field), _values(gold, field)
-        scores[field] = prf(len(ours & theirs), len(ours), len(theirs))
+        if gold and not ours and not theirs:  # A9: empty against empty agrees
+            scores[field] = PRF(1.0, 1.0, 1.0)
+        else:
+            scores[field] = prf(len(ours & theirs), len(ours), len(theirs))
     return scores
 
 

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, kb_tables, select
+from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, gold_folder, kb_tables, run_folder, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
 from aifcheck.score.allocations import cyclic_gc_paused
@@ -33,8 +32,8 @@ from aifcheck.score.ta1.results import headline_key, results
 from aifcheck.spread.parallel import Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-ONE_PROCESS = Spread()  # the documents scored one after the other, in this process
-NIST_SETTINGS = TA1Settings()  # NIST's parameters of its filter stage
+NO_SPREAD = Spread()  # one process
+NIST_SETTINGS = TA1Settings()  # NIST's Makefile's parameters
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,8 @@ class TA1Scores:
     # synonym or near neighbour gave a value: scored 0, in order of their core documents
     unscored_pairs: tuple[tuple[str, str], ...] = ()
     explanations: tuple[Explanation, ...] = ()  # every score row explained (``explain``), metric by metric
+    missing: tuple[str, ...] = ()  # the core documents the run lacks, in NIST's order
+    core: int = 0  # the core documents NIST scores
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
@@ -71,7 +72,7 @@ def score_ta1(
     run_id: str | None = None,
     plan: bool = False,
     progress: Progress | None = None,
-    spread: Spread = ONE_PROCESS,
+    spread: Spread = NO_SPREAD,
     on_document: Callable[[DocumentOutputs], None] | None = None,
     settings: TA1Settings = NIST_SETTINGS,
     extra_similarities: str | os.PathLike | None = None,
@@ -91,10 +92,9 @@ def score_ta1(
     Raises UsageError (bad options) or InputError (a file that cannot be
     read or that stops NIST's pipeline), each one located line.
     """
-    run, gold = Path(run), Path(gold)
     spread.check()
-    if not gold.is_dir():
-        raise UsageError(f"--gold: {gold} is not a folder")
+    run_id = run_id or Path(run).resolve().name
+    (run, run_note), (gold, gold_note) = run_folder(Path(run)), gold_folder(Path(gold))
     setting = Setting.of(
         gold,
         Path(aux),
@@ -108,20 +108,25 @@ def score_ta1(
         explain,
     )
     aux_data, types = setting.loaded()
-    run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
     run_log = EventLog("run_task1_evaluation_pipeline.py")
-    notices = _idle_settings(settings, extra_similarities, overlay)
-    notices += [
-        f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored"
-        for d in selection.not_core
-    ]
-    notices += [
-        f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
-    ]
-    stopped = _stopped(run, selection, aux_data, run_log)
+    notices = [note for note in (run_note, gold_note) if note]
+    notices += _idle_settings(settings, extra_similarities, overlay)
+    notices += _skipped(run, selection, Path(aux_data.core_file).name)
+    stopped = _stops_early(run, selection, Path(aux_data.core_file).name, run_log)
     if stopped is not None:
         return _finish(run_id, (), {}, {"run": run_log}, notices, plan, stopped)
+    logs = {
+        "run": run_log,
+        **{
+            name: EventLog(program)
+            for name, program in (
+                ("validate-responses", "validate_responses.py"),
+                ("filter-responses", "filter_responses.py"),
+                ("score-responses", "score_submission.py"),
+            )
+        },
+    }
     scored = list(selection.documents)
     submitted = scored
     others = [d for d in aux_data.core if d not in selection.sources]
@@ -141,7 +146,19 @@ def score_ta1(
             on_document(outcome.outputs)
         outcomes[outcome.document] = replace(outcome, outputs=None)  # what is written need not be kept
     _raise_first_error(outcomes, submitted, aux_data.core, _missing_gold(gold, aux_data.core, scored))
-    logs = _stage_logs(run_log, outcomes, submitted, aux_data.core)
+
+    for document in submitted:
+        logs["validate-responses"].extend(outcomes[document].logs.get("validate", ()))
+    gold_log = EventLog("validate_responses.py")
+    for document in aux_data.core:
+        gold_log.extend(outcomes[document].logs.get("gold", ()))
+    logs["filter-responses"].extend(gold_log.events)  # NIST re-reads (and re-checks) the gold in both stages
+    for document in submitted:
+        logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
+    logs["score-responses"].extend(gold_log.events)
+    for metric in METRICS:
+        for document in aux_data.core:
+            logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
     metrics = {
         m.name: MetricScores.combine(
@@ -162,13 +179,22 @@ def score_ta1(
         _finish(run_id, tuple(scored), metrics, logs, notices, plan),
         unscored_pairs=tuple(unscored),
         explanations=explanations,
+        missing=tuple(others),
+        core=len(aux_data.core),
     )
 
 
-def _stopped(run: Path, selection: KbSelection, aux_data: Aux, run_log: EventLog) -> str | None:
-    """Why NIST's driver stops before its score files, logging it (None: it goes on). There it
-    writes results.json from run.log alone (its later stages never ran, or stopped before they
-    logged): no score file, every metric 0, FatalError "Yes"."""
+def _skipped(run: Path, selection: KbSelection, core_file: str) -> list[str]:
+    """A notice for each KB NIST's driver leaves out: not a core document, or marked invalid."""
+    return [f"{run / (d + '.ttl')}: not a core document ({core_file}): not scored" for d in selection.not_core] + [
+        f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
+    ]
+
+
+def _stops_early(run: Path, selection: KbSelection, core_file: str, run_log: EventLog) -> str | None:
+    """Why NIST's driver stops before its later stages, logged as it logs it; None when it does not.
+    It then writes results.json from run.log alone (its later stages never ran, or stopped before
+    they logged): no score file, every metric 0, FatalError "Yes"."""
     if selection.missing is not None:
         run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
         return f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it"
@@ -178,39 +204,8 @@ def _stopped(run: Path, selection: KbSelection, aux_data: Aux, run_log: EventLog
         run_log.record("NOTHING_TO_SCORE")
         return f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)"
     if selection.kind == TURTLE and not selection.documents:
-        core = Path(aux_data.core_file).name
-        return f"{run}: no valid KB of a core document ({core}): NIST's stages after its SPARQL stage stop"
+        return f"{run}: no valid KB of a core document ({core_file}): NIST's stages after its SPARQL stage stop"
     return None
-
-
-def _stage_logs(
-    run_log: EventLog, outcomes: Mapping[str, DocumentOutcome], submitted: list[str], core: list[str]
-) -> dict[str, EventLog]:
-    """The log of each of NIST's stages: what each document's stages logged, in NIST's order."""
-    logs = {
-        "run": run_log,
-        **{
-            name: EventLog(program)
-            for name, program in (
-                ("validate-responses", "validate_responses.py"),
-                ("filter-responses", "filter_responses.py"),
-                ("score-responses", "score_submission.py"),
-            )
-        },
-    }
-    for document in submitted:
-        logs["validate-responses"].extend(outcomes[document].logs.get("validate", ()))
-    gold_log = EventLog("validate_responses.py")
-    for document in core:
-        gold_log.extend(outcomes[document].logs.get("gold", ()))
-    logs["filter-responses"].extend(gold_log.events)  # NIST re-reads (and re-checks) the gold in both stages
-    for document in submitted:
-        logs["filter-responses"].extend(outcomes[document].logs.get("filter", ()))
-    logs["score-responses"].extend(gold_log.events)
-    for metric in METRICS:
-        for document in core:
-            logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
-    return logs
 
 
 def _run_documents(
@@ -226,13 +221,13 @@ def _run_documents(
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (
         score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
-        for path, (document, own) in zip(paths, flags, strict=False)
+        for path, (document, own) in zip(paths, flags, strict=True)
     )
 
 
 def _idle_settings(settings: TA1Settings, extra_similarities: object, overlay: object) -> list[str]:
     """A notice for each setting changed that changes nothing without its file."""
-    nist = NIST_SETTINGS
+    nist = TA1Settings()
     idle = (
         (
             "--near-neighbour-similarity",

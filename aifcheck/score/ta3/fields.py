@@ -140,18 +140,20 @@ def _correct(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow],
     return judged
 
 
-def required_correct(claim: AssessedClaim, flagged: bool) -> bool:
+def required_correct(claim: AssessedClaim, flagged: bool) -> tuple[bool, str | None]:
     """Whether the required fields of component 1 are all correct, read in plan order up to the
-    first that is not (NIST reads no further)."""
+    first that is not (NIST reads no further); and the required field the claim lacks, where one
+    is reached that it has no component 1 of (a Condition 7 claim frame has no template or X
+    variable). Such a field is not correct; NIST's scorer stops on it (AttributeError)."""
     if flagged:
-        return True
+        return True, None
     for field in REQUIRED:
         rows = claim.fields.get(field.name, {}).get("1")
         if rows is None:
-            raise InputError(claim.path, f"required field {field.name} has no component 1")
+            return False, field.name
         if not _correct(claim, field, rows, "1"):
-            return False
-    return True
+            return False, None
+    return True, None
 
 
 def judgement_lines(claim: AssessedClaim) -> list[tuple[str, int]]:

@@ -29,13 +29,13 @@ from typing import NamedTuple
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.tsv import read_table
+from aifcheck.pipeline.ta3.qcf import QCF_RUN
 
 CONDITION_LISTS = {
     "Condition5": ("ontopic", "related", "refuting", "supporting", "nonsupporting", "nonrefuting"),
     "Condition6": ("ontopic",),
     "Condition7": ("ontopic",),
 }
-QCF_RUN = "query_claim_frames"
 # LDC's relation names -> the list a claim with that relation belongs to; `identical` has none
 RELATIONS = {"supported_by": "supporting", "refuted_by": "refuting", "related": "related"}
 IDENTICAL = "identical"
@@ -151,7 +151,8 @@ def read_package(
             raise InputError(
                 table.path,
                 f"no row maps the query claim frame of {scored.query_id} "
-                f"(run_id {QCF_RUN}, run_claim_id {scored.query_id})",
+                f"(run_id {QCF_RUN}, run_claim_id {scored.query_id}): make the pool with "
+                "pool ta3 --user-queries DIR --aux DIR, which pools the query claim frames as NIST did",
             )
     ldc = package / "ldc_claims"
     ldc_files = set(os.listdir(ldc)) if ldc.is_dir() else set()

@@ -46,8 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from aifcheck.errors import InputError
+from aifcheck.errors import InputError, UsageError
 from aifcheck.extract.claims import OUTER, claim_lines
+from aifcheck.pipeline.ta3.qcf import QCF_RUN
 from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.explain import Explanation, Source
 from aifcheck.score.ta3 import explain
@@ -155,15 +156,16 @@ def score_ta3(
     claim-mappings.tab, by default the submission folder's name; ``explain``: explain every row
     (TA3Scores.explanations). Raises InputError (file and line) for input that cannot be scored."""
     with cyclic_gc_paused():
+        run = read_run(submission)
         queries = read_queries(queries_to_score)
         package = read_package(assessments, claim_mappings, queries)
-        run = read_run(submission)
         run_id = run_id or Path(submission).resolve().name
         scorer = _Scorer(queries, package, run, run_id, plan, explain)
         rows: dict[str, list[ScoreRow]] = defaultdict(list)  # metric -> rows
         for query in queries.values():
             scorer.score(query, rows)
     scorer.warn_unrelated()
+    scorer.warn_lacking()
     metrics, explanations = [], []
     for metric in METRICS:
         ordered = tuple(sorted(rows[metric], key=_row_order))
@@ -224,11 +226,14 @@ class _Scorer:
         self.encoded: dict[tuple[str, bool] | None, tuple[int, ...]] = {}
         self.warnings: list[str] = []
         self.unrelated: set[tuple[str, str]] = set()  # (query, uid) pairs read without a relation row
+        self.lacking: dict[str, str] = {}  # pool uid -> the required field it has no component 1 of
         self.assessed = {key: [self._pool_uid(key, r) for r in ranked] for key, ranked in run.rankings.items()}
         if run.rankings and not any(uid for uids in self.assessed.values() for uid in uids):
-            self.warnings.append(
-                f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool "
-                "claim (is the run ID right? see --run-id)"
+            # every score would be 0: a run ID (the folder's name by default) the pool does not know
+            held = sorted({r for _, _, r, _ in package.runs} - {QCF_RUN})
+            raise UsageError(
+                f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool claim; the mappings "
+                f"hold run(s) {', '.join(held) or '(none)'}: give the run's ID with --run-id"
             )
         self.rows_by_query: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         for query_id, uid, kind in package.relation_rows:
@@ -305,8 +310,22 @@ class _Scorer:
     def _required_correct(self, uid: str, flagged: bool) -> bool:
         key = (uid, flagged)
         if key not in self.correct:
-            self.correct[key] = required_correct(self.package.claims[uid], flagged)
+            self.correct[key], lacking = required_correct(self.package.claims[uid], flagged)
+            if lacking:
+                self.lacking[uid] = lacking
         return self.correct[key]
+
+    def warn_lacking(self) -> None:
+        """One line for the claims read without a required field: not correct here, where NIST's
+        scorer stops."""
+        if self.lacking:
+            shown = ", ".join(f"{uid} ({name})" for uid, name in sorted(self.lacking.items())[:3])
+            more = ", ..." if len(self.lacking) > 3 else ""
+            self.warnings.append(
+                f"{len(self.lacking)} pool claim(s) have no component 1 of a required field, as a Condition 7 claim "
+                f"frame has no template or X variable ({shown}{more}): their required fields are not all correct, "
+                "so they gain nothing and are in no ideal list (NIST's scorer stops on them)"
+            )
 
     def _relation(self, query: QueryToScore, uid: str) -> str | None:
         """LDC's relation of a pool claim to a query claim frame: its first row's; without one, the
@@ -320,7 +339,8 @@ class _Scorer:
     def _truth(self, query: QueryToScore, relation: str) -> list[str]:
         """The pool uids of the list's ideal candidates that have correct required fields, sorted."""
         identical = self.package.identical.get(query.query_id, frozenset())
-        sources = [q for q in self.queries.values() if q.topic_id == query.topic_id] if relation == ONTOPIC else [query]
+        same_topic = [q for q in self.queries.values() if q.topic_id == query.topic_id]
+        sources = same_topic if relation == ONTOPIC else [query]
         found = {
             uid
             for source in sources
@@ -382,7 +402,7 @@ class _Scorer:
         uids = self.assessed.get(key, [])
         relations = CONDITION_LISTS[query.condition]
         lists = {
-            r: [(c, u) for c, u in zip(ranked, uids, strict=False) if _fits(c.tag, r) and (u or self.plan)]
+            r: [(c, u) for c, u in zip(ranked, uids, strict=True) if _fits(c.tag, r) and (u or self.plan)]
             for r in relations
         }
         truths = {r: self._truth(query, r) for r in relations}
@@ -436,7 +456,7 @@ class _Scorer:
         gains = _submitted_gains(matrix, base, [e.index for e in entries], scales)
         truth_scales = np.array([self._scale(query, relation, uid, None) for uid, _ in truth], dtype=float)
         order, ideal_gains = _greedy(matrix, base, np.array([i for _, i in truth], dtype=int), truth_scales)
-        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains, strict=False)]
+        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains, strict=True)]
         # F1 counts a claim whose relation is compatible at all (NIST's scale > 0), in both modes:
         # the matrix row of each claim counted, None for the others
         counted = [
@@ -532,7 +552,7 @@ def _submitted_gains(matrix: np.ndarray, base: int, rows: list[int | None], scal
     above[np.triu_indices(len(picks))] = np.inf
     least = np.minimum(matrix[picks, base], above.min(axis=1))
     gains = [0.0] * len(rows)
-    for k, value in zip(assessed, least, strict=False):
+    for k, value in zip(assessed, least, strict=True):
         gains[k] = scales[k] * float(value)
     return gains
 
