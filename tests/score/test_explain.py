@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, SHARED_DATA
 from ta1_kinds import kinds_aux, lay_out
+from ta3_lines import check_ta3_lines
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
@@ -259,6 +260,22 @@ def test_every_ta3_row_is_recomputed_from_its_explanation(fixture: str, plan: bo
     claims = [w for e in explanations for i in e.items for w in i.where if w.what == "claim" and w.line]
     for where in claims:  # the claim frame's line declares the claim
         assert "aida:Claim" in Path(where.file).read_text().splitlines()[where.line - 1], where
+
+
+def test_every_line_a_ta3_explanation_of_the_example_evaluation_names_holds_its_node(tmp_path: Path) -> None:
+    folder, app = EXAMPLE / "ta3", application()
+    shared = ["--user-queries", str(folder / "user-queries"), "--aux", str(folder / "AUX-data")]
+    stages = [tmp_path / "stages" / run for run in ("run1", "run2")]
+    for run, out in zip(("run1", "run2"), stages, strict=True):
+        done = CliRunner().invoke(app, ["pipeline", "ta3", str(folder / run), *shared, "-o", str(out)])
+        assert done.exit_code == 0, done.output
+    pool = ["pool", "ta3", *map(str, stages), "--queries-to-score", str(folder / "queries.tab"), *shared]
+    done = CliRunner().invoke(app, [*pool, "-o", str(tmp_path / "pool")])
+    assert done.exit_code == 0, done.output
+    for out in stages:  # the runs given as NIST's tables (the stages' output)
+        files = (folder / "queries.tab", tmp_path / "pool" / "claim-mappings.tab", folder / "LDC")
+        checked = check_ta3_lines(score_ta3(out, *files, explain=True).explanations)
+        assert set(checked) == {"ranking", "claim", "mapping", "judgement"}, checked
 
 
 CRUX = ROOT / "tests" / "score" / "fixtures" / "crux"

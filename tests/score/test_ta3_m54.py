@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from ta3_lines import check_ta3_lines
 
 from aifcheck.extract.claims import collect
 from aifcheck.score.ta3.scorer import METRICS, score_ta3
@@ -124,21 +125,5 @@ def test_every_line_an_explanation_of_the_real_submission_names_holds_its_node(
         ]
         queries.write_text("\n".join(kept) + "\n")
     scores = _score(shared_data, tmp_path, explain=True, run=run)
-    checked: Counter[str] = Counter()
-    for item in (i for e in scores.explanations for i in e.items if i.kind in ("rank", "later", "ideal")):
-        claim_id = item.label.split(" ")[0]
-        for where in item.where:
-            line = Path(where.file).read_text(encoding="utf-8").splitlines()[where.line - 1]
-            cells = line.split("\t")
-            if where.what == "claim" and run == "task3-run":  # the claim frame's statement, in its KB
-                assert "a aida:Claim" in line and claim_id in line, (where, line)
-            elif where.what == "claim":  # its row of the outer-claim table
-                assert where.file.endswith("AIDA_P3_TA3_OC_0001.rq.tsv") and cells[1] == claim_id, (where, line)
-            elif where.what == "ranking":
-                assert cells[1] == claim_id, (where, line)
-            elif where.what == "claim mapping":
-                assert cells[3] == claim_id, (where, line)
-            else:  # an assessment row judging one of the pool claim's fields
-                assert where.what == f"{cells[1]} judgement" and cells[5] == "Correct", (where, line)
-            checked[where.what.split()[-1]] += 1
+    checked = check_ta3_lines(scores.explanations)
     assert set(checked) == {"ranking", "claim", "mapping", "judgement"}, checked
