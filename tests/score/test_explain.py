@@ -239,6 +239,33 @@ def test_every_ta2_row_is_recomputed_from_its_explanation(fixture: str, options:
             assert document in line and element in line, (where, line)
 
 
+@pytest.mark.parametrize("plan", [False, True], ids=["nist", "plan"])
+def test_a_ta2_run_given_as_its_kb_is_explained_at_the_kb_s_lines(plan: bool, tmp_path: Path) -> None:
+    folder = ROOT / "example-evaluation" / "ta2"
+    scores = score_ta2(
+        folder / "run1", folder / "queries.tsv", folder / "LDC", folder / "AUX-data", plan=plan, explain=True
+    )
+    write_ta2(scores, tmp_path / "out")
+    explanations = read_explanations(tmp_path / "out")
+    headers = {"AcrossDocumentsCoreferenceMetricV2": {"ap": "AP", "rel_counted": "RelCntd"}}
+    assert check_recomputed(tmp_path / "out" / "scores", explanations, headers) >= len(scores.rows)
+    kb = (folder / "run1" / "task2_kb.ttl").read_text().splitlines()
+    named = 0
+    for item in (i for e in explanations for i in e.items if i.kind == "rank"):
+        span, cluster = item.label[:-1].split(" (")
+        document, element, extent = span.split(":", 2)
+        start, end = extent.split("-")[0].strip("()").split(","), extent.split("-")[1].strip("()").split(",")
+        for where in (w for w in item.where if w.file.endswith(".ttl")):
+            statement = "\n".join(kb[where.line - 1 : where.line + 1])  # the node's statement starts there
+            if where.what == "cluster":
+                assert f":{cluster} a aida:SameAsCluster" in statement, (where, statement)
+            else:  # the prototype's informative justification the row's span prints
+                assert "Justification" in statement and f'"{document}"' in statement, (where, statement)
+                assert f'"{element}"' in statement and f'"{start[0]}"' in statement and f'"{end[0]}"' in statement
+            named += 1
+    assert named >= 2 * sum(1 for e in explanations for i in e.items if i.kind == "rank") > 0
+
+
 TA3 = ROOT / "tests" / "score" / "fixtures" / "ta3"
 TA3_FIXTURES = sorted(d.name for d in TA3.iterdir() if (d / "queries_to_score.tab").is_file() and d.name != "T12_nil")
 NDCG = {"ndcg": "NDCG", "assessed": "NumAssessedClaims", "gt": "GT"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from aifcheck.pipeline.ta2.queries import Query
-from aifcheck.pipeline.ta2.responses import Response
+from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.explain import Explanation, Item, MadeItems, Source
 from aifcheck.score.ta2.assessments import RIGHT, Judgement
 
@@ -27,20 +27,27 @@ def _key(query: Query, fqec: str) -> tuple[tuple[str, str], ...]:
 _new = tuple.__new__
 
 
-def _rank_item(row: Response, path: str, j: Judgement | None, numbers: tuple, query: str) -> Item:
+def _rank_item(row: Response, file: LoadedResponses | None, j: Judgement | None, numbers: tuple, query: str) -> Item:
     """A ranked row: ``numbers`` (its rank first), then the label and class of the line that judged
     it, and ``line_of`` the query whose line that is where it is another query's (NIST's scorer
-    judges by any query's line)."""
-    response = _new(Source, ("system", "response", path, row.line))
+    judges by any query's line). Its places: the response row, the lines of its cluster and
+    mention in the KB where the run was given as its KB, the assessment line."""
+    where = (_new(Source, ("system", "response", file.path if file else "", row.line)),)
+    if file is not None and file.places is not None:
+        cluster, mention = file.places.of(row.cluster, row.span)
+        kb = file.places.path
+        where += tuple(
+            _new(Source, ("system", what, kb, line))
+            for what, line in (("cluster", cluster), ("mention", mention))
+            if line
+        )
     label = f"{row.span} ({row.cluster})"
     if j is None:
-        return _new(Item, ("rank", label, (*numbers, ("label", None)), (response,)))
+        return _new(Item, ("rank", label, (*numbers, ("label", None)), where))
     judged = (("label", j.nist_label), ("class", j.nist_fqec))
     if j.query_id != query:
         judged += (("line_of", j.query_id),)
-    return _new(
-        Item, ("rank", label, numbers + judged, (response, _new(Source, ("gold", "assessment", j.path, j.line))))
-    )
+    return _new(Item, ("rank", label, numbers + judged, (*where, _new(Source, ("gold", "assessment", j.path, j.line)))))
 
 
 def _clusters(aps: Mapping[str, float], aligned: str | None) -> list[Item]:
@@ -60,7 +67,7 @@ def nist_row(
     values: tuple[tuple[str, object], ...],
     walk: Sequence[tuple[int, Judgement]],
     rows: Sequence[Response],
-    path: str,
+    file: LoadedResponses | None,
     weights: Sequence[float],
     relevant: Iterable[str],
     cutoff: bool,
@@ -83,7 +90,7 @@ def nist_row(
                 numbers = (("rank", rank), ("right", 0), ("hits", hits), ("precision", 0))
             if weight != 1:  # (-W, -N)
                 numbers += (("weight", weight),)
-            yield _rank_item(rows[index], path, j, numbers, query.query_id)
+            yield _rank_item(rows[index], file, j, numbers, query.query_id)
         yield from _relevant(relevant)
         yield from _clusters(aps, aligned)
 
@@ -98,7 +105,7 @@ def plan_row(
     values: tuple[tuple[str, object], ...],
     pooled: Sequence[int],
     rows: Sequence[Response],
-    path: str,
+    file: LoadedResponses | None,
     own: Mapping[str, Judgement],
     truth: Iterable[str],
     aps: Mapping[str, float],
@@ -114,7 +121,7 @@ def plan_row(
             right = int(j is not None and j.plan_label in RIGHT and j.plan_class == g)
             hits += right
             numbers = (("rank", rank), ("right", right), ("hits", hits), ("precision", hits / rank if right else 0))
-            yield _rank_item(rows[index], path, j, numbers, query.query_id)
+            yield _rank_item(rows[index], file, j, numbers, query.query_id)
         yield from _relevant(truth)
         yield from _clusters(aps, aligned)
 

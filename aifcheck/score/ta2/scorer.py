@@ -58,7 +58,7 @@ def score_ta2(
         _check_counts(queries, str(queries_to_score))
     judged = read_assessments(assessments, skip_short=plan)
     tables = load_aux(aux, TA2_CORE)
-    files = load_run(run, tables, queries)
+    files = load_run(run, tables, queries, places=explain)
     notes = [*judged.notes, *_response_notes(queries, files)]
     errors = sum(f.errors for f in files.values())
     name = run_id if run_id is not None else (run.name if run.is_dir() else run.parent.name)
