@@ -24,9 +24,11 @@ from aifcheck.errors import UsageError
 
 CI_EXAMPLES = """Examples:
 
-  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
+  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro
+  -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
 
-  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
+  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype
+  --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
 """
 COMPARE_EXAMPLES = """Example:
 
@@ -181,10 +183,11 @@ def compare(
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
     from aifcheck.render.compare import comparison_json, comparison_text, write_comparison_tab
-    from aifcheck.render.explain import moves_text
+    from aifcheck.render.explain import moves_json, moves_text
     from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.compare import compare_runs
-    from aifcheck.score.explain import explained_run, moves
+    from aifcheck.score.explain import explained_run
+    from aifcheck.score.moved import moves
     from aifcheck.score.scorefiles import read_scores
 
     if not 0 < size < 1:
@@ -197,11 +200,12 @@ def compare(
     warn(comparison.warnings)
     if tab is not None:
         write_comparison_tab(comparison, tab)
-    sys.stdout.write(
-        comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison)
-    )
-    if output_format is not CompareFormat.json:  # where both runs were scored with --explain: what moved
-        sys.stdout.write(moves_text(moves(explained_run(run_a), explained_run(run_b))))
+    first, second = explained_run(run_a), explained_run(run_b)
+    moved = moves(first, second) if first and second else None  # where both runs were scored with --explain
+    if output_format is CompareFormat.json:
+        sys.stdout.write(comparison_json(comparison, moves_json(moved) if moved is not None else None))
+    else:
+        sys.stdout.write(comparison_text(comparison) + moves_text(moved or []))
 
 
 def _refuse_nothing_in_common(a, b) -> None:

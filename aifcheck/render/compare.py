@@ -82,7 +82,9 @@ def comparison_text(comparison: Comparison) -> str:
     return "\n".join(lines) + "\n"
 
 
-def comparison_json(comparison: Comparison) -> str:
+def comparison_json(comparison: Comparison, moved: list[dict[str, object]] | None = None) -> str:
+    """The comparison as JSON; ``moved``: what moved (render.explain.moves_json), where both runs
+    were scored with --explain."""
     metrics = {
         m.label: {
             "a": m.a,
@@ -104,6 +106,8 @@ def comparison_json(comparison: Comparison) -> str:
         "seed": comparison.stream.seed,
         "metrics": metrics,
     }
+    if moved is not None:
+        document["moved"] = moved
     return json.dumps(document, indent=2) + "\n"
 
 

@@ -28,7 +28,7 @@ import json
 import math
 import operator
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -70,6 +70,33 @@ class Item(NamedTuple):
         raise KeyError(name)
 
 
+class MadeItems(Sequence[Item]):
+    """Items made each time they are read, from what a scorer keeps anyway (a TA2 run's rows and
+    judgements). A run's TA2 explanations hold 10^5 ranked rows: made at once, they would stay in
+    memory as long as the explanations do, and the garbage collector would visit each; made as
+    they are written or recomputed, each is gone as soon as it is read."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Iterable[Item]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self._make())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._make())
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return tuple(self._make())[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 @dataclass(frozen=True)
 class Explanation:
     """One score row explained: ``row`` its key, column by column as the score file prints it;
@@ -80,7 +107,7 @@ class Explanation:
     row: tuple[tuple[str, str], ...]
     values: tuple[tuple[str, Value], ...]
     steps: tuple[tuple[str, str], ...]
-    items: tuple[Item, ...] = ()
+    items: Sequence[Item] = ()  # a tuple, or MadeItems
     notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
 
     def key(self) -> dict[str, str]:
@@ -88,6 +115,14 @@ class Explanation:
 
     def title(self) -> str:
         return " ".join([self.metric, *(v for _, v in self.row if v)])
+
+
+# P, R and F1 from the steps tp, fp and fn (0 for 0/0)
+COUNTS_PRF = (
+    ("precision", "tp / (tp + fp) if tp + fp else 0"),
+    ("recall", "tp / (tp + fn) if tp + fn else 0"),
+    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+)
 
 
 class FormulaError(ValueError):
@@ -184,41 +219,55 @@ class _Evaluator:
 def recompute(explanation: Explanation) -> dict[str, Value]:
     """Every step's value, from the explanation alone (its items and its steps)."""
     names: dict[str, Value] = {}
+    items = tuple(explanation.items)  # made once for every step
     for name, expression in explanation.steps:
-        names[name] = evaluate(expression, names, explanation.items)
+        names[name] = evaluate(expression, names, items)
     return names
 
 
-def as_records(explanation: Explanation) -> list[dict[str, object]]:
-    """The explanation as JSON Lines records: one for the row (its values and steps), then one per
-    item, each naming the row it belongs to (docs/explain.md gives the format)."""
-    head = {"task": explanation.task, "metric": explanation.metric, "row": dict(explanation.row)}
-    records: list[dict[str, object]] = [
-        {
-            "record": "row",
-            **head,
-            "values": dict(explanation.values),
-            "steps": [list(step) for step in explanation.steps],
-            "notes": list(explanation.notes),
-        }
-    ]
-    records += [
-        {
-            "record": "item",
-            **head,
-            "kind": item.kind,
-            "label": item.label,
-            "values": dict(item.values),
-            "where": [{"side": w.side, "what": w.what, "file": w.file, "line": w.line} for w in item.where],
-        }
-        for item in explanation.items
-    ]
-    return records
+def relocated(root: str | os.PathLike, writing: bool) -> Callable[[str], str]:
+    """How the JSON Lines under the folder ``root`` name a file: relative to ``root`` (so that they
+    read the same from any folder, and with the folder moved together with the run's files).
+    ``writing``: a path as given (from the current folder) to its name in the records; else a
+    name in the records to a path from the current folder (an absolute name stays as it is)."""
+    base = os.path.abspath(root)
+    done: dict[str, str] = {}
+
+    def place(file: str) -> str:
+        if file not in done:
+            if writing:
+                done[file] = os.path.relpath(os.path.abspath(file), base)
+            else:
+                done[file] = file if os.path.isabs(file) else os.path.relpath(os.path.join(base, file))
+        return done[file]
+
+    return place
 
 
-def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
-    """The explanations of JSON Lines records (as_records' output, in its order); FormulaError
-    naming the record (its line) when one is not an explanation's."""
+def row_record(explanation: Explanation) -> dict[str, object]:
+    """A row's JSON Lines record (docs/explain.md gives the format): its key, values and steps;
+    one record per item follows it (item_fields, with the row's task, metric and key)."""
+    return {
+        "record": "row",
+        "task": explanation.task,
+        "metric": explanation.metric,
+        "row": dict(explanation.row),
+        "values": dict(explanation.values),
+        "steps": [list(step) for step in explanation.steps],
+        "notes": list(explanation.notes),
+    }
+
+
+def item_fields(item: Item, place: Callable[[str], str] = str) -> dict[str, object]:
+    """An item's fields as its JSON Lines record holds them."""
+    where = [{"side": w.side, "what": w.what, "file": place(w.file), "line": w.line} for w in item.where]
+    return {"kind": item.kind, "label": item.label, "values": dict(item.values), "where": where}
+
+
+def from_records(records: Iterable[Mapping[str, object]], place: Callable[[str], str] = str) -> list[Explanation]:
+    """The explanations of JSON Lines records (a row's, then its items', in order); FormulaError
+    naming the record (its line) when one is not an explanation's. ``place``: the path of a file
+    the records name (aifcheck.score.explain.relocated)."""
     found: list[Explanation] = []
     items: list[Item] = []
 
@@ -242,7 +291,7 @@ def from_records(records: Iterable[Mapping[str, object]]) -> list[Explanation]:
                     )
                 )
             elif record["record"] == "item" and found:
-                where = tuple(Source(w["side"], w["what"], w["file"], w["line"]) for w in record["where"])
+                where = tuple(Source(w["side"], w["what"], place(w["file"]), w["line"]) for w in record["where"])
                 items.append(
                     Item(str(record["kind"]), str(record["label"]), tuple(dict(record["values"]).items()), where)
                 )
@@ -274,7 +323,7 @@ def read_explanations(source: str | os.PathLike) -> list[Explanation]:
             except json.JSONDecodeError as exc:
                 raise InputError(str(path), f"not a JSON record: {exc.msg}", number) from None
         try:
-            found += from_records(records)
+            found += from_records(records, relocated(path.parent.parent, writing=False))
         except FormulaError as exc:
             raise InputError(str(path), str(exc)) from None
     return found
@@ -292,6 +341,15 @@ def _in_order(values: list[str], row: tuple[tuple[str, str], ...]) -> bool:
     """Whether the values name the row's key columns in their order (columns may be skipped)."""
     key = iter(v for _, v in row)
     return all(any(v == found for found in key) for v in values if v)
+
+
+SUMMARY_ROWS = frozenset({"ALL-Macro", "ALL-Micro", "ALL"})
+
+
+def is_summary(explanation: Explanation) -> bool:
+    """Whether a row summarises others (TA1's ALL-Micro and ALL-Macro, TA2's and TA3's ALL-Macro,
+    CRUX's ALL): the first or second value of its key says so."""
+    return any(v in SUMMARY_ROWS for _, v in explanation.row[:2])
 
 
 def explained_run(path: str | os.PathLike) -> tuple[Explanation, ...]:
@@ -327,55 +385,19 @@ def _problem(item: Item) -> bool:
     return "miss" in item.kind or "false-alarm" in item.kind or "uncounted" in item.kind
 
 
-def shown_items(explanation: Explanation, limit: int) -> list[Item]:
-    """The first ``limit`` items a person reads: misses and false alarms first (what lowered the
-    score), then the others, each group in the explanation's order."""
+PER_KIND = 2  # items of one kind a report shows of a row: a few examples of each, the rest in the JSON Lines
+
+
+def shown_items(explanation: Explanation, limit: int, per_kind: int = PER_KIND) -> list[Item]:
+    """The first ``limit`` items a person reads, at most ``per_kind`` of a kind: misses and false
+    alarms first (what lowered the score), then the others, each group in the explanation's order."""
     ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
-    return ordered[:limit]
-
-
-@dataclass(frozen=True)
-class Move:
-    """A score row whose value differs between two runs, with the items one run has and the other
-    lacks (a gold object is the same item in both runs: it is named by its gold row)."""
-
-    metric: str
-    row: tuple[tuple[str, str], ...]
-    column: str
-    before: float
-    after: float
-    gained: tuple[Item, ...]  # in the second run only
-    lost: tuple[Item, ...]  # in the first run only
-
-
-_SUMMARY_ROWS = frozenset({"ALL-Macro", "ALL-Micro", "ALL"})
-
-
-def _identity(item: Item) -> tuple[str, str]:
-    gold = [w for w in item.where if w.side == "gold"]
-    return (item.kind, f"{gold[0].file}:{gold[0].line}" if gold else item.label)
-
-
-def moves(first: Iterable[Explanation], second: Iterable[Explanation]) -> list[Move]:
-    """The per-document or per-query rows whose first value differs between two runs' explanations
-    (rows of one run only count from 0), largest change first, with the items that differ."""
-    before = {(e.metric, e.row): e for e in first}
-    after = {(e.metric, e.row): e for e in second}
+    taken: dict[str, int] = {}
     found = []
-    for key in dict.fromkeys([*before, *after]):
-        a, b = before.get(key), after.get(key)
-        if any(v in _SUMMARY_ROWS for _, v in key[1][:2]):
-            continue
-        column = next(iter((a or b).values), (None, None))[0]
-        if column is None:
-            continue
-        old = float(dict(a.values).get(column) or 0) if a else 0.0
-        new = float(dict(b.values).get(column) or 0) if b else 0.0
-        if old == new:
-            continue
-        have = {_identity(i): i for i in (a.items if a else ())}
-        get = {_identity(i): i for i in (b.items if b else ())}
-        gained = tuple(i for k, i in get.items() if k not in have)
-        lost = tuple(i for k, i in have.items() if k not in get)
-        found.append(Move(key[0], key[1], column, old, new, gained, lost))
-    return sorted(found, key=lambda m: -abs(m.after - m.before))
+    for item in ordered:
+        if len(found) == limit:
+            break
+        if taken.get(item.kind, 0) < per_kind:
+            taken[item.kind] = taken.get(item.kind, 0) + 1
+            found.append(item)
+    return found

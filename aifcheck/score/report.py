@@ -14,7 +14,7 @@ from aifcheck.score.explain import Explanation, explained_run, source_lines
 from aifcheck.score.scorefiles import Headline, ScoreSet, read_scores
 
 REPORT_SIZES = (0.9, 0.95)
-ITEMS_SHOWN = 20  # the items of a row the report shows, with their lines (score explain prints them all)
+ITEMS_SHOWN = 12  # the items of a row the report shows, with their lines (score explain prints them all)
 
 
 @dataclass(frozen=True)

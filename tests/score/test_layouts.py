@@ -46,8 +46,8 @@ def test_nist_s_docker_output_and_gold_folders_are_read(tmp_path: Path) -> None:
     )
     notes = [line for line in done.stderr.splitlines() if "is NIST's" in line]
     assert notes == [
-        f"note: {EXAMPLE} is NIST's docker output: its SPARQL-output/ is scored",
-        f"note: --gold {gold} is NIST's gold folder: its SPARQL-VALID-output/ is read",
+        f"aifcheck: note: {EXAMPLE} is NIST's docker output: its SPARQL-output/ is scored",
+        f"aifcheck: note: --gold {gold} is NIST's gold folder: its SPARQL-VALID-output/ is read",
     ]
 
 
@@ -65,7 +65,7 @@ def test_a_later_stage_s_folder_is_scored_as_nist_s_stages_take_it(tmp_path: Pat
     assert json.loads((tmp_path / "out" / "results.json").read_text()) == json.loads(
         (EXAMPLE / "results.json").read_text()
     )
-    assert f"note: {later} is NIST's SPARQL-FILTERED-output: its tables go through NIST's stages again" in done.stderr
+    assert f"aifcheck: note: {later} is NIST's SPARQL-FILTERED-output: its tables go through NIST's stages again" in done.stderr
 
 
 @need_example
@@ -131,6 +131,7 @@ def test_ta2_and_ta3_name_the_run_for_a_stage_s_folder(tmp_path: Path) -> None:
         assert done.returncode == 2 and done.stderr.splitlines() == [
             f"aifcheck: error: {stages2 / stage}: a stage's folder of NIST's docker output: give the run, {stages2}"
         ]
+    (tmp_path / "none.tab").write_text("", encoding="utf-8")  # a file: the inputs are there, the run is not
     for stage in ("ARF-output", "SPARQL-AUGMENTED-output"):
         done = aifcheck(
             "score",

@@ -10,6 +10,7 @@ from aifcheck.extract.model import Span
 from aifcheck.extract.query import run_table as run_query
 from aifcheck.extract.query import value
 from aifcheck.loading.kb import load_kb
+from aifcheck.pipeline.shared.extent import extent
 from aifcheck.pipeline.shared.sparql import format_term
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.select import tables_of
@@ -47,7 +48,7 @@ def kb_tables_and_lines(path: str) -> tuple[dict[str, tuple[str, str]], KbLines]
             if kind == "cluster":
                 found.clusters.setdefault(cluster, line)
             elif kind == "mention":
-                found.mentions.setdefault((cluster, _extent(record)), line)
+                found.mentions.setdefault((cluster, extent(record)), line)
             elif kind == "argument":
                 found.arguments.setdefault((cluster, _name(record["object"]), _name(record["role"])), line)
             else:
@@ -60,25 +61,3 @@ def kb_tables_and_lines(path: str) -> tuple[dict[str, tuple[str, str]], KbLines]
 def _name(term) -> str:
     """A term as NIST's clean stage leaves it in a table's cell."""
     return clean_text(format_term(term) + "\n")[:-1]
-
-
-def _number(term) -> int | float:
-    text = value(term)
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
-
-
-def _extent(record: dict) -> Span:
-    """A justification's extent, as a Span equal to the one NIST's printed span reads as."""
-    document, element = value(record["docid"]), value(record["doceid"])
-    keyframe = value(record["kfid"])
-    if record["so"] is not None:
-        return Span(document, element, _number(record["so"]), _number(record["eo"]))
-    if record["ulx"] is not None:
-        corners = [_number(record[c]) for c in ("ulx", "lrx", "uly", "lry")]
-        return Span(document, element, *corners, keyframe=keyframe)
-    if record["st"] is not None:
-        return Span(document, element, _number(record["st"]), _number(record["et"]))
-    return Span(document, element, shot=value(record["sid"]))

@@ -27,7 +27,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import missing, regular_files
@@ -36,6 +36,9 @@ from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.screen import RowValidator
+
+if TYPE_CHECKING:  # (a run given as NIST's output needs no KB loader)
+    from aifcheck.pipeline.ta2.locate import KbPlaces
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 SUFFIX = ".rq.tsv"
@@ -87,6 +90,7 @@ class LoadedResponses:
     rows: tuple[Response, ...] = ()
     skipped: str | None = None  # why NIST skips the file
     events: tuple[RowEvent, ...] = field(default_factory=tuple)
+    places: KbPlaces | None = None  # a run given as its KB, when asked: the KB's lines of the rows' objects
 
     @property
     def errors(self) -> int:
@@ -165,11 +169,12 @@ DOCKER_STAGES = ("SPARQL-output", "SPARQL-CLEAN-output", VALID_FOLDER)  # NIST's
 
 
 def load_run(
-    run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False
+    run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False, places: bool = False
 ) -> dict[str, LoadedResponses]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
-    (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
+    (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb`` (``places``: with the KB's
+    lines of the rows' objects)."""
     run = Path(run)
     if (run / VALID_FOLDER).is_dir():
         return read_folder(run / VALID_FOLDER, aux, None if every_file else queries)
@@ -179,7 +184,7 @@ def load_run(
         raise UsageError(f"{run}: a stage's folder of NIST's docker output: give the run, {run.parent}")
     if kb is None:
         raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
-    return responses_from_kb(kb, aux, queries)
+    return responses_from_kb(kb, aux, queries, places)
 
 
 def kb_of(run: str | os.PathLike) -> Path | None:
@@ -193,7 +198,9 @@ def kb_of(run: str | os.PathLike) -> Path | None:
     return run if run.is_file() and run.suffix == ".ttl" else None
 
 
-def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[str, LoadedResponses]:
+def responses_from_kb(
+    kb: Path, aux: Aux, queries: Mapping[str, Query], places: bool = False
+) -> dict[str, LoadedResponses]:
     """A run given as its KB: NIST's TA2 docker stages (aifcheck.pipeline.ta2.run: each query's SPARQL
     on the KB, then clean and validate) give the rows NIST's docker writes to SPARQL-VALID-output,
     which are read as from that folder (validated again, as NIST's scorer does), by query ID in
@@ -204,7 +211,7 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
         pipeline_ta2,
     )  # imported when needed: a run given as NIST's output needs no KB loader
 
-    stages = pipeline_ta2(kb, list(queries.values()), aux)
+    stages = pipeline_ta2(kb, list(queries.values()), aux, places)
     # what the validate stage dropped or corrected never reaches the scorer: kept as "stage" events
     logged: dict[str, list[RowEvent]] = {}
     for event in stages.log:
@@ -220,6 +227,11 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
         query_id = query_id_of(file.name)
         found[query_id] = LoadedResponses(
-            path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events)
+            path,
+            query_id,
+            "\t".join(file.header),
+            rows,
+            events=(*logged.get(query_id, ()), *events),
+            places=stages.places,
         )
     return found

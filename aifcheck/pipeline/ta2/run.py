@@ -22,6 +22,7 @@ from aifcheck.loading.kb import KB, load_kb
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
 from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.ta2.locate import KbPlaces, kb_places
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.screen import StageFile, validate_stage
 
@@ -50,6 +51,7 @@ class TA2Pipeline:
     clean: tuple[StageFile, ...]  # SPARQL-CLEAN-output
     valid: tuple[StageFile, ...]  # SPARQL-VALID-output
     log: tuple[Event, ...]
+    places: KbPlaces | None = None  # where the KB writes the tables' clusters and mentions, when asked
 
     @property
     def errors(self) -> int:
@@ -74,11 +76,15 @@ class TA2Pipeline:
 
 
 def pipeline_ta2(
-    kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux
+    kb: str | os.PathLike,
+    queries: str | os.PathLike | Sequence[Query],
+    aux: str | os.PathLike | Aux,
+    places: bool = False,
 ) -> TA2Pipeline:
     """NIST's TA2 docker stages on the KB ``kb`` (a ``task2_kb.ttl``): one query per row of
     ``queries`` (NIST's queries table, or its queries), cleaned, then validated
-    against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``).
+    against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``); ``places``: also
+    the KB's lines of the tables' clusters and mentions, from the same load (for explanations).
     Raises UsageError (a missing folder) or InputError (a file that cannot be read, located)."""
     rows = (
         tuple(read_queries(queries, PIPELINE_COLUMNS, TEMPLATES).values())
@@ -86,11 +92,12 @@ def pipeline_ta2(
         else tuple(queries)
     )
     tables = aux if isinstance(aux, Aux) else load_aux(aux, TA2_CORE)
-    with load_kb(kb, lines=False) as store:
+    with load_kb(kb, lines=places) as store:
         sparql = sparql_stage(store, rows)
-    clean = clean_stage(sparql)
+        clean = clean_stage(sparql)
+        found = kb_places(store, str(kb), sparql, clean) if places else None
     valid, log = validate_stage(clean, tables)
-    return TA2Pipeline(rows, sparql, clean, valid, log)
+    return TA2Pipeline(rows, sparql, clean, valid, log, found)
 
 
 def find_kb(run: str | os.PathLike) -> Path:
@@ -102,7 +109,8 @@ def find_kb(run: str | os.PathLike) -> Path:
     items = sorted(p.name for p in run.iterdir())
     if S3_FILE in items:
         raise UsageError(
-            f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: put the {KB_FILE} in RUN instead"
+            f"{run / S3_FILE}: NIST's docker downloads the KB this names from S3; aifcheck reads local files: "
+            f"put the {KB_FILE} in RUN instead"
         )
     if items != [KB_FILE]:
         found = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "") if items else "nothing"

@@ -317,10 +317,15 @@ def _score_claims(ours: ClaimFile, theirs: ClaimFile, explain: bool = False) -> 
     return replace(scores, explanations=tuple(found))
 
 
-def _row_values(found: Counts) -> tuple[tuple[str, object], ...]:
-    names = ("true_positives", "false_positives", "false_negatives", "precision", "recall", "f1", "accuracy")
-    steps = ("tp", "fp", "fn", "precision", "recall", "f1", "accuracy")
+def count_values(found: Counts) -> tuple[tuple[str, object], ...]:
+    """TP, FP, FN, P, R and F1 by the names of the explanation's steps."""
+    names = ("true_positives", "false_positives", "false_negatives", "precision", "recall", "f1")
+    steps = ("tp", "fp", "fn", "precision", "recall", "f1")
     return tuple((step, getattr(found, name)) for step, name in zip(steps, names, strict=True))
+
+
+def _row_values(found: DocumentScore | ClaimScores) -> tuple[tuple[str, object], ...]:
+    return (*count_values(found), ("accuracy", found.accuracy))
 
 
 def _count(frames: Iterable[Keys]) -> dict[str, int]:

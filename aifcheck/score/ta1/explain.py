@@ -18,7 +18,7 @@ from aifcheck.extract.model import Cluster
 from aifcheck.pipeline.ta1.align import type_similarity
 from aifcheck.pipeline.ta1.locate import KbLines
 from aifcheck.pipeline.ta1.tables import Document, TableRow
-from aifcheck.score.explain import Explanation, Item, Value, Source
+from aifcheck.score.explain import COUNTS_PRF, Explanation, Item, Source, Value
 from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores, ScoreRow, Trf, frame_trfs
 
@@ -40,11 +40,6 @@ UNALIGNED = (
 PRF_STEPS = (
     ("precision", "same / system if system else 0"),
     ("recall", "same / gold if gold else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
-)
-_COUNTS_PRF = (
-    ("precision", "tp / (tp + fp) if tp + fp else 0"),
-    ("recall", "tp / (tp + fn) if tp + fn else 0"),
     ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
 )
 MEAN_STEPS = (
@@ -158,7 +153,7 @@ def explain_summaries(name: str, scores: MetricScores) -> list[Explanation]:
             for r in rows
         )
         if name == "NegationMetricV2" and summary.document == "ALL-Micro":
-            steps = tuple((c, f'total("row", "{c}")') for c in ("tp", "fp", "fn")) + _COUNTS_PRF
+            steps = tuple((c, f'total("row", "{c}")') for c in ("tp", "fp", "fn")) + COUNTS_PRF
         else:
             shown = [c for c in columns if summary.get(c) != ""]
             of = 'mean("row", "{c}")' if summary.document == "ALL-Micro" else 'group_mean("row", "{c}", "document")'
@@ -320,15 +315,13 @@ def _frame(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Explained
     system_list = frame_trfs(inputs.system.get(document), row.system_cluster)
     matched = frame.edge_matching(inputs, document, gold_list, system_list)
     items = [_cluster_item("pair", where, row.gold_cluster, row.system_cluster)]
-    for i, j, score in matched:
-        subject, role, filler = frame.edge_components(inputs, document, gold_list[i], system_list[j])
-        values = (
-            ("subject_similarity", subject),
-            ("role_similarity", role),
-            ("filler_similarity", filler),
-            ("score", score),
-        )
-        items.append(_trf_item("edge-pair", gold_list[i], system_list[j], values, where))
+    items += _scored_pairs(
+        ("edge-pair", "subject_similarity", "role_similarity", "filler_similarity"),
+        matched,
+        (gold_list, system_list),
+        lambda g, s: frame.edge_components(inputs, document, g, s),
+        where,
+    )
     items += _unmatched(gold_list, system_list, matched, where, "edge")
     steps = tuple((n, e.format(pair="edge-pair", miss="edge-miss", alarm="edge-false-alarm")) for n, e in MEAN_STEPS)
     return (*steps, ("average_edge_score", "total / count if count else 0")), tuple(items)
@@ -341,6 +334,30 @@ def _trf_item(kind: str, gold: Trf | None, system: Trf | None, values: tuple, wh
     label = " <-> ".join(name(t) for t in (system, gold) if t is not None)
     found = (*(where.gold.trf(gold) if gold else ()), *(where.system.trf(system) if system else ()))
     return Item(kind, label, values, found)
+
+
+def _scored_pairs(
+    names: tuple[str, ...],
+    matched: Iterable[tuple[int, int, float]],
+    lists: tuple[list[Trf], list[Trf]],
+    components: Callable[[Trf, Trf], tuple[float, ...]],
+    where: Sides,
+    keep: Callable[[Trf], bool] = lambda _t: True,
+) -> list[Item]:
+    """An item of kind ``names[0]`` per matched pair (gold index, system index, score) whose system
+    TRF is kept, with the components of its score named by ``names[1:]``, and the score."""
+    gold_list, system_list = lists
+    return [
+        _trf_item(
+            names[0],
+            gold_list[i],
+            system_list[j],
+            (*zip(names[1:], components(gold_list[i], system_list[j]), strict=True), ("score", score)),
+            where,
+        )
+        for i, j, score in matched
+        if keep(system_list[j])
+    ]
 
 
 def _unmatched(
@@ -367,19 +384,15 @@ def _unmatched(
 def _argument(inputs: Inputs, row: ScoreRow, where: Sides, name: str) -> Explained:
     document, metatypes = row.document, argument.GROUPS[row.metatype]
     variant, justified = name[-2], name.endswith("1")
-    gold_list, system_list = argument.trfs(inputs, document, variant)
-    matched = argument.match_trfs(inputs, document, gold_list, system_list, justified and inputs.plan)
-    items = []
-    for i, j, score in sorted(matched, key=lambda m: m[1]):  # NIST adds in system TRF order
-        if system_list[j].metatype in metatypes:
-            subject, roles, filler = argument.trf_components(inputs, document, gold_list[i], system_list[j])
-            values = (
-                ("subject_type_similarity", subject),
-                ("roles_precision", roles),
-                ("filler_similarity", filler),
-                ("score", score),
-            )
-            items.append(_trf_item("trf-pair", gold_list[i], system_list[j], values, where))
+    gold_list, system_list, matched = argument.matched_trfs(inputs, document, variant, justified)
+    items = _scored_pairs(
+        ("trf-pair", "subject_type_similarity", "roles_precision", "filler_similarity"),
+        sorted(matched, key=lambda m: m[1]),  # NIST adds in system TRF order
+        (gold_list, system_list),
+        lambda g, s: argument.trf_components(inputs, document, g, s),
+        where,
+        keep=lambda t: t.metatype in metatypes,
+    )
     items += _unmatched(gold_list, system_list, matched, where, "trf", keep=lambda t: t.metatype in metatypes)
     steps = tuple((n, e.format(pair="trf-pair", miss="trf-miss", alarm="trf-false-alarm")) for n, e in MEAN_STEPS)
     return (*steps, ("trf_score", "total / count if count else 0")), tuple(items)
@@ -481,7 +494,7 @@ def _negation_v2(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
         ("tp", 'total("mention-pair", "system_negated * gold_negated")'),
         ("fp", 'total("mention-pair", "system_negated * (1 - gold_negated)")'),
         ("fn", 'total("mention-pair", "(1 - system_negated) * gold_negated")'),
-        *_COUNTS_PRF,
+        *COUNTS_PRF,
     )
     return steps, tuple(items)
 

@@ -22,6 +22,7 @@ from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, gold_folder, kb_tables, run_folder, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
+from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.explain import Explanation
 from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
 from aifcheck.score.ta1.explain import explain_summaries
@@ -61,6 +62,7 @@ class TA1Scores:
         return self.results[headline_key(metric, language)]
 
 
+@cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
 def score_ta1(
     run: str | os.PathLike,
     gold: str | os.PathLike,

@@ -42,7 +42,7 @@ def score_plan(
         own = assessments.by_query.get(query.query_id, {})
         found = files.get(query.query_id)
         valid = tuple(r for r in found.rows if r.valid) if found is not None else ()
-        query_rows = _query_rows(query, valid, own, truth, found.path if explain and found is not None else None)
+        query_rows = _query_rows(query, valid, own, truth, (explain, found))
         denominator += min(query.clusters, len(query_rows))
         rows += query_rows
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
@@ -57,9 +57,10 @@ def _query_rows(
     rows: tuple[Response, ...],
     own: Mapping[str, Judgement],
     truth: Mapping[str, set[str]],
-    explain: str | None = None,
+    explain: tuple[bool, LoadedResponses | None] = (False, None),
 ) -> list[PseudoQuery]:
-    """The query's rows, one per class; ``explain``: its response file, to explain each row."""
+    """The query's rows, one per class; ``explain``: (whether to explain them, the query's
+    response file)."""
     right = [j for j in own.values() if j.plan_label in RIGHT]
     classes = sorted({j.plan_class for j in right})
     truth = {**truth, NIL: {j.document for j in right if j.plan_class == NIL}}
@@ -83,12 +84,12 @@ def _query_rows(
             cluster.cluster if cluster else None,
             _counts(cluster, rows, own) if cluster else ResponseCounts(),
         )
-        if explain is not None:
+        if explain[0]:
             values = (("ap", ap), ("rel_counted", row.rel_counted))
             class_aps = {c.cluster: aps[i][k] for i, c in enumerate(selected)}
             pooled = cluster.pooled if cluster else ()
             name = cluster.cluster if cluster else None
-            explanation = plan_row(query, g, values, pooled, rows, explain, own, truth.get(g, ()), class_aps, name)
+            explanation = plan_row(query, g, values, pooled, rows, explain[1], own, truth.get(g, ()), class_aps, name)
             row = replace(row, explanation=explanation)
         found.append(row)
     return found

@@ -11,6 +11,7 @@ from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.ta2.queries import TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.responses import KINDS, LoadedResponses, kb_of, load_run
+from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.ta2.assessments import read_assessments
 from aifcheck.score.ta2.explain import summary as explain_summary
 from aifcheck.score.ta2.nist import ScorerFlags, score_nist
@@ -18,6 +19,7 @@ from aifcheck.score.ta2.plan import score_plan
 from aifcheck.score.ta2.scores import NIST, PLAN, TA2Scores
 
 
+@cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
 def score_ta2(
     run: str | os.PathLike,
     queries_to_score: str | os.PathLike,
@@ -40,7 +42,8 @@ def score_ta2(
     run = Path(run)
     if plan and (cutoff or normalize or weighted):
         raise UsageError(
-            "--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1"
+            "--cutoff, --normalize and --weighted are options of NIST's scorer; "
+            "--plan divides by min(K, GT) and values items 0 or 1"
         )
     for path, what in (
         (run, "RUN"),
@@ -55,7 +58,7 @@ def score_ta2(
         _check_counts(queries, str(queries_to_score))
     judged = read_assessments(assessments, skip_short=plan)
     tables = load_aux(aux, TA2_CORE)
-    files = load_run(run, tables, queries)
+    files = load_run(run, tables, queries, places=explain)
     notes = [*judged.notes, *_response_notes(queries, files)]
     errors = sum(f.errors for f in files.values())
     name = run_id if run_id is not None else (run.name if run.is_dir() else run.parent.name)

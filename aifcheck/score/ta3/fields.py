@@ -156,6 +156,17 @@ def required_correct(claim: AssessedClaim, flagged: bool) -> tuple[bool, str | N
     return True, None
 
 
+def judgement_lines(claim: AssessedClaim) -> list[tuple[str, int]]:
+    """The line of each row that judges a component of a field (the field's name, the line), in
+    FIELDS order, then component order."""
+    return [
+        (field.name, row.line)
+        for field in FIELDS
+        for rows in claim.fields.get(field.name, {}).values()
+        if (row := rows.get(field.judged_by)) is not None
+    ]
+
+
 def claim_values(claim: AssessedClaim, flagged: bool, correct: bool) -> ClaimValues:
     """Every field's correct values (``correct``: required_correct's answer); every judgement of
     every component is read (and must be one NIST knows), as NIST reads them for each claim it

@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.extract.claims import claim_lines
+from aifcheck.extract.claims import OUTER, claim_lines
 from aifcheck.pipeline.ta3.qcf import QCF_RUN
 from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.explain import Explanation, Source
@@ -59,6 +59,7 @@ from aifcheck.score.ta3.fields import (
     ClaimValues,
     NoveltyMatrix,
     claim_values,
+    judgement_lines,
     required_correct,
 )
 from aifcheck.score.ta3.package import CONDITION_LISTS, Package, QueryToScore, read_package, read_queries
@@ -366,18 +367,21 @@ class _Scorer:
         return (("relation", relation), ("required_correct", int(values.required_correct)), *fields)
 
     def _where(self, key: tuple[str, str], claim: Ranked | None, uid: str | None) -> tuple[Source, ...]:
-        """The run's ranking row and the claim's file beside it, its claim-mappings row, and the pool
-        claim's assessment file."""
+        """The run's ranking row and the claim's file beside it, its claim-mappings row, and the rows
+        of the pool claim's assessment that judge each field."""
         found = []
         if claim is not None:
             found.append(Source("system", "ranking", claim.path, claim.line))
-            frame = Path(claim.path).parent / f"{claim.claim_id}.ttl"
-            if frame.is_file():
-                found.append(Source("system", "claim", str(frame), self._claim_line(frame, claim.claim_id)))
+            frame = Path(claim.path).parent / f"{claim.claim_id}.ttl"  # the KB, or the folder of its tables
+            if frame.exists():
+                line = self._claim_line(frame, claim.claim_id)
+                table = frame / f"{OUTER}.rq.tsv" if frame.is_dir() else frame
+                found.append(Source("system", "claim", str(table), line))
             rows = self.package.runs.get((*key, self.run_id, claim.claim_id), ())
             found += [Source("gold", "claim mapping", self.package.mappings_path, r.line) for r in rows[:1]]
         if uid is not None and uid in self.package.claims:
-            found.append(Source("gold", "assessment", self.package.claims[uid].path, 1))
+            assessed = self.package.claims[uid]
+            found += [Source("gold", f"{name} judgement", assessed.path, n) for name, n in judgement_lines(assessed)]
         return tuple(found)
 
     def _claim_line(self, frame: Path, claim_id: str) -> int | None:

@@ -40,8 +40,7 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     """Variant ``A``, ``B`` or ``C``; ``justified`` for variant 1 (checked only under plan)."""
     rows = []
     for document, language in inputs.documents():
-        gold, system = trfs(inputs, document, variant)
-        matched = match_trfs(inputs, document, gold, system, justified and inputs.plan)
+        gold, system, matched = matched_trfs(inputs, document, variant, justified)
         system_score = {j: value for _, j, value in matched}
         gold_matched = {i for i, _, _ in matched}
         for key, metatypes in GROUPS.items():
@@ -57,6 +56,18 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
             count += sum(1 for j, t in enumerate(system) if j not in system_score and t.metatype in metatypes)
             rows.append(ScoreRow(document, language, key, (("trf_score", total / count if count else 0),)))
     return summarise(COLUMNS, rows, ("trf_score",), by_document_metatype)
+
+
+def matched_trfs(
+    inputs: Inputs, document: str, variant: str, justified: bool
+) -> tuple[list[Trf], list[Trf], list[tuple[int, int, float]]]:
+    """The document's gold and system TRFs of the variant, and match_trfs' matching of them
+    (computed once for the metric and its explanation)."""
+    key = ("argument", document, variant, justified and inputs.plan)
+    if key not in inputs.computed:
+        gold, system = trfs(inputs, document, variant)
+        inputs.computed[key] = (gold, system, match_trfs(inputs, document, gold, system, justified and inputs.plan))
+    return inputs.computed[key]  # type: ignore[return-value]
 
 
 def trfs(inputs: Inputs, document: str, variant: str) -> tuple[list[Trf], list[Trf]]:
