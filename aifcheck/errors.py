@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import enum
 
 
@@ -59,12 +60,18 @@ class InputError(AifcheckError):
 
 def printable(text: str) -> str:
     """Control and line-break characters (ESC, CR, LF, U+2028...) shown as escapes, so that text
-    taken from a file stays one clean line and cannot drive a terminal."""
+    taken from a file stays one clean line and cannot drive a terminal; a byte of a file name that
+    is not UTF-8 shown as ``\\xff``."""
     if text.isprintable():  # nearly always: skip the walk character by character
         return text
-    return "".join(
-        ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text
-    )
+    return "".join(ch if ch.isprintable() else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, as Python holds it (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
 
 
 LONGEST = 1000  # characters of a message shown: a 50 MB cell quoted in an error is cut to this
@@ -77,3 +84,14 @@ def cut(text: str, longest: int = LONGEST) -> str:
         return text
     keep = (longest - 40) // 2
     return f"{text[:keep]}... [{len(text) - 2 * keep} characters cut] ...{text[-keep:]}"
+
+
+def _escape(exc: UnicodeError) -> tuple[str, int]:
+    """A character UTF-8 cannot encode (a lone surrogate), escaped as printable does."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "".join(_escaped(ch) for ch in exc.object[exc.start : exc.end]), exc.end
+
+
+ESCAPE = "aifcheck.escape"  # the error handler of every text aifcheck writes (files, standard output)
+codecs.register_error(ESCAPE, _escape)

@@ -1,5 +1,6 @@
 """The evaluation's names, each kept here once: the task names and TA3 conditions a user types
-(from the registry, aifcheck.tasks), the condition folders, and the AIF namespace. Every stage and every command option takes them from here."""
+(from the registry, aifcheck.tasks), the condition folders, the AIF namespace, and what a run or
+batch ID may be. Every stage and every command option takes them from here."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import PurePath
 
 from aifcheck.choices import choose
-from aifcheck.errors import UsageError
+from aifcheck.errors import UsageError, cut, printable
 from aifcheck.tasks import TA3
 from aifcheck.tasks import TASKS as TASK_REGISTRY
 
@@ -56,3 +57,23 @@ def check_condition(condition: int | str) -> int:
     if str(condition) not in map(str, CONDITIONS):
         raise UsageError(f"unknown condition '{condition}' (choose {', '.join(map(str, CONDITIONS))})")
     return int(condition)
+
+
+_ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f/\\]{1,200}")
+
+
+def check_id(value: str | None, what: str) -> None:
+    """A run or batch ID, which names files and fills cells of tab-separated tables: 1 to 200
+    printable characters, UTF-8, no tab, line break, control character, ``/`` or ``\\``, not ``.``
+    or ``..``. ``what`` names where it came from (``--run-id``, ``-b``, ``RUN folder name``)."""
+    if value is None:
+        return
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{what} '{printable(value)}': not UTF-8: give another name") from None
+    if not _ID.fullmatch(value) or value in (".", "..") or not value.isprintable():
+        raise UsageError(
+            f"{what} '{printable(cut(value, 80))}': an ID names files and fills table cells: give 1 to 200 "
+            "characters without a tab, line break, control character, / or \\ (and not . or ..)"
+        )

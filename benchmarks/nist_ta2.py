@@ -76,6 +76,7 @@ class NistRun:
     returncode: int
     message: str  # NIST's last line of output when it failed
     seconds: float
+    output: str = ""  # what NIST's script printed on its standard output
 
 
 def nist_scores(
@@ -165,4 +166,4 @@ def nist_pool(
         start = time.perf_counter()
         done = subprocess.run(args, cwd=code, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
         seconds = time.perf_counter() - start
-    return NistRun(done.returncode, _failure(done), seconds)
+    return NistRun(done.returncode, _failure(done), seconds, done.stdout)

@@ -32,7 +32,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = "EXAMPLE2021E11"  # the AUX package's name, standing in for LDC2021E11
-PREFIXES = """@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .
+AIDA = (
+    "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
+    "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
+)
+PREFIXES = f"""@prefix aida: <{AIDA}> .
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 """
@@ -87,8 +91,10 @@ DOCUMENTS = (
         True,
         "EXE0011",
         (
-            "An outbreak of Kestrel fever began in Port Alder, a harbour town in Norland, on 2 March 2021, health officials said.",
-            "Dr. Mara Ilves, an epidemiologist at Alder General Hospital, said the Kestrel virus infected Tomas Berg, a local fisherman.",
+            "An outbreak of Kestrel fever began in Port Alder, a harbour town in Norland, on 2 March 2021, "
+            "health officials said.",
+            "Dr. Mara Ilves, an epidemiologist at Alder General Hospital, said the Kestrel virus infected Tomas Berg, "
+            "a local fisherman.",
             "Berg did not die; he is recovering at the hospital.",
             "The hospital will vaccinate its nurses next week.",
         ),
@@ -134,7 +140,8 @@ DOCUMENTS = (
         False,
         "EXE0051",
         (
-            "Residents of Port Alder lined up at Alder General Hospital on 12 March 2021 to receive the Kestrel fever vaccine.",
+            "Residents of Port Alder lined up at Alder General Hospital on 12 March 2021 to receive the Kestrel "
+            "fever vaccine.",
             "Dr. Mara Ilves said the outbreak started at the fish market in Port Alder.",
         ),
     ),
@@ -336,8 +343,10 @@ def turtle(kb: KB, namespace: str) -> str:
                 f"aida:clusterMember {member} ;\n    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
             )
             out.append(
-                f'ex:{node.key}-{i}-type a rdf:Statement ; rdf:subject {member} ; rdf:predicate rdf:type ; rdf:object "{node.type}" ;\n'
-                f"    aida:justifiedBy ex:{node.key}-span{i} ; aida:confidence ex:{_conf(node.confidence)} ; aida:system ex:system ."
+                f"ex:{node.key}-{i}-type a rdf:Statement ; rdf:subject {member} ; rdf:predicate rdf:type ; "
+                f'rdf:object "{node.type}" ;\n'
+                f"    aida:justifiedBy ex:{node.key}-span{i} ; aida:confidence ex:{_conf(node.confidence)} ; "
+                "aida:system ex:system ."
             )
             out.append(_justification(f"ex:{node.key}-span{i}", m))
         if node.time:
@@ -366,7 +375,8 @@ def _justification(name: str, m: Mention) -> str:
         ulx, uly, lrx, lry = m.box
         return (
             f'{name} a aida:ImageJustification ; aida:source "{d.image.element}" ; aida:sourceDocument "{d.doc_id}" ;\n'
-            f'    aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX "{ulx}"^^xsd:int ; aida:boundingBoxUpperLeftY "{uly}"^^xsd:int ; '
+            f'    aida:boundingBox [ a aida:BoundingBox ; aida:boundingBoxUpperLeftX "{ulx}"^^xsd:int ; '
+            f'aida:boundingBoxUpperLeftY "{uly}"^^xsd:int ; '
             f'aida:boundingBoxLowerRightX "{lrx}"^^xsd:int ; aida:boundingBoxLowerRightY "{lry}"^^xsd:int ] ;\n'
             f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
         )
@@ -386,7 +396,7 @@ def _time(key: str, time: Time) -> str:
             f"aida:end ex:{key}-end-after, ex:{key}-end-before ; aida:system ex:system ."
         )
     ]
-    for name, day in zip(names, time.components()):
+    for name, day in zip(names, time.components(), strict=True):
         year, month, date = day.split("-")
         lines.append(
             f'ex:{key}-{name} a aida:LDCTimeComponent ; aida:timeType "{name.split("-")[1].upper()}" ; '
@@ -881,7 +891,7 @@ def write_ta2(out: Path) -> None:
     # LDC judges NIST's pool of the two runs, made as NIST makes it
     with tempfile.TemporaryDirectory() as tmp:
         stages = [Path(tmp) / run for run in TA2_RUNS]
-        for run, stage in zip(TA2_RUNS, stages):
+        for run, stage in zip(TA2_RUNS, stages, strict=True):
             run_aifcheck(
                 "pipeline", "ta2", out / run, "--queries", out / "queries.tsv", "--aux", out / "AUX-data", "-o", stage
             )
@@ -1131,7 +1141,8 @@ CLAIMS = {
     )
 }
 
-# each run's rankings: folder (ConditionN/<query or topic>) -> its claims in rank order (Condition 5: with the run's relation)
+# each run's rankings: folder (ConditionN/<query or topic>) -> its claims in rank order (Condition 5: with
+# the run's relation)
 TA3_RUNS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
     "run1": {
         f"Condition5/{Q1}": (
@@ -1218,7 +1229,8 @@ def claim_frame(claim: Claim, condition7: str = "") -> str:
     components = [("x-variable", claim.x)] if not condition7 else []
     for name, c in (*components, ("claimer", claim.claimer)):
         out.append(
-            f'ex:{name} a aida:ClaimComponent ; aida:componentName "{c.name}" ; aida:componentIdentity "{c.identity}" ; '
+            f'ex:{name} a aida:ClaimComponent ; aida:componentName "{c.name}" ; '
+            f'aida:componentIdentity "{c.identity}" ; '
             f'aida:componentType "{c.type}" .'
         )
     if claim.time:
@@ -1228,16 +1240,19 @@ def claim_frame(claim: Claim, condition7: str = "") -> str:
         out += [
             "",
             f"ex:cluster-{key} a aida:SameAsCluster ; aida:prototype ex:{key}-prototype ; aida:system ex:system .",
-            f"ex:{key}-prototype a aida:{metatype}{handle} ; aida:informativeJustification ex:{key}-span ; aida:system ex:system .",
+            f"ex:{key}-prototype a aida:{metatype}{handle} ; aida:informativeJustification ex:{key}-span ; "
+            "aida:system ex:system .",
             f"ex:{key} a aida:{metatype} ; aida:system ex:system .",
             (
-                f"ex:{key}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{key} ; aida:clusterMember ex:{key} ; "
+                f"ex:{key}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{key} ; "
+                f"aida:clusterMember ex:{key} ; "
                 f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
             ),
         ]
         for subject in (f"{key}-prototype", key):
             out.append(
-                f'ex:{subject}-type a rdf:Statement ; rdf:subject ex:{subject} ; rdf:predicate rdf:type ; rdf:object "{qnode}" ;\n'
+                f"ex:{subject}-type a rdf:Statement ; rdf:subject ex:{subject} ; rdf:predicate rdf:type ; "
+                f'rdf:object "{qnode}" ;\n'
                 f"    aida:justifiedBy ex:{key}-span ; aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ."
             )
         out.append(_justification(f"ex:{key}-span", m))
@@ -1248,7 +1263,8 @@ def claim_frame(claim: Claim, condition7: str = "") -> str:
             "rdf:object ex:entity-prototype ;"
         ),
         (
-            f"    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:event-span, ex:entity-span ; "
+            "    aida:justifiedBy [ a aida:CompoundJustification ; "
+            "aida:containedJustification ex:event-span, ex:entity-span ; "
             f"aida:confidence ex:{_conf(1.0)} ; aida:system ex:system ] ;"
         ),
         f"    aida:confidence ex:{_conf(1.0)} ; aida:system ex:system .",
@@ -1275,27 +1291,16 @@ def write_ta3(out: Path) -> None:
         for folder, ranked in rankings.items():
             _ranking(out / run / folder, ranked)
     # LDC judges NIST's pool of the two runs and of the query claim frames (which NIST runs through
-    # its TA3 docker as a Condition 5 run named query_claim_frames, each ranked first for itself)
+    # its TA3 docker as a Condition 5 run named query_claim_frames, each ranked first for itself:
+    # pool ta3 does so with --user-queries)
     with tempfile.TemporaryDirectory() as tmp:
-        for query in (Q1, Q2):
-            _ranking(Path(tmp) / "query_claim_frames" / "Condition5" / query, ((query, "related"),))
+        user = ("--user-queries", out / "user-queries", "--aux", out / "AUX-data")
         stages = []
-        for run in (*TA3_RUNS, "query_claim_frames"):
-            source = out / run if run in TA3_RUNS else Path(tmp) / run
+        for run in TA3_RUNS:
             stages.append(Path(tmp) / "stages" / run)
-            run_aifcheck(
-                "pipeline",
-                "ta3",
-                source,
-                "--user-queries",
-                out / "user-queries",
-                "--aux",
-                out / "AUX-data",
-                "-o",
-                stages[-1],
-            )
+            run_aifcheck("pipeline", "ta3", out / run, *user, "-o", stages[-1])
         pool = Path(tmp) / "pool"
-        run_aifcheck("pool", "ta3", *stages, "--queries-to-score", out / "queries.tab", "-o", pool)
+        run_aifcheck("pool", "ta3", *stages, "--queries-to-score", out / "queries.tab", *user, "-o", pool)
         write_ta3_assessments(pool, out / "LDC" / "data" / "TA3")
 
 

@@ -171,9 +171,9 @@ def read_map(path: Path = MAP) -> list[Row]:
 
 
 @cache
-def nist_shapes() -> rdflib.Graph:
+def shapes_of(names: tuple[str, ...]) -> rdflib.Graph:
     graph = rdflib.Graph()
-    for name in NIST_CHECK:
+    for name in names:
         graph += shape_graph(name)
     return graph
 
@@ -199,6 +199,18 @@ class Rejection:
 def nist_rejections(path: Path) -> list[Rejection]:
     """What validateAIF --dwd --nist reports on a file: pySHACL with dwd_aif + restricted_aif over
     the file and the AIF ontologies (the validator validates their union)."""
+    return rejections(path, NIST_CHECK)
+
+
+def plain_rejections(path: Path, domain: Path | None = None) -> list[Rejection]:
+    """What the AIF validator reports on a file as plain AIF (validateAIF without --dwd or --nist):
+    aida_ontology.shacl over the file, the AIF ontologies and the domain ontology ``domain``."""
+    return rejections(path, ("aida_ontology.shacl",), domain)
+
+
+def rejections(path: Path, names: tuple[str, ...], domain: Path | None = None) -> list[Rejection]:
+    """pySHACL with the official shape files ``names`` over the file, the AIF ontologies and the
+    domain ontology, if any: each result with the map keys of the constraint that failed."""
     import pyshacl
 
     import aifcheck.validation.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
@@ -207,8 +219,10 @@ def nist_rejections(path: Path) -> list[Rejection]:
     with quiet_rdflib():  # ill-typed literals are what some fixtures are about
         data = rdflib.Graph().parse(path, format="turtle")
         data += ontologies()
-        _, report, _ = pyshacl.validate(data, shacl_graph=nist_shapes(), advanced=True, inference="none", inplace=True)
-    shapes = nist_shapes()
+        if domain is not None:
+            data.parse(domain, format="turtle")
+        shapes = shapes_of(names)
+        _, report, _ = pyshacl.validate(data, shacl_graph=shapes, advanced=True, inference="none", inplace=True)
     found = []
     for result in report.subjects(RDF.type, SH.ValidationResult):
         shape = report.value(result, SH.sourceShape)
@@ -221,7 +235,7 @@ def nist_rejections(path: Path) -> list[Rejection]:
         )
         keys = tuple(
             (name, label(shape_graph(name), shape), f"sh:{parameter} {render(shape_graph(name), value)}")
-            for name in NIST_CHECK
+            for name in names
             for value in written
             if (shape, SH[parameter], value) in shape_graph(name)
         )
@@ -249,7 +263,8 @@ def readme_tables(rows: list[Row]) -> str:
     for row in rows:
         by_shape[(row.file, row.shape.split(" / ")[0])].append(row)
     lines = [
-        "| shape | official files | constraints | aifcheck rules | notes: what no rule checks, and why; where aifcheck differs |",
+        "| shape | official files | constraints | aifcheck rules "
+        "| notes: what no rule checks, and why; where aifcheck differs |",
         "| --- | --- | --- | --- | --- |",
     ]
     for (file, shape), group in by_shape.items():

@@ -10,19 +10,25 @@ import os
 import pty
 import re
 import select
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 import pytest
 import typer
-from helpers import FIXTURES, ROOT
+from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck import __version__
 from aifcheck.cli import COMMANDS, application
 from aifcheck.cli.progress import ProgressBar
+from aifcheck.names import AIDA
 
 app = application()
 
@@ -279,19 +285,20 @@ def test_an_input_given_with_dot_dot_is_reported_inside_the_folder(tmp_path: Pat
     [
         (
             "kb.jsonld",
-            '{"@id": "http://example.org/c", "@type": "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#SameAsCluster"}',
+            f'{{"@id": "http://example.org/c", "@type": "{AIDA}SameAsCluster"}}',
         ),
         (
             "kb.rdf",
-            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:aida="https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>',
+            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+            f'xmlns:aida="{AIDA}"><aida:SameAsCluster rdf:about="http://example.org/c"/></rdf:RDF>',
         ),
         (
             "kb.trig",
-            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n{ <http://example.org/c> a aida:SameAsCluster . }\n",
+            f"@prefix aida: <{AIDA}> .\n{{ <http://example.org/c> a aida:SameAsCluster . }}\n",
         ),
         (
             "kb.n3",
-            "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n<http://example.org/c> a aida:SameAsCluster .\n",
+            f"@prefix aida: <{AIDA}> .\n<http://example.org/c> a aida:SameAsCluster .\n",
         ),
     ],
 )
@@ -386,3 +393,712 @@ def test_force_never_replaces_a_folder_that_holds_an_input(tmp_path: Path, comma
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"aifcheck: error: -o {out}: holds the input ") and proc.stderr.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["q.tsv", "run"]
+
+
+# --- One convention for every command (issue 43): the same mistake, the same answer ----------------
+
+TA3_T1 = ROOT / "tests" / "score" / "fixtures" / "ta3" / "T1"
+SCORE_FIXTURES = ROOT / "tests" / "score" / "fixtures"
+# every stderr line: aifcheck's own of one of three kinds, or a FILE[:LINE[:COL]]: line of validate,
+# claims, query and summary, which go on with their other inputs
+FORM = re.compile(r"aifcheck: (error|warning|note): |(?!aifcheck:)[^\s:]*[./][^\s:]*(:\d+){0,2}: ")
+TA2_QUERIES = (
+    "query_id\tentity_id\tentrypoint_type\tentrypoint\tclusters\tdocuments\n"
+    "AIDA_P3_TA2_P0002\tE2\tname\tCOVID-19\t1\t3\n"
+)
+POOL3_QUERIES = (
+    "query_id\tcondition\ttopic_id\tdepth\nT301\tCondition6\tT301\tontopic:5\nC303\tCondition7\tC303\tontopic:5\n"
+)
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("nist", "*.xlsx"))
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """Small inputs of every command, in one folder (NIST's example data from ../shared/data)."""
+    if not (SHARED_DATA / "task3-run").is_dir():
+        pytest.skip(f"NIST's example data not found at {SHARED_DATA}")
+    root = tmp_path_factory.mktemp("base")
+    _copy(ROOT / "examples" / "valid" / "document-kb.ttl", root / "kb" / "kb.ttl")
+    _copy(TEST_DATA / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl", root / "kb" / "frame.ttl")
+    _copy(SCORE_FIXTURES / "ci" / "toy.tab", root / "ci" / "scores.tab")
+    for name in ("system.tab", "gold.tab", "system-relations.tab", "gold-relations.tab"):
+        _copy(SCORE_FIXTURES / "crux" / name, root / "crux" / name)
+    _copy(TA3_T1, root / "ta3")
+    for run in ("A", "B"):
+        _copy(TA3_T1 / "nist", root / "runs" / run / "scores")
+    _copy(SHARED_DATA / "ta1-scoring" / "AUX-data", root / "aux")
+    for name in ("runW", "queries_to_score.tab", "LDC"):
+        _copy(SCORE_FIXTURES / "ta2" / "W1" / name, root / "ta2w" / name)
+    _copy(SHARED_DATA / "task2-run" / "task2_kb.ttl", root / "ta2kb" / "run" / "task2_kb.ttl")
+    (root / "ta2kb" / "queries.tsv").write_text(TA2_QUERIES, encoding="utf-8")
+    _copy(SCORE_FIXTURES / "ta2" / "pool", root / "pool2")
+    _copy(SHARED_DATA / "task3-run", root / "p3" / "run")
+    _copy(SHARED_DATA / "user-queries", root / "p3" / "user-queries")
+    made = installed(
+        "pipeline",
+        "ta3",
+        "p3/run",
+        "--user-queries",
+        "p3/user-queries",
+        "--aux",
+        "aux",
+        "-o",
+        "pool3/runs/system",
+        cwd=root,
+    )
+    assert made.returncode == 0, made.stderr  # (NIST's validator at the tag takes every example frame)
+    (root / "pool3" / "queries.tab").write_text(POOL3_QUERIES, encoding="utf-8")
+    return root
+
+
+TA3_ARGS = (
+    "score",
+    "ta3",
+    "ta3/RUN1",
+    "--queries-to-score",
+    "ta3/queries_to_score.tab",
+    "--claim-mappings",
+    "ta3/claim-mappings.tab",
+    "--assessments",
+    "ta3/LDC",
+)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A command on the base's inputs: its arguments (``{out}`` its output), the inputs it reads
+    (the base's folders), one file it reads, and its output: a "file", a "folder" or none."""
+
+    args: tuple[str, ...]
+    reads: tuple[str, ...]
+    read: str
+    output: str | None = None
+    out: str = "out"  # the output's name (a picture's and a page's name says what it is)
+    named: str = ""  # an input the command line names, if not ``read`` (a file a folder holds may be absent)
+    holds: bool = True  # -o onto a folder of the inputs is refused (score ta3 writes OUT/scores beside them)
+
+
+CONVENTIONS = {
+    "claims": Convention(("claims", "kb/frame.ttl", "-o", "{out}"), ("kb",), "kb/frame.ttl", "file"),
+    "query --table": Convention(
+        ("query", "kb/kb.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "-o", "{out}"), ("kb",), "kb/kb.ttl", "file"
+    ),
+    "query --nist-layout": Convention(
+        ("query", "kb/kb.ttl", "--task", "ta1", "--nist-layout", "-o", "{out}"), ("kb",), "kb/kb.ttl", "folder"
+    ),
+    "summary": Convention(("summary", "kb/kb.ttl"), ("kb",), "kb/kb.ttl"),
+    "graph": Convention(("graph", "kb/kb.ttl", "-o", "{out}"), ("kb",), "kb/kb.ttl", "file", "out.dot"),
+    "score ci": Convention(
+        ("score", "ci", "ci/scores.tab", "-o", "{out}", "--tab", "ci.tab", "--replications", "500"),
+        ("ci",),
+        "ci/scores.tab",
+        "file",
+    ),
+    "score compare": Convention(
+        ("score", "compare", "runs/A", "runs/B", "--replications", "500", "--tab", "{out}"),
+        ("runs",),
+        "runs/B/scores/F1ScorerV1A-scores.tab",
+        "file",
+        named="runs/B",
+    ),
+    "score report": Convention(
+        ("score", "report", "runs/A", "runs/B", "--replications", "500", "-o", "{out}"),
+        ("runs",),
+        "runs/A/scores/NDCGScorerV1-scores.tab",
+        "file",
+        "out.html",
+        named="runs/A",
+    ),
+    "score crux-claims": Convention(
+        ("score", "crux-claims", "crux/system.tab", "--gold", "crux/gold.tab"), ("crux",), "crux/gold.tab"
+    ),
+    "score crux-relations": Convention(
+        ("score", "crux-relations", "crux/system-relations.tab", "--gold", "crux/gold-relations.tab"),
+        ("crux",),
+        "crux/system-relations.tab",
+    ),
+    "score ta2": Convention(
+        (
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "{out}",
+        ),
+        ("ta2w", "aux"),
+        "ta2w/LDC/data/TA2/kit1.tab",
+        "folder",
+        named="ta2w/queries_to_score.tab",
+    ),
+    "score ta3": Convention((*TA3_ARGS, "-o", "{out}"), ("ta3",), "ta3/queries_to_score.tab", "folder", holds=False),
+    "pipeline ta2": Convention(
+        ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "{out}"),
+        ("ta2kb", "aux"),
+        "ta2kb/queries.tsv",
+        "folder",
+    ),
+    "pipeline ta3": Convention(
+        ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "{out}"),
+        ("p3", "aux"),
+        "p3/run/Condition6/T301/T301.ranking.tsv",
+        "folder",
+        named="p3/user-queries",
+    ),
+    "pool ta2": Convention(
+        ("pool", "ta2", "pool2/runs/runA", "--queries-to-score", "pool2/queries.tab", "--aux", "aux", "-o", "{out}"),
+        ("pool2", "aux"),
+        "pool2/queries.tab",
+        "folder",
+    ),
+    "pool ta3": Convention(
+        ("pool", "ta3", "pool3/runs/system", "--queries-to-score", "pool3/queries.tab", "-o", "{out}"),
+        ("pool3",),
+        "pool3/queries.tab",
+        "folder",
+    ),
+}
+
+
+def _case(base: Path, folder: Path, convention: Convention) -> Path:
+    """A fresh copy of what the command reads, in ``folder``."""
+    for name in convention.reads:
+        _copy(base / name, folder / name)
+    return folder
+
+
+def _run(convention: Convention, folder: Path, out: str | None = None) -> subprocess.CompletedProcess:
+    args = [a.replace("{out}", out or convention.out) for a in convention.args]
+    proc = installed(*args, cwd=folder)
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-2000:]
+    bad = [line for line in proc.stderr.splitlines() if not FORM.match(line) or len(line) > 2000]
+    assert not bad, bad[:3]  # every line one of the forms, one clean line
+    return proc
+
+
+def _refused(proc: subprocess.CompletedProcess, status: int, words: str) -> None:
+    assert proc.returncode == status and re.search(words, proc.stderr), (proc.returncode, proc.stderr[-2000:])
+
+
+@pytest.mark.parametrize("name", sorted(CONVENTIONS))
+def test_every_command_answers_a_mistake_as_validate_does(base: Path, tmp_path: Path, name: str) -> None:
+    """The table of docs/commands.md ("Mistakes"), command by command, on the installed command:
+    a missing input, a FIFO, a byte that is not UTF-8 (exit 3, validate's words, the file named
+    and its line and column); -o onto an input, and -o of the wrong kind (exit 2); every stderr
+    line of a form of the table."""
+    convention = CONVENTIONS[name]
+    pristine = _run(convention, _case(base, tmp_path / "pristine", convention))
+    assert pristine.returncode in (0, 1), pristine.stderr[-2000:]
+
+    folder = _case(base, tmp_path / "missing", convention)
+    named = convention.named or convention.read
+    shutil.rmtree(folder / named) if (folder / named).is_dir() else (folder / named).unlink()
+    _refused(_run(convention, folder), 3, re.escape(f"{named}: no such file or directory"))
+
+    folder = _case(base, tmp_path / "fifo", convention)
+    (folder / convention.read).unlink()
+    os.mkfifo(folder / convention.read)
+    _refused(_run(convention, folder), 3, re.escape(f"{convention.read}: not a regular file"))
+
+    folder = _case(base, tmp_path / "byte", convention)
+    lines = (folder / convention.read).read_bytes().split(b"\n")
+    (folder / convention.read).write_bytes(b"\n".join([lines[0], b"\xff" + lines[1], *lines[2:]]))
+    _refused(_run(convention, folder), 3, re.escape(f"{convention.read}:2:1: not UTF-8 (byte 0xff)"))
+
+    if convention.output is None:
+        return
+    folder = _case(base, tmp_path / "onto", convention)
+    before = (folder / convention.read).read_bytes()
+    _refused(_run(convention, folder, convention.read), 2, r"^aifcheck: error: (-o|--tab) .*(input|not a folder)")
+    if convention.output == "folder" and convention.holds:
+        _refused(_run(convention, folder, convention.reads[0]), 2, r"^aifcheck: error: -o .*holds the input")
+    assert (folder / convention.read).read_bytes() == before
+
+    folder = _case(base, tmp_path / "kind", convention)
+    if convention.output == "file":  # a folder where a file is written
+        (folder / "afolder").mkdir()
+        _refused(_run(convention, folder, "afolder"), 2, r"^aifcheck: error: (-o|--tab) afolder: a folder, not a file")
+    else:  # a file where a folder is written
+        (folder / "afile").write_text("keep me\n", encoding="utf-8")
+        _refused(_run(convention, folder, "afile"), 2, r"^aifcheck: error: -o afile: not a folder")
+        assert (folder / "afile").read_text(encoding="utf-8") == "keep me\n"
+
+
+def _in(base: Path, folder: Path, *names: str) -> Path:
+    """A fresh copy of the base's folders ``names`` in ``folder``."""
+    for name in names:
+        _copy(base / name, folder / name)
+    return folder
+
+
+def test_a_link_a_fifo_or_a_device_named_for_a_file_is_written_into_never_replaced(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ci", "kb")
+    (folder / "kept.txt").write_text("old\n", encoding="utf-8")
+    (folder / "link.txt").symlink_to("kept.txt")
+    os.mkfifo(folder / "pipe.tab")
+    reader = subprocess.Popen(["cat", "pipe.tab"], cwd=folder, stdout=subprocess.PIPE)  # a program reading a pipe
+    proc = installed(
+        "score", "ci", "ci/scores.tab", "-o", "link.txt", "--tab", "pipe.tab", "--replications", "500", cwd=folder
+    )
+    piped = reader.communicate(timeout=60)[0]
+    assert proc.returncode == 0, proc.stderr
+    assert (folder / "link.txt").is_symlink() and (folder / "kept.txt").read_text(encoding="utf-8").startswith("RunID")
+    assert (folder / "pipe.tab").is_fifo() and piped.startswith(b"RunID\tLanguage")
+    for device in ("/dev/null", "/dev/stdout"):
+        shown = installed("claims", "kb/frame.ttl", "-o", device, cwd=folder)
+        assert shown.returncode == 0 and Path("/dev/null").is_char_device(), shown.stderr
+    assert shown.stdout.startswith("document_id\tclaim_id")  # -o /dev/stdout prints it
+    lonely = tmp_path / "lonely.tab"
+    os.mkfifo(lonely)  # no program reads it: an error, not a wait for ever
+    proc = installed("claims", "kb/frame.ttl", "-o", lonely, cwd=folder)
+    assert proc.returncode == 3 and "a FIFO that no process reads" in proc.stderr and lonely.is_fifo(), proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("names", "args", "words"),
+    [
+        (
+            ("ta2kb", "aux"),
+            ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "aux"),
+            "-o aux: is the input aux",
+        ),
+        (
+            ("ta2kb", "aux"),
+            ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "ta2kb"),
+            "-o ta2kb: holds the input",
+        ),
+        (
+            ("ta2w", "aux"),
+            (
+                "score",
+                "ta2",
+                "ta2w/runW",
+                "--queries-to-score",
+                "ta2w/queries_to_score.tab",
+                "--assessments",
+                "ta2w/LDC",
+                "--aux",
+                "aux",
+                "-o",
+                "ta2w/runW/SPARQL-VALID-output",
+            ),
+            "-o ta2w/runW/SPARQL-VALID-output: inside the input ta2w/runW",
+        ),
+        (
+            ("ta2w", "aux"),
+            (
+                "score",
+                "ta2",
+                "ta2w/runW",
+                "--queries-to-score",
+                "ta2w/queries_to_score.tab",
+                "--assessments",
+                "ta2w/LDC",
+                "--aux",
+                "aux",
+                "-o",
+                "ta2w/LDC/data",
+            ),
+            "-o ta2w/LDC/data: inside the input ta2w/LDC",
+        ),
+        (
+            ("p3", "aux"),
+            (
+                "pipeline",
+                "ta3",
+                "p3/run",
+                "--user-queries",
+                "p3/user-queries",
+                "--aux",
+                "aux",
+                "-o",
+                "p3/run/Condition5",
+            ),
+            "-o p3/run/Condition5: inside the input p3/run",
+        ),
+        (
+            ("pool2", "aux"),
+            (
+                "pool",
+                "ta2",
+                "pool2/runs/runA",
+                "--queries-to-score",
+                "pool2/queries.tab",
+                "--aux",
+                "aux",
+                "-p",
+                "pool2/previous",
+                "-o",
+                "pool2/previous",
+            ),
+            "-o pool2/previous: is the input pool2/previous",
+        ),
+    ],
+    ids=[
+        "pipeline ta2 -o AUX",
+        "pipeline ta2 -o the queries' folder",
+        "score ta2 -o RUN/SPARQL-VALID-output",
+        "score ta2 -o LDC/data",
+        "pipeline ta3 -o RUN/Condition5",
+        "pool ta2 -o the previous pool",
+    ],
+)
+def test_force_never_deletes_an_input(
+    base: Path, tmp_path: Path, names: tuple[str, ...], args: tuple, words: str
+) -> None:
+    folder = _in(base, tmp_path, *names)
+    before = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    proc = installed(*args, "--force", cwd=folder)
+    assert proc.returncode == 2 and proc.stderr == f"aifcheck: error: {proc.stderr[17:]}", proc.stderr
+    assert words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == before
+
+
+def test_two_outputs_on_one_file_or_on_an_input_are_refused(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ci")
+    ci = ("score", "ci", "ci/scores.tab", "--replications", "500")
+    same = installed(*ci, "-o", "x.txt", "--tab", "x.txt", cwd=folder)
+    assert (
+        same.returncode == 2
+        and "--tab x.txt: the same file as -o x.txt" in same.stderr
+        and not (folder / "x.txt").exists()
+    )
+    onto = installed(*ci, "-o", "ci/scores.tab", "--tab", "x.tab", cwd=folder)
+    assert onto.returncode == 2 and "-o ci/scores.tab: is the input ci/scores.tab" in onto.stderr
+    assert (folder / "ci" / "scores.tab").read_bytes() == (base / "ci" / "scores.tab").read_bytes()
+    pdf = installed("score", "report", base / "runs" / "A", base / "runs" / "B", "-o", "r.pdf", cwd=folder)
+    assert pdf.returncode == 2 and "-o r.pdf: the report is an HTML page: name it .html" in pdf.stderr
+
+
+ALIASES = {"-b": "--batch"}  # how a message names a short option
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("-b", "x/../../escaped/B"),
+        ("-b", "a\tb"),
+        ("-b", "a\nb"),
+        ("-b", ".."),
+        ("--run-id", "a\tb"),
+        ("--run-id", "a/b"),
+    ],
+)
+def test_an_id_that_would_name_files_or_split_table_cells_is_refused(
+    base: Path, tmp_path: Path, option: str, value: str
+) -> None:
+    folder = _in(base, tmp_path / "j1" / "j2", "pool2", "aux", "ta2w")
+    if option == "-b":
+        args = (
+            "pool",
+            "ta2",
+            "pool2/runs/runA",
+            "--queries-to-score",
+            "pool2/queries.tab",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+        )
+    else:
+        args = (
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+        )
+    proc = installed(*args, option, value, cwd=folder)
+    assert proc.returncode == 2 and proc.stderr.startswith(f"aifcheck: error: {ALIASES.get(option, option)} "), (
+        proc.stderr
+    )
+    assert proc.stderr.count("\n") == 1 and not (folder / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j1"]  # nothing written beside
+
+
+@pytest.mark.parametrize("name", ["a\tb", "a\nb", "a\udcffb"], ids=["tab", "newline", "byte 0xff"])
+def test_a_run_folder_whose_name_cannot_be_a_run_id_is_refused(base: Path, tmp_path: Path, name: str) -> None:
+    folder = _in(base, tmp_path, "pool2", "aux", "ta3")
+    (folder / "pool2" / "runs" / "runA").rename(folder / "pool2" / "runs" / name)
+    pooled = installed(
+        "pool",
+        "ta2",
+        f"pool2/runs/{name}",
+        "--queries-to-score",
+        "pool2/queries.tab",
+        "--aux",
+        "aux",
+        "-o",
+        "out",
+        cwd=folder,
+    )
+    assert pooled.returncode == 2 and "its folder's name, the run ID" in pooled.stderr, pooled.stderr
+    (folder / "ta3" / "RUN1").rename(folder / "ta3" / name)
+    scored = installed(*[a.replace("ta3/RUN1", f"ta3/{name}") for a in TA3_ARGS], "-o", "out", cwd=folder)
+    assert scored.returncode == 2 and "the run folder's name; give --run-id" in scored.stderr, scored.stderr
+    assert all(line.isprintable() for line in (pooled.stderr + scored.stderr).splitlines())
+    assert not (folder / "out").exists()
+
+
+def test_pool_ta3_pools_a_run_once(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "pool3")
+    _copy(folder / "pool3" / "runs" / "system", folder / "other" / "system")
+    pool = ("pool", "ta3", "--queries-to-score", "pool3/queries.tab", "-o", "out")
+    for runs in (("pool3/runs/system", "pool3/runs/system"), ("pool3/runs/system", "other/system")):
+        proc = installed(*pool, *runs, cwd=folder)
+        assert proc.returncode == 2 and "two runs share a folder name (the run ID): system" in proc.stderr
+    alone = installed(*pool, "pool3/runs/system", cwd=folder)
+    assert alone.returncode == 0 and "previous pool" not in alone.stdout, alone.stderr  # (none was given)
+
+
+@pytest.mark.skipif(os.getuid() == 0 and shutil.which("capsh") is None, reason="needs capsh to drop root's powers")
+def test_a_folder_that_cannot_be_read_is_never_taken_as_empty(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2w", "aux", "p3")
+    (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0)
+    (folder / "p3" / "run" / "Condition6").chmod(0)
+    try:
+        scored = _unprivileged(
+            "score",
+            "ta2",
+            "ta2w/runW",
+            "--queries-to-score",
+            "ta2w/queries_to_score.tab",
+            "--assessments",
+            "ta2w/LDC",
+            "--aux",
+            "aux",
+            "-o",
+            "out",
+            cwd=folder,
+        )
+        ran = _unprivileged(
+            "pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "out2", cwd=folder
+        )
+    finally:
+        (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0o755)
+        (folder / "p3" / "run" / "Condition6").chmod(0o755)
+    assert scored.returncode == 3 and "ta2w/LDC/data/TA2: cannot read this folder: Permission denied" in scored.stderr
+    assert ran.returncode == 3 and "p3/run/Condition6: cannot read this folder: Permission denied" in ran.stderr
+    assert not (folder / "out").exists() and not (folder / "out2").exists()
+
+
+def _unprivileged(*args: object, cwd: Path) -> subprocess.CompletedProcess:
+    """The installed command without root's power over permissions (root: a chmod 0 means nothing to it)."""
+    command = shlex.join([sys.executable, "-m", "aifcheck", *map(str, args)])
+    if os.getuid() != 0:
+        return subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=300, cwd=cwd)
+    drop = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", command]
+    return subprocess.run(drop, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_a_response_or_kit_that_is_no_file_is_an_error_not_a_zero(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2w", "aux")
+    response = folder / "ta2w" / "runW" / "SPARQL-VALID-output" / "W1Q1.rq.tsv"
+    response.unlink()
+    response.symlink_to("nothing-here")
+    args = (
+        "score",
+        "ta2",
+        "ta2w/runW",
+        "--queries-to-score",
+        "ta2w/queries_to_score.tab",
+        "--assessments",
+        "ta2w/LDC",
+        "--aux",
+        "aux",
+        "-o",
+        "out",
+    )
+    proc = installed(*args, cwd=folder)
+    assert proc.returncode == 3 and "W1Q1.rq.tsv: a symbolic link to nothing" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("command", ["pipeline ta2", "score ta2", "score ta3", "pool ta2", "pool ta3"])
+def test_a_query_given_twice_is_refused_naming_both_lines(base: Path, tmp_path: Path, command: str) -> None:
+    convention = CONVENTIONS[command]
+    folder = _case(base, tmp_path, convention)
+    table = folder / {"score ta2": "ta2w/queries_to_score.tab"}.get(command, convention.read)
+    lines = table.read_text(encoding="utf-8").splitlines()
+    table.write_text("\n".join([*lines, lines[1].rsplit("\t", 1)[0] + "\t7"]) + "\n", encoding="utf-8")
+    proc = _run(convention, folder)
+    assert proc.returncode == 3, proc.stderr
+    assert f"{table.relative_to(folder)}:{len(lines) + 1}: " in proc.stderr and "is also on line 2" in proc.stderr
+
+
+def test_what_is_no_score_table_is_refused(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "runs")
+    nul = folder / "runs" / "B" / "scores" / "F1ScorerV1A-scores.tab"
+    nul.write_bytes(b"\0" * 2000)
+    for command in (("compare", "runs/A", "runs/B"), ("report", "runs/A", "runs/B", "-o", "r.html")):
+        proc = installed("score", *command, "--replications", "500", cwd=folder)
+        assert proc.returncode == 3 and "F1ScorerV1A-scores.tab: binary file, not text" in proc.stderr, proc.stderr
+    huge = folder / "runs" / "A" / "scores" / "NDCGScorerV1-scores.tab"
+    lines = huge.read_text(encoding="utf-8").splitlines()
+    huge.write_text("\n".join([lines[0], lines[1].rsplit("\t", 1)[0] + "\t1e200", *lines[2:]]) + "\n", encoding="utf-8")
+    proc = installed("score", "ci", huge, "-o", "x.txt", "--tab", "x.tab", cwd=folder)
+    assert proc.returncode == 3 and f"{huge}:2: " in proc.stderr and "'1e200' is no score" in proc.stderr, proc.stderr
+    tasks = folder / "runs" / "T" / "scores"
+    _copy(SCORE_FIXTURES / "ci" / "toy.tab", tasks / "TypeMetricV4-scores.tab")  # a TA1 table beside TA3 runs
+    proc = installed("score", "compare", base / "runs" / "A", tasks.parent, cwd=folder)
+    assert proc.returncode == 2 and "have no metric in common (ta3 scores; ta1 scores)" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("score", "compare", "runs/A", "runs/B", "--seed", "-1"), "--seed"),
+        (("score", "report", "runs/A", "runs/B", "-o", "r.html", "--seed", str(2**32)), "--seed"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--seed", str(2**32)), "--seed"),
+        (("score", "compare", "runs/A", "runs/B", "--replications", str(10**19)), "--replications"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--replications", str(10**9)), "--replications"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--key", ""), "--key"),
+        ((*TA3_ARGS, "-o", "out", "--ci", "--ci-seed", "-1"), "--ci-seed"),
+        (
+            (
+                "pipeline",
+                "ta3",
+                "p3/run",
+                "--user-queries",
+                "p3/user-queries",
+                "--aux",
+                "aux",
+                "-o",
+                "out",
+                "--depth",
+                "Condition5:1,Condition5:2",
+            ),
+            "--depth",
+        ),
+        (
+            (
+                "pool",
+                "ta2",
+                "pool2/runs/runA",
+                "--queries-to-score",
+                "pool2/queries.tab",
+                "--aux",
+                "aux",
+                "-o",
+                "out",
+                "--kit-size",
+                "0",
+            ),
+            "--kit-size",
+        ),
+    ],
+    ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]),
+)
+def test_a_bad_value_is_a_usage_error_naming_its_option(base: Path, tmp_path: Path, args: tuple, option: str) -> None:
+    folder = _in(base, tmp_path, "runs", "ci", "ta3", "p3", "aux", "pool2")
+    started = time.perf_counter()
+    proc = installed(*args, cwd=folder)
+    assert proc.returncode == 2 and proc.stderr.startswith("aifcheck: error: ") and option in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and time.perf_counter() - started < 60
+    assert not (folder / "out").exists()
+
+
+def test_a_depth_beyond_any_ranking_keeps_every_line(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "p3", "aux")
+    run = ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux")
+    huge = installed(*run, "-o", "huge", "--depth", "Condition5:" + "9" * 4301, cwd=folder)
+    plain = installed(*run, "-o", "plain", cwd=folder)
+    assert huge.returncode == plain.returncode == 0, huge.stderr
+    assert huge.stdout.replace("huge", "plain") == plain.stdout
+
+
+def test_a_long_entry_point_is_cut_in_pipeline_ta2_s_summary(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "ta2kb", "aux")
+    table = folder / "ta2kb" / "queries.tsv"
+    table.write_text(table.read_text(encoding="utf-8").replace("COVID-19", "x" * 500_000), encoding="utf-8")
+    proc = installed("pipeline", "ta2", "ta2kb/run", "--queries", table, "--aux", "aux", "-o", "out", cwd=folder)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert max(len(line) for line in proc.stdout.splitlines()) < 2000 and "characters cut" in proc.stdout
+
+
+def test_an_interrupt_ends_a_run_of_worker_processes_at_once(tmp_path: Path) -> None:
+    files = []
+    for i in range(400):  # enough that the run is still at work when interrupted
+        files.append(tmp_path / f"kb{i}.ttl")
+        shutil.copyfile(ROOT / "examples" / "valid" / "document-kb.ttl", files[-1])
+    for signal_number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "aifcheck", "validate", *map(str, files), "--jobs", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        time.sleep(1.5)
+        sent = time.perf_counter()
+        (os.killpg if signal_number == signal.SIGINT else os.kill)(
+            child.pid, signal_number
+        )  # a terminal's Ctrl-C: the group
+        child.wait(timeout=30)
+        assert child.returncode == status and time.perf_counter() - sent < 5, child.stderr.read()
+        with pytest.raises(ProcessLookupError):
+            os.killpg(child.pid, 0)  # no worker left
+        assert b"Traceback" not in child.stderr.read()
+
+
+def test_query_nist_layout_writes_a_new_folder_whole(base: Path, tmp_path: Path) -> None:
+    folder = _in(base, tmp_path, "kb")
+    (folder / "out").mkdir()
+    (folder / "out" / "keep.txt").write_text("keep me\n", encoding="utf-8")
+    layout = ("query", "kb/kb.ttl", "--task", "ta1", "--nist-layout")
+    proc = installed(*layout, "-o", "out", cwd=folder)
+    assert proc.returncode == 2 and "-o out: exists and is not empty (--force replaces it)" in proc.stderr
+    assert sorted(p.name for p in (folder / "out").iterdir()) == ["keep.txt"]
+    forced = installed(*layout, "-o", "out", "--force", cwd=folder)
+    assert forced.returncode == 0 and sorted(p.name for p in (folder / "out").iterdir()) == ["kb.ttl"], forced.stderr
+
+
+def test_a_submission_s_layout_errors_are_told_apart_from_its_files(tmp_path: Path) -> None:
+    submission = TEST_DATA / "submission"
+    shutil.copyfile(submission / "queries" / "CLQRYA0001.000001.ttl", tmp_path / "OTHER.ttl")  # a query no folder is
+    proc = installed("lint-submission", submission / "run", "--condition", "5", "--queries", tmp_path)
+    last = proc.stdout.splitlines()[-1]
+    assert proc.returncode == 1 and re.search(
+        r" valid, 0 invalid, .* errors \(\d+ in the layout of the folders\)", last
+    ), last
+
+
+def test_every_link_of_the_documentation_finds_its_page_and_heading() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        text = re.sub(
+            r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S
+        )  # (a code block's # is no heading)
+        for target, anchor in re.findall(r"\]\((?!https?:|mailto:)([^)#\s]*)(?:#([^)\s]+))?\)", text):
+            linked = (page.parent / target).resolve() if target else page
+            if not linked.exists():
+                broken.append(f"{page.name}: {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+                broken.append(f"{page.name}: {target}#{anchor}")
+    assert not broken, broken
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation but - and _ left out, spaces as -."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return {
+        re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, re.M)
+    }

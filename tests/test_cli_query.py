@@ -72,13 +72,18 @@ def test_task_writes_the_nist_layout(kb: Path, tmp_path: Path) -> None:
 
 
 def test_jobs_write_the_same_layout(kb: Path, tmp_path: Path) -> None:
-    inputs = [ROOT / "examples" / "valid" / "document-kb.ttl", kb, tmp_path / "missing.ttl"]
+    inputs = [ROOT / "examples" / "valid" / "document-kb.ttl", kb]
     outputs = {}
     for jobs in ("1", "2"):
         result = _run(*inputs, "--task", "ta1", "--nist-layout", "-o", tmp_path / jobs, "--jobs", jobs)
-        assert result.exit_code == 3 and "missing.ttl" in result.stderr  # the others are still written
+        assert result.exit_code == 0, result.stderr
         outputs[jobs] = {p.relative_to(tmp_path / jobs): p.read_text() for p in (tmp_path / jobs).rglob("*.tsv")}
     assert len(outputs["1"]) == 6 and outputs["1"] == outputs["2"]
+    broken = tmp_path / "broken.ttl"
+    broken.write_text("@prefix", encoding="utf-8")
+    for jobs in ("1", "2"):  # a stage's output is written whole or not at all: nothing, when an input is unreadable
+        result = _run(*inputs, broken, "--task", "ta1", "--nist-layout", "-o", tmp_path / f"b{jobs}", "--jobs", jobs)
+        assert result.exit_code == 3 and "broken.ttl:1:" in result.stderr and not (tmp_path / f"b{jobs}").exists()
 
 
 def test_sparql_file(kb: Path, tmp_path: Path) -> None:

@@ -131,29 +131,27 @@ def test_standard_input_travels_to_the_workers(scheduler, inputs: Path) -> None:
 
 
 def test_the_query_tables_are_the_ones_of_jobs_1(scheduler, inputs: Path, tmp_path: Path) -> None:
-    files = relative(inputs)
-    alone = installed("query", *files, "--task", "ta1", "--nist-layout", "-o", tmp_path / "alone", cwd=inputs.parent)
+    every = relative(inputs)
+    readable = [f for f in every if not f.endswith(("broken.ttl", "empty.ttl"))]
+    layout = ("query", "--task", "ta1", "--nist-layout", "-o")
+    alone = installed(*layout, tmp_path / "alone", *readable, cwd=inputs.parent)
+    failed = installed(*layout, tmp_path / "failed", *every, cwd=inputs.parent)
+    assert alone.returncode == 0 and failed.returncode == 3, (alone.stderr, failed.stderr)
     for name, extra in (("shared", []), ("shipped", ["--ship-files"])):
         out = tmp_path / name
-        spread = installed(
-            "query",
-            *files,
-            "--task",
-            "ta1",
-            "--nist-layout",
-            "-o",
-            out,
-            "--scheduler",
-            scheduler,
-            *extra,
-            cwd=inputs.parent,
-        )
-        assert (spread.returncode, spread.stderr) == (alone.returncode, alone.stderr) == (3, spread.stderr)
+        spread = installed(*layout, out, *readable, "--scheduler", scheduler, *extra, cwd=inputs.parent)
+        assert spread.returncode == 0, spread.stderr
         tables = sorted(p.relative_to(out) for p in out.rglob("*.tsv"))
         assert (
             tables == sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*.tsv")) and tables
         )
         assert all((out / t).read_bytes() == (tmp_path / "alone" / t).read_bytes() for t in tables)
+        # a file that cannot be read: the same errors, and nothing written (a stage's output is whole)
+        broken = installed(
+            *layout, tmp_path / f"{name}-failed", *every, "--scheduler", scheduler, *extra, cwd=inputs.parent
+        )
+        assert (broken.returncode, broken.stderr) == (3, failed.stderr)
+        assert not (tmp_path / f"{name}-failed").exists() and not (tmp_path / "failed").exists()
 
 
 @pytest.mark.parametrize("spread", [["--jobs", "2"], ["--scheduler"]], ids=["jobs 2", "cluster"])

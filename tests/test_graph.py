@@ -17,11 +17,12 @@ from helpers import ROOT, SHARED_DATA
 from aifcheck.errors import OutputError, UsageError
 from aifcheck.extract.claims import claims as read_claim_file
 from aifcheck.extract.kg import load_kg
+from aifcheck.names import AIDA
 from aifcheck.render.graph import build_graph, default_view, find_node, kb_nodes, neighbourhood, select
 from aifcheck.render.graph_draw import SCREEN, check_target, to_dot
 
 EX = "http://example.org/kb#"
-HEADER = f"""@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .
+HEADER = f"""@prefix aida: <{AIDA}> .
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 @prefix ex: <{EX}> .
@@ -33,21 +34,26 @@ CLAIM_FRAMES = SHARED_DATA / "task3-run" / "Condition5"
 
 def _cluster(name: str, metatype: str, qnode: str, offset: int, handle: str | None = None) -> str:
     handle_line = f'aida:handle "{handle}" ; ' if handle else ""
-    return f"""ex:cluster-{name} a aida:SameAsCluster ; aida:prototype ex:{name}-prototype ; aida:system ex:system .
+    return f"""ex:cluster-{name} a aida:SameAsCluster ; aida:prototype ex:{name}-prototype ;
+    aida:system ex:system .
 ex:{name}-prototype a aida:{metatype} ; {handle_line}aida:system ex:system .
-ex:{name}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{name} ; aida:clusterMember ex:{name}-prototype ;
-    aida:confidence ex:sure ; aida:system ex:system .
-ex:{name}-type a rdf:Statement ; rdf:subject ex:{name}-prototype ; rdf:predicate rdf:type ; rdf:object "{qnode}" ;
+ex:{name}-membership a aida:ClusterMembership ; aida:cluster ex:cluster-{name} ;
+    aida:clusterMember ex:{name}-prototype ; aida:confidence ex:sure ; aida:system ex:system .
+ex:{name}-type a rdf:Statement ; rdf:subject ex:{name}-prototype ; rdf:predicate rdf:type ;
+    rdf:object "{qnode}" ;
     aida:justifiedBy ex:span-{name} ; aida:confidence ex:sure ; aida:system ex:system .
 ex:span-{name} a aida:TextJustification ; aida:source "DOC1-EL1" ; aida:sourceDocument "DOC1" ;
-    aida:startOffset "{offset}"^^xsd:int ; aida:endOffsetInclusive "{offset + 3}"^^xsd:int ; aida:confidence ex:sure ; aida:system ex:system .
+    aida:startOffset "{offset}"^^xsd:int ; aida:endOffsetInclusive "{offset + 3}"^^xsd:int ;
+    aida:confidence ex:sure ; aida:system ex:system .
 """
 
 
 def _edge(event: str, role: str, entity: str) -> str:
-    return f"""ex:{event}-{role}-{entity} a aida:ArgumentStatement ; rdf:subject ex:{event}-prototype ; rdf:predicate "{role}" ;
+    return f"""ex:{event}-{role}-{entity} a aida:ArgumentStatement ; rdf:subject ex:{event}-prototype ;
+    rdf:predicate "{role}" ;
     rdf:object ex:{entity}-prototype ; aida:confidence ex:sure ; aida:system ex:system ;
-    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:span-{event} ; aida:confidence ex:sure ; aida:system ex:system ] .
+    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:span-{event} ;
+        aida:confidence ex:sure ; aida:system ex:system ] .
 """
 
 
@@ -156,7 +162,8 @@ def test_an_unknown_focus_is_one_line_naming_the_nearest(chain: Path, tmp_path: 
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(
-        "aifcheck: error: --focus ex:cluster-v: no cluster or claim of the file has that name (did you mean ex:cluster-v"
+        "aifcheck: error: --focus ex:cluster-v: no cluster or claim of the file has that name "
+        "(did you mean ex:cluster-v"
     )
     assert not (tmp_path / "focus.png").exists()
 
@@ -228,11 +235,9 @@ def test_a_folder_as_the_picture_is_a_usage_error(chain: Path, tmp_path: Path) -
     folder.mkdir()
     proc = aifcheck(chain, "-o", folder)
     assert proc.returncode == 2
-    assert proc.stderr == f"aifcheck: error: -o {folder}: is a folder; name the picture file (.dot, .svg or .png)\n"
+    assert proc.stderr == f"aifcheck: error: -o {folder}: a folder, not a file\n"
     proc = aifcheck(chain, "-o", tmp_path)
-    assert (
-        proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: name the picture .dot, .svg or .png\n"
-    )
+    assert proc.returncode == 2 and proc.stderr == f"aifcheck: error: -o {tmp_path}: a folder, not a file\n"
 
 
 def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path: Path) -> None:
@@ -241,7 +246,7 @@ def test_a_place_that_cannot_be_written_is_one_line_exit_3(chain: Path, tmp_path
     proc = aifcheck(chain, "-o", a_file / "kb.png")
     assert (
         proc.returncode == 3
-        and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: {a_file} is not a folder\n"
+        and proc.stderr == f"aifcheck: error: cannot write {a_file / 'kb.png'}: Not a directory ({a_file} is a file)\n"
     )
     if os.geteuid() == 0:  # root writes anywhere but in a read-only file system
         if not sys.platform.startswith("linux"):

@@ -270,8 +270,8 @@ def test_core_document_longer_than_a_file_name(ta1_inputs: Path) -> None:
         file.write("L" * 300 + "\n")
     line = one_line(aifcheck(*TA1, "-o", "out", cwd=ta1_inputs), 3)
     assert (
-        line
-        == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: longer than a file name may be"
+        line == "aifcheck: error: aux/LDC2021E11.coredocs-xx.txt:4: a document ID of 300 characters: "
+        "longer than a file name may be"
     )
 
 
@@ -432,8 +432,8 @@ def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:
     proc = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
     assert proc.returncode == 0
     assert (
-        "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: the query is scored as a run that ranks no claim"
-        in proc.stderr.splitlines()
+        "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: "
+        "the query is scored as a run that ranks no claim" in proc.stderr.splitlines()
     )
 
 
@@ -466,7 +466,7 @@ def test_errors_name_the_input_and_line(ta3_inputs: Path) -> None:
     lines = ranking.read_bytes().split(b"\n")
     ranking.write_bytes(b"\n".join([lines[0], lines[1][:3] + b"\xff" + lines[1][3:], *lines[2:]]))
     line = one_line(aifcheck(*TA3_ARGS, "-o", "out", cwd=folder), 3)
-    assert line == f"aifcheck: error: {RANKING}:2: not UTF-8 text: byte 0xff (invalid start byte)"
+    assert line == f"aifcheck: error: {RANKING}:2:4: not UTF-8 (byte 0xff); text files must be UTF-8"
     gold = folder / "gold.tab"
     rows = [row.split("\t") for row in (CRUX / "gold.tab").read_text().split("\n")]
     row = next(r for r in rows if len(r) == 12 and r[6] != "epistemic_status")

@@ -13,7 +13,15 @@ import pytest
 import yaml
 from helpers import FIXTURES, ROOT
 
+from aifcheck import __version__
+
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
+RELEASE = f"v{__version__}"  # the tag of a release, which the README's snippets pin
+
+
+def test_the_changelog_has_a_section_for_the_version_the_snippets_pin() -> None:
+    headings = re.findall(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    assert headings[0] == __version__, headings  # the newest section is the release's
 
 
 def test_manifest_is_one_pre_commit_accepts() -> None:
@@ -49,11 +57,12 @@ def test_the_readme_s_pre_commit_snippet_runs_the_hook(tmp_path) -> None:
     git = shutil.which("git") or pytest.skip("git is not installed")
     config = _snippet("id: aifcheck")
     (repo,) = config["repos"]
-    assert repo["rev"] == "main" and [h["id"] for h in repo["hooks"]] == ["aifcheck"]
-    # the snippet as pasted, with its repository named by this clone's path (pre-commit clones it)
+    assert repo["rev"] == RELEASE and [h["id"] for h in repo["hooks"]] == ["aifcheck"]
+    # the snippet as pasted, with its repository named by this clone's path (pre-commit clones it),
+    # where the release tag is made as the lead makes it on main
     clone = tmp_path / "aifcheck"
     subprocess.run([git, "clone", "-q", str(ROOT), str(clone)], check=True)
-    subprocess.run([git, "-C", str(clone), "checkout", "-q", "-B", "main"], check=True)
+    subprocess.run([git, "-C", str(clone), "tag", RELEASE], check=True)
     repo["repo"] = str(clone)
     project = tmp_path / "project"
     project.mkdir()
@@ -66,6 +75,7 @@ def test_the_readme_s_pre_commit_snippet_runs_the_hook(tmp_path) -> None:
         [pre_commit, "run", "--all-files"], cwd=project, capture_output=True, text=True, env=env, timeout=900
     )
     assert proc.returncode == 1 and "kb.ttl" in proc.stdout and "N4 error" in proc.stdout, proc.stdout + proc.stderr
+    assert "mutable reference" not in proc.stdout + proc.stderr  # pre-commit's warning on a branch name
 
 
 def test_the_action_and_the_readme_s_workflow_agree() -> None:
@@ -73,7 +83,7 @@ def test_the_action_and_the_readme_s_workflow_agree() -> None:
     workflow = _snippet("runs-on")
     (job,) = workflow["jobs"].values()
     step = next(s for s in job["steps"] if "aifcheck" in s.get("uses", ""))
-    assert step["uses"].endswith("@main")
+    assert step["uses"].endswith(f"@{RELEASE}")
     assert set(step.get("with", {})) <= set(action["inputs"])
     names = [s.get("name") for s in action["runs"]["steps"]]
     assert names.index("Validate") < names.index("Upload the findings") < names.index("Fail on findings")
@@ -84,7 +94,7 @@ def test_a_usage_error_in_the_action_is_reported_as_one_and_nothing_is_uploaded(
     steps = {s.get("name"): s for s in action["runs"]["steps"]}
     script = steps["Validate"]["run"]
     for name, value in {"paths": "examples/valid", "profile": "nist", "args": "--severity loud"}.items():
-        script = script.replace("${{ inputs.%s }}" % name, value)
+        script = script.replace("${{ inputs." + name + " }}", value)
     output = tmp_path / "github-output"
     proc = subprocess.run(
         ["bash", "-c", script],

@@ -26,7 +26,8 @@ PREFIXES = f"@prefix aida: <{AIDA}> .\n@prefix ex: <http://example.org/> .\n"
 
 
 def _expected_cases() -> list:
-    """(input KB, expected TSV, parameters) for every NIST output kept in ../shared/data."""
+    """(input KB, expected TSV, parameters) for every NIST output kept in ../shared/data. NIST's TA3
+    outputs were made in March 2022, with the GR tables of the query set march-2022."""
     if not SHARED_DATA.is_dir():
         return [pytest.param(None, None, {}, marks=pytest.mark.skip(reason=f"NIST data not found at {SHARED_DATA}"))]
     cases = []
@@ -41,7 +42,8 @@ def _expected_cases() -> list:
     for expected in sorted((SHARED_DATA / "task3-expected").glob("*/*/*.ttl/*.rq.tsv")):
         frame = expected.parent
         kb = SHARED_DATA / "task3-run" / frame.parent.parent.name / frame.parent.name / frame.name
-        cases.append(pytest.param(kb, expected, {}, id=f"ta3/{frame.parent.name}/{frame.name}/{expected.name}"))
+        params = {"query_set": "march-2022"}
+        cases.append(pytest.param(kb, expected, params, id=f"ta3/{frame.parent.name}/{frame.name}/{expected.name}"))
     return cases
 
 
@@ -61,6 +63,28 @@ def test_table_equals_nist_output(kb: Path, expected: Path, params: dict) -> Non
     report = [f"missing: {row}" for row in missing.elements()] + [f"extra:   {row}" for row in extra.elements()]
     assert not report, f"{len(missing)} rows missing, {len(extra)} extra:\n" + "\n".join(report[:20])
     assert got == want, "same rows, in another order than NIST's"
+
+
+def _march_gr_cases() -> list:
+    if not SHARED_DATA.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"NIST data not found at {SHARED_DATA}"))]
+    return [
+        pytest.param(p, id=p.parent.name) for p in sorted((SHARED_DATA / "task3-expected").glob("*/*/*.ttl/*_GR_*.tsv"))
+    ]
+
+
+@pytest.mark.parametrize("expected", _march_gr_cases())
+def test_the_tag_s_graph_tables_hold_nist_s_march_rows_with_four_more_columns(expected: Path) -> None:
+    """NIST's example claim frames have none of the edges the two sets read apart (an event
+    argument with a justification, an edge without one, two spans): the tag's rows are March's
+    with the four claim-association flags."""
+    frame = expected.parent
+    kb = SHARED_DATA / "task3-run" / frame.parent.parent.name / frame.parent.name / frame.name
+    want = [line.split("\t") for line in expected.read_text(encoding="utf-8").splitlines()]
+    got = run_table(_store(kb), expected.name.removesuffix(".rq.tsv"))
+    assert len(got.columns) == len(want[0]) + 4 and all(f"?{c}" in want[0] for c in got.columns if "claim" not in c)
+    shared = [got.columns.index(c.removeprefix("?")) for c in want[0]]
+    assert Counter(tuple(row[i] for i in shared) for row in got.rows) == Counter(map(tuple, want[1:]))
 
 
 def test_every_nist_table_has_an_expected_output_in_the_data(shared_data: Path) -> None:
@@ -227,7 +251,8 @@ ex:p1 a aida:Entity ; aida:informativeJustification ex:j1 ;
 ex:m1 a aida:Entity ; aida:hasName "Acme \\"Corp\\"" .
 [] a aida:ClusterMembership ; aida:cluster ex:c1 ; aida:clusterMember ex:m1 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
-[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ; aida:justifiedBy ex:j1 .
+[] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q5 \\"company\\"" ;
+   aida:justifiedBy ex:j1 .
 [] a rdf:Statement ; rdf:subject ex:m1 ; rdf:predicate rdf:type ; rdf:object "Q6"@en ; aida:justifiedBy ex:j1 .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
@@ -235,7 +260,8 @@ ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
 ex:p2 a aida:Event ; aida:ldcTime [ a aida:LDCTime ;
       aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "20\\t20"^^xsd:gYear ] ,
                  [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
 [] a aida:ClusterMembership ; aida:cluster ex:c2 ; aida:clusterMember ex:p2 .
 [] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q7"^^ex:qnode ; aida:justifiedBy ex:j1 .
 [] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A0_pag_\\"agent\\"" ; rdf:object ex:p1 ;
@@ -250,14 +276,18 @@ TA3_KB = (
 @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 ex:claim a aida:Claim ; aida:sourceDocument "D1" ; aida:claimId "CLAIM1" ;
     aida:topic "Covid-19\\torigin" ; aida:subtopic "line 1\\nline 2" ; aida:claimTemplate "X said \\\\o/" ;
-    aida:naturalLanguageDescription "Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds" ;
+    aida:naturalLanguageDescription
+    "Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other """
+    + """origins and racial backgrounds" ;
     aida:epistemic aida:EpistemicTrueCertain ; aida:sentiment aida:SentimentNegative ;
     aida:claimer [ a aida:ClaimComponent ; aida:componentName "Romanoff, \\"the\\" expert" ;
-                   aida:componentIdentity "Q1" ; aida:componentType "Q5" ; aida:componentProvenance "said:\\t\\"yes\\"" ] ;
+                   aida:componentIdentity "Q1" ; aida:componentType "Q5" ;
+                   aida:componentProvenance "said:\\t\\"yes\\"" ] ;
     aida:claimDateTime [ a aida:LDCTime ;
         aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:year "2\\"020"^^xsd:gYear ] ,
                    [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-        aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] ;
+        aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                 [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] ;
     aida:associatedKEs ex:c2 ; aida:claimSemantics ex:c2 .
 ex:c1 a aida:SameAsCluster ; aida:prototype ex:p1 .
 ex:p1 a aida:Entity ; aida:handle "the \\"lab\\"" ; aida:informativeJustification ex:j1 .
@@ -266,15 +296,15 @@ ex:c2 a aida:SameAsCluster ; aida:prototype ex:p2 .
 ex:p2 a aida:Event ; aida:informativeJustification ex:j1 ; aida:ldcTime [ a aida:LDCTime ;
       aida:start [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ; aida:month "--0\\n3"^^xsd:gMonth ] ,
                  [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ;
-      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] , [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
+      aida:end [ a aida:LDCTimeComponent ; aida:timeType "AFTER" ] ,
+                [ a aida:LDCTimeComponent ; aida:timeType "BEFORE" ] ] .
 [] a rdf:Statement ; rdf:subject ex:p2 ; rdf:predicate rdf:type ; rdf:object "Q4"@en .
 ex:c3 a aida:SameAsCluster ; aida:prototype ex:p3 .
 ex:p3 a aida:Event ; aida:handle "fever\\tand cough" ; aida:informativeJustification ex:j1 .
 [] a rdf:Statement ; rdf:subject ex:p3 ; rdf:predicate rdf:type ; rdf:object "Q8" .
 [] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A1_ppt_\\"theme\\"" ; rdf:object ex:p1 ;
    aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ; aida:confidence ex:cv ] .
-[] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A2_ppt\\\\cause" ; rdf:object ex:p3 ;
-   aida:justifiedBy [ a aida:CompoundJustification ; aida:containedJustification ex:j1 ; aida:confidence ex:cv ] .
+[] a aida:ArgumentStatement ; rdf:subject ex:p2 ; rdf:predicate "A2_ppt\\\\cause" ; rdf:object ex:p3 .
 ex:j1 a aida:TextJustification ; aida:source "E1" ; aida:sourceDocument "D1" ;
       aida:startOffset 3 ; aida:endOffsetInclusive 9 ; aida:confidence ex:cv .
 ex:cv a aida:Confidence ; aida:confidenceValue "1.0"^^xsd:double .
@@ -300,7 +330,8 @@ QUOTED_CELLS = {
             "subtopic": ['"line 1\\nline 2"'],
             "claim_template": ['"X said \\\\o/"'],
             "description": [
-                '"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other origins and racial backgrounds"'
+                '"Romanoff claims Covid-19 was \\"Chinese-specific\\" and did not infect peoples of other '
+                'origins and racial backgrounds"'
             ],
         },
         None,
@@ -339,12 +370,12 @@ def test_every_nist_table_prints_a_literal_to_quote() -> None:
 @pytest.mark.parametrize("task", ["ta1", "ta3"])
 def test_the_nist_layout_is_nist_s_output_row_for_row(shared_data: Path, tmp_path: Path, task: str) -> None:
     """The layout's files, loaded without line marks for TA1 (its tables are sorted) and with them
-    for TA3 (its graph tables follow the lines of the frame): NIST's files, rows in NIST's order."""
+    for TA3 (its graph tables of March 2022 follow the lines of the frame): NIST's files, rows in
+    NIST's order (NIST's TA3 files were made with the query set march-2022)."""
     root = shared_data / f"task{task[-1]}-expected"
     expected_folders = sorted(root.glob("*.ttl" if task == "ta1" else "*/*/*.ttl"))
-    result = write_nist_layout(
-        [shared_data / f"task{task[-1]}-run" / f.relative_to(root) for f in expected_folders], task, tmp_path
-    )
+    inputs = [shared_data / f"task{task[-1]}-run" / f.relative_to(root) for f in expected_folders]
+    result = write_nist_layout(inputs, task, tmp_path, query_set="march-2022" if task == "ta3" else "tag")
     assert not result.errors
     compared = 0
     for folder in expected_folders:

@@ -9,11 +9,12 @@ import gc
 # nothing. Set before the imports below, which it pays for.
 gc.set_threshold(50_000)
 
-import errno  # noqa: E402
-import importlib  # noqa: E402 (after the collector's setting)
+import errno
+import importlib
 import os
 import signal
 import sys
+from contextlib import suppress
 from typing import Annotated, NoReturn
 
 import click
@@ -100,26 +101,41 @@ def main() -> None:
     except streams.Closed as exc:
         sys.exit(streams.report(exc))
     except OSError as exc:
-        if isinstance(exc.filename, (str, bytes)):
-            # a file the library met without reading it through loading.paths (a folder it could
-            # not enter, say): the file's error, not a bug
-            _tell(f"aifcheck: error: {cut(printable(os.fsdecode(exc.filename)))}: {exc.strerror or exc}")
-        elif exc.errno in _FULL:  # a write that names no file: stderr itself, on a full disk
-            _tell(f"aifcheck: error: cannot write: {exc.strerror}")
-        else:
-            _internal(exc)
-        sys.exit(3)
+        _os_error(exc)
     except MemoryError:
         _tell(f"aifcheck: error: {_command()}: out of memory (give it less input, or more memory)")
         sys.exit(3)
     except Exception as exc:  # noqa: BLE001 - a bug: one line instead of a traceback
         _internal(exc)
     finally:
+        _stop_workers()
         # The interpreter's exit runs full garbage collections over every object still alive: a
         # tenth of a validate run on an 11k-triple file, to reclaim memory the ending process gives
         # back anyway. Frozen objects are left out of them (and are still freed as usual).
         gc.freeze()
     sys.exit(status or 0)
+
+
+def _os_error(exc: OSError) -> NoReturn:
+    """An OSError no reader or writer of aifcheck's turned into its own error: exit 3 when it names
+    a file, or is a full disk; else a bug."""
+    if isinstance(exc.filename, (str, bytes)):
+        # a file the library met without reading it through loading.paths (a folder it could
+        # not enter, say): the file's error, not a bug
+        _tell(f"aifcheck: error: {cut(printable(os.fsdecode(exc.filename)))}: {exc.strerror or exc}")
+    elif exc.errno in _FULL:  # a write that names no file: stderr itself, on a full disk
+        _tell(f"aifcheck: error: cannot write: {exc.strerror}")
+    else:
+        _internal(exc)
+    sys.exit(3)
+
+
+def _stop_workers() -> None:
+    """The workers of a pool still at work killed (an interrupt while its results were used): the
+    run ends now, not when they are done (aifcheck.spread.parallel, if this run imported it)."""
+    parallel = sys.modules.get("aifcheck.spread.parallel")
+    if parallel is not None:
+        parallel.stop_workers()
 
 
 def _internal(exc: Exception) -> NoReturn:
@@ -144,10 +160,8 @@ def _tell(line: str) -> None:
         sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - streams.Closed: the rest is dropped
         streams.discard()
-    try:
+    with suppress(OSError, ValueError):  # stderr closed or full too: the exit status tells
         print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # stderr closed or full too: the exit status tells
-        pass
 
 
 def _command() -> str:

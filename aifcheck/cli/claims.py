@@ -19,6 +19,7 @@ import typer
 
 from aifcheck.cli.common import (
     CONDITION,
+    AllFindings,
     Config,
     Engine,
     FileTimeout,
@@ -44,7 +45,7 @@ from aifcheck.cli.common import (
 )
 from aifcheck.errors import ExitStatus
 from aifcheck.loading.paths import discover
-from aifcheck.render.output import refuse_input_as_output
+from aifcheck.render.output import FileOutput, check_files
 
 
 def _claim_formats() -> tuple[str, ...]:
@@ -112,7 +113,8 @@ def claims(
     from aifcheck.render.claims import render_claims, to_relations
     from aifcheck.render.output import write_atomically
 
-    refuse_input_as_output(output, discover(paths)[0])
+    if output is not None:
+        check_files([FileOutput(output)], discover(paths)[0])  # before the work
     found, problems = collect(paths)
     if relations is None:
         text = render_claims(found, output_format, with_source)
@@ -168,6 +170,7 @@ def lint_submission(
     store: Store = "auto",
     quiet: Quiet = False,
     statistics: Statistics = False,
+    all_findings: AllFindings = False,
     config: Config = None,
     no_config: NoConfig = False,
 ) -> None:
@@ -190,7 +193,7 @@ def lint_submission(
         catalog,
         options,
     )
-    out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics)
+    out = report_output(catalog, fmt, [f.file for f in report.files], output, quiet, statistics, all_findings)
     out.start(report.input_errors)
     for file_report in report.files:
         out.file_done(file_report, report.profile, report.strict)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,34 +18,82 @@ from typer.core import TyperGroup
 
 from aifcheck.choices import choose
 from aifcheck.cli.config import find_config, read_config
-from aifcheck.errors import AifcheckError, ExitStatus, OutputError, UsageError
-from aifcheck.names import CONDITIONS
+from aifcheck.errors import AifcheckError, ExitStatus, OutputError, UsageError, cut, printable
+from aifcheck.names import CONDITIONS, check_id
 
 
 class AifcheckGroup(TyperGroup):
     """The command group: an AifcheckError from any command becomes one line on stderr and its exit
     status (2 for a usage error, 3 for input that cannot be read or output that cannot be written)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            for param in command.params:
+                if isinstance(param.type, click.Path):
+                    # a path is read by aifcheck's readers, which answer an unreadable one in their
+                    # words (exit 3), not by click's check at parse time (a usage error)
+                    param.type.readable = False
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:  # a bad option of click's parsing (a value not among the choices)
-            click.echo(f"aifcheck: error: {exc.format_message()}", err=True)
+            error(exc.format_message())
             raise click.exceptions.Exit(ExitStatus.USAGE) from None
         except UsageError as exc:
-            click.echo(f"aifcheck: error: {exc}", err=True)
+            error(str(exc))
             raise click.exceptions.Exit(ExitStatus.USAGE) from None
         except AifcheckError as exc:
-            click.echo(f"aifcheck: error: {exc}", err=True)
+            error(str(exc))
             raise click.exceptions.Exit(ExitStatus.UNREADABLE) from None
+
+
+class AifcheckCommand(typer.core.TyperCommand):
+    """A command whose epilog (its examples) is printed as written: click rewraps an epilog to the
+    terminal, cutting a command line at a hyphen (``--aux AUX-`` / ``data/``), which can then no longer
+    be copied and run."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.epilog:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                for line in self.epilog.strip("\n").splitlines():
+                    formatter.write(f"{'':>{formatter.current_indent}}{line}\n" if line.strip() else "\n")
+
+
+class AifcheckTyper(typer.Typer):
+    """A typer app whose commands are AifcheckCommands unless a command names its own class."""
+
+    def command(self, name: str | None = None, *, cls: type[typer.core.TyperCommand] | None = None, **settings):
+        return super().command(name, cls=cls or AifcheckCommand, **settings)
+
+
+def error(text: str) -> None:
+    """One line on stderr: ``aifcheck: error: ...`` (the run's last)."""
+    typer.echo(f"aifcheck: error: {cut(printable(text))}", err=True)
+
+
+def warn(warnings: Iterable[str]) -> None:
+    """Each warning, one line on stderr: ``aifcheck: warning: ...`` (a warning never changes the
+    exit status, unless --strict)."""
+    for warning in warnings:
+        typer.echo(f"aifcheck: warning: {cut(printable(warning))}", err=True)
+
+
+def note(notes: Iterable[str]) -> None:
+    """Each note, one line on stderr: ``aifcheck: note: ...`` (what was done or chosen, for the
+    record: the seed drawn, the files written, NIST's quirks met)."""
+    for text in notes:
+        typer.echo(f"aifcheck: note: {cut(printable(text))}", err=True)
 
 
 def new_app(**settings) -> typer.Typer:
     """A typer app (or sub-app) with aifcheck's conventions: -h, one error path, plain tracebacks,
-    and click's plain-text help (typer's rich help imports rich.markdown and markdown-it, more time
-    than a whole small run takes)."""
+    examples printed as written, and click's plain-text help (typer's rich help imports rich.markdown
+    and markdown-it, more time than a whole small run takes)."""
     typer.core.HAS_RICH = typer.main.HAS_RICH = False
-    return typer.Typer(
+    return AifcheckTyper(
         cls=AifcheckGroup,
         context_settings={"help_option_names": ["-h", "--help"]},
         pretty_exceptions_show_locals=False,
@@ -121,6 +169,12 @@ def _table_formats() -> Iterable[str]:
     return TABLE_FORMATS
 
 
+def _query_sets() -> Iterable[str]:
+    from aifcheck.queries import QUERY_SETS
+
+    return QUERY_SETS
+
+
 def _graph_views() -> Iterable[str]:
     from aifcheck.render import GRAPH_VIEWS
 
@@ -136,6 +190,44 @@ SEVERITY = Named("severity", _severities)
 INPUT_FORMAT = Named("input format", _input_formats)
 CONDITION = Named("condition", lambda: CONDITIONS)
 GRAPH_VIEW = Named("view", _graph_views)
+# the query set of the commands that run NIST's SPARQL stage on TA3 claim frames (the sets differ in the GR tables)
+QUERY_SET = typer.Option(
+    "--query-set",
+    click_type=Named("query set", _query_sets),
+    help="NIST's queries: tag (those NIST's docker runs at AIDAED-v2022.1.1) or march-2022 (those of NIST's "
+    "stored example outputs: 22-column GR tables, which NIST's validator does not read).",
+)
+
+
+class Bounded(click.ParamType):
+    """A whole number from ``low`` to ``high``, checked when the options are read: a number out of
+    range (a seed NIST's stream cannot take, replications that would never end) is a usage error
+    naming the option, never an error deep in the run."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, why: str = "") -> None:
+        self.low, self.high, self.why = low, high, why
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip()
+            digits = text.lstrip("+-")
+            if not digits.isdigit() or not digits.isascii():
+                self.fail(f"{cut(text, 60)!r} is not a whole number", param, ctx)
+            # a number of more digits than int() takes is out of any range
+            number = int(text) if len(digits) <= 40 else (self.high + 1 if not text.startswith("-") else self.low - 1)
+        if not self.low <= number <= self.high:
+            shown = str(value) if len(str(value)) <= 40 else f"{str(value)[:20]}... ({len(str(value))} digits)"
+            self.fail(f"{shown}: give a whole number from {self.low:,} to {self.high:,}{self.why}", param, ctx)
+        return number
+
+
+KIT_SIZE = Bounded(1, 2**62, " (more than any pool holds: one kit)")
+SEED_RANGE = Bounded(0, 2**32 - 1, " (the seeds NIST's stream takes)")
+REPLICATIONS_RANGE = Bounded(1, 10_000_000, " (NIST's largest, at size 0.99)")
 
 
 def format_name(chosen: str | None) -> str:
@@ -237,7 +329,10 @@ Store = Annotated[
     str,
     typer.Option(
         click_type=STORE,
-        help="Where each file's triples go: auto puts a file in memory when its estimated peak fits in half the memory available, else on disk.",
+        help=(
+            "Where each file's triples go: auto puts a file in memory when its estimated peak fits in half"
+            " the memory available, else on disk."
+        ),
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print the summary only.")]
@@ -245,11 +340,21 @@ InputFormat = Annotated[
     str | None,
     typer.Option(
         click_type=INPUT_FORMAT,
-        help="Read every file (and standard input) with this parser, whatever its name says (default: by its name; Turtle for stdin).",
+        help=(
+            "Read every file (and standard input) with this parser, whatever its name says"
+            " (default: by its name; Turtle for stdin)."
+        ),
     ),
 ]
 Statistics = Annotated[
     bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")
+]
+AllFindings = Annotated[
+    bool,
+    typer.Option(
+        "--all-findings",
+        help="Text: print every finding (by default a rule's first 5 in a file, then one line counting the rest).",
+    ),
 ]
 Jobs = Annotated[int, JOBS]
 Scheduler = Annotated[str | None, SCHEDULER]
@@ -286,15 +391,38 @@ def report_paths(files: list[str], folder: Path, extension: str) -> dict[str, Pa
     return targets
 
 
-_RUN_ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f]{1,200}")
+def check_run_id(run_id: str | None, folder_name: str) -> None:
+    """The run ID a scorer takes: ``--run-id`` when given (an empty one too), else the run
+    folder's name (see aifcheck.names.check_id)."""
+    if run_id is not None:
+        check_id(run_id, "--run-id")
+    else:
+        check_id(folder_name, "the run ID (the run folder's name; give --run-id)")
 
 
-def check_run_id(run_id: str | None) -> None:
-    """A run ID is a cell of the score tables: printable, no tab or line break, at most 200 characters."""
-    if run_id is not None and not _RUN_ID.fullmatch(run_id):
-        raise UsageError(
-            f"--run-id {run_id!r}: give 1 to 200 characters without a tab, line break or control character"
-        )
+def check_run_names(runs: Sequence[Path]) -> None:
+    """Runs pooled by their folders' names (the run IDs): each a good ID, no two the same (the
+    same run twice, or two runs of one name, would be pooled as one)."""
+    names = [run.name for run in runs]
+    for run, name in zip(runs, names, strict=True):
+        check_id(name, f"RUN {run}: its folder's name, the run ID,")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"two runs share a folder name (the run ID): {', '.join(twice)}: give each run once")
+
+
+def check_inputs(files: Iterable[Path | None] = (), folders: Iterable[Path | None] = ()) -> None:
+    """Each input file a regular file that can be opened, each input folder one that can be
+    listed, before the work: an InputError (exit 3) in validate's words naming the first that is
+    not (missing, a link to nothing, a FIFO, unreadable...)."""
+    from aifcheck.loading.paths import input_folder, open_regular
+
+    for path in files:
+        if path is not None:
+            open_regular(path).close()
+    for path in folders:
+        if path is not None:
+            input_folder(path)
 
 
 def prepare_folder(folder: Path) -> None:
@@ -338,7 +466,9 @@ def validation_options(
     )
 
 
-def report_output(catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool):
+def report_output(
+    catalog, fmt: str, files: list[str], output: Path | None, quiet: bool, statistics: bool, all_findings: bool
+):
     """Where a validation run's report goes (aifcheck.render.reports): stdout, or one report per
     input under -o."""
     import sys
@@ -350,11 +480,11 @@ def report_output(catalog, fmt: str, files: list[str], output: Path | None, quie
         prepare_folder(output)
         targets = report_paths(files, output, ReportOutput.extension(fmt))
     return ReportOutput(
-        catalog, fmt, targets=targets, quiet=quiet, statistics=statistics, colour=color_enabled(sys.stdout)
+        catalog,
+        fmt,
+        targets=targets,
+        quiet=quiet,
+        statistics=statistics,
+        colour=color_enabled(sys.stdout),
+        all_findings=all_findings,
     )
-
-
-def warn(warnings: Iterable[str]) -> None:
-    """Each warning, one line on stderr (a warning never changes the exit status, unless --strict)."""
-    for warning in warnings:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from aifcheck.cli.common import FILE_TIMEOUT, JOBS, SCHEDULER, SHIP_FILES, prepare_folder
-from aifcheck.errors import ExitStatus, InputError, OutputError, UsageError
+from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, QUERY_SET, SCHEDULER, SHIP_FILES
+from aifcheck.errors import ExitStatus, InputError, UsageError
 from aifcheck.loading.paths import discover, read_text
 from aifcheck.names import TASKS
-from aifcheck.render.output import refuse_input_as_output
+from aifcheck.render.output import FileOutput, check_files
 
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from aifcheck.extract.query import EntryPoints
@@ -65,13 +65,16 @@ def query(
     max_rows: Annotated[
         int,
         typer.Option(
-            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, a million rows of 3 columns)."
+            help="With --sparql: stop with an error past this many rows (default: 3 million cells' worth, "
+            "a million rows of 3 columns)."
         ),
     ] = 0,
+    query_set: Annotated[str, QUERY_SET] = "tag",
     jobs: Annotated[int, JOBS] = 1,
     scheduler: Annotated[str | None, SCHEDULER] = None,
     ship_files: Annotated[bool, SHIP_FILES] = False,
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Print NIST's evaluation tables (or a SELECT query's results) for AIF knowledge graphs."""
     from aifcheck.spread.parallel import Spread
@@ -83,7 +86,23 @@ def query(
     if max_rows < 0:
         raise UsageError("--max-rows must be at least 1 (0: the default)")
     raise typer.Exit(
-        int(_run(paths, table, task, nist_layout, sparql, output, kb_id, name, entry_points, spread, max_rows))
+        int(
+            _run(
+                paths,
+                table,
+                task,
+                nist_layout,
+                sparql,
+                output,
+                kb_id,
+                name,
+                entry_points,
+                spread,
+                max_rows,
+                force,
+                query_set,
+            )
+        )
     )
 
 
@@ -99,9 +118,10 @@ def _run(
     entry_points: Path | None,
     spread: Spread,
     max_rows: int = 0,
+    force: bool = False,
+    query_set: str = "tag",
 ) -> ExitStatus:
     from aifcheck.extract.query import EntryPoints
-    from aifcheck.render.tables import write_nist_layout
 
     if sum(x is not None for x in (table, task, sparql)) != 1:
         raise UsageError("give exactly one of --table, --task or --sparql")
@@ -110,19 +130,43 @@ def _run(
     points = EntryPoints.read(entry_points) if entry_points else EntryPoints()
     points = EntryPoints(points.kb_id + tuple(kb_id), points.name + tuple(name))
     files, problems = discover(paths)
-    refuse_input_as_output(output, files, folder=task is not None)
     if task is not None:
-        prepare_folder(output)
-        try:
-            problems += write_nist_layout(files, task, output, points, spread).errors
-        except OSError as exc:
-            raise OutputError(f"cannot write under {output}: {exc.strerror or exc}") from None
+        problems += _nist_layout(files, task, output, force, points, spread, query_set) if not problems else []
     else:
-        tables = _tables(files, table, sparql, points, problems, max_rows)
+        if output is not None:
+            check_files([FileOutput(output)], files)  # before the work
+        tables = _tables(files, table, sparql, points, problems, max_rows, query_set)
         _write(tables, output)
     for problem in problems:
         typer.echo(str(problem), err=True)
     return ExitStatus.UNREADABLE if problems else ExitStatus.VALID
+
+
+class _UnreadableInputError(Exception):
+    """The tables of a NIST layout left unwritten: an input could not be read."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        super().__init__("an input cannot be read")
+        self.errors = errors
+
+
+def _nist_layout(
+    files: list[str], task: str, output: Path, force: bool, points: EntryPoints, spread: Spread, query_set: str
+) -> list[InputError]:
+    """Every table of ``task`` for every input under ``output`` (a new or empty folder, or with
+    ``force`` one that holds no input), written whole: nothing when an input cannot be read (its
+    errors are returned)."""
+    from aifcheck.render.output import new_folder
+    from aifcheck.render.tables import write_nist_layout
+
+    try:
+        with new_folder(output, force, files) as folder:
+            errors = write_nist_layout(files, task, folder, points, spread, query_set).errors
+            if errors:
+                raise _UnreadableInputError(errors)
+    except _UnreadableInputError as unwritten:
+        return unwritten.errors
+    return []
 
 
 def _tables(
@@ -132,16 +176,19 @@ def _tables(
     points: EntryPoints,
     problems: list[InputError],
     max_rows: int,
+    query_set: str,
 ) -> list[PrintedTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from aifcheck.loading.kb import read_each
 
-    tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows))
+    tables, unreadable = read_each(files, _runner(table, sparql, points, max_rows, query_set))
     problems += unreadable
     return tables
 
 
-def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int) -> Callable[[KB], PrintedTable]:
+def _runner(
+    table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int, query_set: str
+) -> Callable[[KB], PrintedTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
     from aifcheck.extract.query import check_user_query, parameters
     from aifcheck.pipeline.shared.sparql import run_sparql, run_table
@@ -155,7 +202,7 @@ def _runner(table: str | None, sparql: Path | None, points: EntryPoints, max_row
     missing = sorted(f"--{kind.replace('_', '-')}" for var, kind in kinds.items() if not params[var])
     if missing:
         raise UsageError(f"table {table} needs an entry point: give {' or '.join(missing)} or --entry-points")
-    return lambda kb: run_table(kb, table, **params)
+    return lambda kb: run_table(kb, table, query_set=query_set, **params)
 
 
 def _write(tables: list[PrintedTable], output: Path | None) -> None:

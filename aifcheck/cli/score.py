@@ -7,6 +7,7 @@ import importlib
 import typer
 
 from aifcheck.cli.common import new_app
+from aifcheck.cli.explain import register as register_explain
 from aifcheck.cli.stats import register as register_stats
 from aifcheck.tasks import SCORE, in_group
 
@@ -15,6 +16,7 @@ score_app = new_app(no_args_is_help=True, help="Score a run as NIST does (TA1, T
 for _task in in_group(SCORE):
     importlib.import_module(f"aifcheck.cli.{_task.name}.score").register(score_app)
 register_stats(score_app)
+register_explain(score_app)
 
 
 def register(app: typer.Typer) -> None:

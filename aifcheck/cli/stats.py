@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from aifcheck.cli.common import REPLICATIONS_RANGE, SEED_RANGE, note, warn
 from aifcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -27,10 +28,12 @@ if TYPE_CHECKING:
 
 CI_EXAMPLES = """Examples:
 
-  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
+  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro
+  -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
 
-  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
-"""  # noqa: E501 - the examples are one command a line
+  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype
+  --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
+"""
 COMPARE_EXAMPLES = """Example:
 
   aifcheck score compare out-baseline/ out-new/ --format json
@@ -53,15 +56,21 @@ def register(score: typer.Typer) -> None:
     score.command("report", no_args_is_help=True, epilog=REPORT_EXAMPLES)(report)
 
 
-def _note(text: str) -> None:
-    typer.echo(f"aifcheck: {text}", err=True)
-
-
 def _sizes(text: str) -> tuple[float, ...]:
     try:
-        return tuple(float(part) for part in text.split(","))
+        sizes = tuple(float(part) for part in text.split(","))
     except ValueError:
         raise UsageError(f"--sizes {text}: give sizes such as 0.7,0.8,0.9,0.95") from None
+    if len(set(sizes)) != len(sizes):
+        raise UsageError(f"--sizes {text}: a size is given twice")
+    return sizes
+
+
+def _columns(text: str, option: str) -> tuple[str, ...]:
+    columns = tuple(text.split(","))
+    if not all(columns):
+        raise UsageError(f"{option} {text!r}: give column names, comma-separated")
+    return columns
 
 
 def _summary(text: str) -> tuple[tuple[str, str], ...]:
@@ -74,16 +83,13 @@ def _summary(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _positive(name: str, value: int | None) -> None:
-    if value is not None and value < 1:
-        raise UsageError(f"{name} {value}: give a positive number")
-
-
 SEED = typer.Option(
     "--seed",
-    help="Seed: the output is NIST's tool's with -s N (arch 4.19's stream). "
+    click_type=SEED_RANGE,
+    help="Seed, 0 to 2^32-1: the output is NIST's tool's with -s N (arch 4.19's stream). "
     "Default: a fixed seed in aifcheck's faster stream, printed on stderr.",
 )
+REPLICATIONS = "Bootstrap replications and randomization trials (at most 10,000,000)."
 
 
 def ci(
@@ -119,17 +125,20 @@ def ci(
     replications: Annotated[
         int | None,
         typer.Option(
-            "--replications", help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99)."
+            "--replications",
+            click_type=REPLICATIONS_RANGE,
+            help="Replications per interval (default: NIST's 100,000; 10,000,000 at size 0.99, the most).",
         ),
     ] = None,
     seed: Annotated[int | None, SEED] = None,
 ) -> None:
     """Bootstrap confidence intervals of a score table, as NIST's generate_confidence_intervals.py computes them."""
     from aifcheck.render.ci import write_ci_files
+    from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.ci import CIOptions, nist_intervals
     from aifcheck.score.scorefiles import layout_of, read_score_file
 
-    _positive("--replications", replications)
+    check_files([FileOutput(output, "-o"), FileOutput(tab, "--tab")], [scores])  # before the work
     table = read_score_file(scores)
     layout = layout_of(table)
 
@@ -142,7 +151,7 @@ def ci(
 
     options = CIOptions(
         score=default(score, "--score", layout and layout.headline_column(table)),
-        key=tuple(default(key, "--key", layout and ",".join(layout.key)).split(",")),
+        key=_columns(default(key, "--key", layout and ",".join(layout.key)), "--key"),
         summary=_summary(default(summary, "--summary", layout and ",".join(f"{c}:{v}" for c, v in layout.summary))),
         document=document if document is not None else layout.unit if layout else None,
         run=run,
@@ -151,10 +160,13 @@ def ci(
         replications=replications,
         seed=seed,
     )
+    table.require(options.score, option="--score")
+    table.require(*(column for column, _ in options.summary), option="--summary")
+    if options.document:
+        table.require(options.document, option="--document")
     result = nist_intervals(table, options)
-    for warning in result.warnings:
-        _note(f"warning: {warning}")
-    _note(f"note: {result.stream.describe()}")
+    warn(result.warnings)
+    note([result.stream.describe()])
     write_ci_files(result, output, tab)
 
 
@@ -167,25 +179,48 @@ def compare(
     tab: Annotated[Path | None, typer.Option("--tab", help="Also write the table as a tab-separated file.")] = None,
     size: Annotated[float, typer.Option("--size", help="Size of the difference's interval.")] = 0.95,
     replications: Annotated[
-        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+        int, typer.Option("--replications", click_type=REPLICATIONS_RANGE, help=REPLICATIONS)
     ] = 100_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", click_type=SEED_RANGE, help="Seed, 0 to 2^32-1 (default: a fixed one).")
+    ] = None,
 ) -> None:
     """Compare two scored runs metric by metric: difference, paired-bootstrap interval, p-value."""
     from aifcheck.render.compare import comparison_json, comparison_text, write_comparison_tab
+    from aifcheck.render.explain import moves_json, moves_text
+    from aifcheck.render.output import FileOutput, check_files
     from aifcheck.score.compare import compare_runs
+    from aifcheck.score.explain import explained_run
+    from aifcheck.score.moved import moves
+    from aifcheck.score.scorefiles import read_scores
 
-    _positive("--replications", replications)
     if not 0 < size < 1:
         raise UsageError(f"--size {size}: give a number between 0 and 1")
-    comparison = compare_runs(run_a, run_b, size=size, replications=replications, seed=seed)
-    for warning in comparison.warnings:
-        _note(f"warning: {warning}")
+    a, b = read_scores(run_a), read_scores(run_b)
+    if tab is not None:  # before the work; once the score files are read, one of which it must not be
+        check_files([FileOutput(tab, "--tab")], [run_a, run_b])
+    _refuse_nothing_in_common(a, b)
+    comparison = compare_runs(a, b, size=size, replications=replications, seed=seed)
+    warn(comparison.warnings)
     if tab is not None:
         write_comparison_tab(comparison, tab)
-    sys.stdout.write(
-        comparison_json(comparison) if output_format is CompareFormat.json else comparison_text(comparison)
-    )
+    first, second = explained_run(run_a), explained_run(run_b)
+    moved = moves(first, second) if first and second else None  # where both runs were scored with --explain
+    if output_format is CompareFormat.json:
+        sys.stdout.write(comparison_json(comparison, moves_json(moved) if moved is not None else None))
+    else:
+        sys.stdout.write(comparison_text(comparison) + moves_text(moved or []))
+
+
+def _refuse_nothing_in_common(a, b) -> None:
+    """Two runs that share no headline metric (runs of two tasks) have nothing to compare."""
+    labels_a, labels_b = ({h.label for h in run.headlines()} for run in (a, b))
+    if not labels_a & labels_b:
+        tasks = [", ".join(sorted({t.layout.task for t in run.tables if t.layout})) or "no known" for run in (a, b)]
+        raise UsageError(
+            f"{a.path} and {b.path} have no metric in common ({tasks[0]} scores; {tasks[1]} scores): "
+            "give runs of one task"
+        )
 
 
 def report(
@@ -196,22 +231,33 @@ def report(
             "the first is the baseline."
         ),
     ],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The HTML page to write (.html; or a device: -o /dev/stdout).")
+    ],
     replications: Annotated[
-        int, typer.Option("--replications", help="Bootstrap replications and randomization trials.")
+        int, typer.Option("--replications", click_type=REPLICATIONS_RANGE, help=REPLICATIONS)
     ] = 100_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: a fixed one).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", click_type=SEED_RANGE, help="Seed, 0 to 2^32-1 (default: a fixed one).")
+    ] = None,
 ) -> None:
     """One self-contained HTML page: headline scores with intervals, distributions, comparisons."""
+    from aifcheck.render.output import FILE, FileOutput, check_files
     from aifcheck.render.report_html import write_report
     from aifcheck.score.report import report_data
+    from aifcheck.score.scorefiles import read_scores
 
-    _positive("--replications", replications)
-    data = report_data(runs, replications=replications, seed=seed)
-    for warning in data.warnings:
-        _note(f"warning: {warning}")
+    scored = [read_scores(run) for run in runs]
+    # before the work; once the score files are read, one of which it must not be
+    ((_, kind),) = check_files([FileOutput(output, "-o")], runs)
+    if kind == FILE and output.suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"-o {output}: the report is an HTML page: name it .html")
+    for other in scored[1:]:
+        _refuse_nothing_in_common(scored[0], other)
+    data = report_data(scored, replications=replications, seed=seed)
+    warn(data.warnings)
     write_report(data, output)
-    _note(f"wrote {output}")
+    note([f"wrote {output}"])
 
 
 # `score ta1|ta2|ta3 --ci`: the intervals of the headline metrics beside the scores
@@ -220,7 +266,9 @@ CI = typer.Option(
     help="Also write the bootstrap confidence intervals of the headline metrics beside the scores "
     "(scores/<Metric>-ci.txt and .tab; see aifcheck score ci).",
 )
-CI_SEED = typer.Option("--ci-seed", help="With --ci: the seed (as score ci --seed).")
+CI_SEED = typer.Option(
+    "--ci-seed", click_type=SEED_RANGE, help="With --ci: the seed, 0 to 2^32-1 (as score ci --seed)."
+)
 
 
 def intervals_beside(folder: Path, tables: Iterable[TsvTable], seed: int | None) -> None:
@@ -231,9 +279,5 @@ def intervals_beside(folder: Path, tables: Iterable[TsvTable], seed: int | None)
 
     results = table_intervals(tables, seed=seed)
     write_folder_intervals(folder, results)
-    notes = {f"note: {result.stream.describe()}" for result in results.values()}
-    for result in results.values():
-        for warning in result.warnings:
-            _note(f"warning: {warning}")
-    for note in sorted(notes):
-        _note(note)
+    warn(warning for result in results.values() for warning in result.warnings)
+    note(sorted({result.stream.describe() for result in results.values()}))

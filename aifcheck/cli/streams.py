@@ -8,7 +8,10 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from contextlib import suppress
 from typing import Any
+
+from aifcheck.errors import ESCAPE
 
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what `yes | head -1` reports for yes
 
@@ -88,6 +91,10 @@ def guard() -> None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the rest of the run
     if 0 in closed:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, ValueError):  # (a stream replaced by one that cannot be)
+            # a file name's byte that is not UTF-8 is shown as \xff, never a UnicodeEncodeError
+            stream.reconfigure(errors=ESCAPE)
     if not isinstance(sys.stdout, _Guarded):
         sys.stdout = _Guarded(None if 1 in closed else sys.stdout)
 
@@ -109,8 +116,6 @@ def report(closed: Closed) -> int:
     discard()
     if closed.code == errno.EPIPE:
         return BROKEN_PIPE
-    try:
+    with suppress(OSError, ValueError):  # stderr cannot be written either: the exit status tells
         print(f"aifcheck: error: cannot write standard output: {closed.reason}", file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # stderr cannot be written either: the exit status tells
-        pass
     return 3

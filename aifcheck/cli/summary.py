@@ -13,7 +13,6 @@ from aifcheck.cli.common import GRAPH_VIEW, TABLE_FORMAT
 from aifcheck.errors import ExitStatus, UsageError
 from aifcheck.loading.paths import discover
 from aifcheck.render import GRAPH_DETAIL_LIMIT
-from aifcheck.render.output import refuse_input_as_output
 
 SUMMARY_EXAMPLES = """Examples:
 
@@ -75,7 +74,8 @@ def graph(
     focus: Annotated[
         str | None,
         typer.Option(
-            help="Draw only the neighbourhood of this cluster or claim: an IRI, a prefixed name the file declares, or a claim ID."
+            help="Draw only the neighbourhood of this cluster or claim: an IRI, a prefixed name the file "
+            "declares, or a claim ID."
         ),
     ] = None,
     depth: Annotated[
@@ -85,7 +85,8 @@ def graph(
         str | None,
         typer.Option(
             click_type=GRAPH_VIEW,
-            help=f"clusters (one node per cluster and claim) or mentions (also each mention and claim component); default: mentions up to {GRAPH_DETAIL_LIMIT} clusters and claims, else clusters.",
+            help="clusters (one node per cluster and claim) or mentions (also each mention and claim component); "
+            f"default: mentions up to {GRAPH_DETAIL_LIMIT} clusters and claims, else clusters.",
         ),
     ] = None,
 ) -> None:
@@ -103,8 +104,7 @@ def graph(
     depth = 1 if depth is None else depth
     if depth < 0:
         raise UsageError(f"--depth {depth}: give 0 or more")
-    refuse_input_as_output(output, [path])
-    check_target(output)
+    check_target(output, [path])
     with load_kb(path) as kb:
         kg, claims, prefixes = build_kg(kb), read_claims(kb), kb.prefixes
     drawn, drawn_view = select(kg, claims, view, focus, depth, prefixes)

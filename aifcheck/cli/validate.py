@@ -10,6 +10,7 @@ import typer
 from aifcheck.cli.common import (
     CONDITION,
     PROFILE,
+    AllFindings,
     Config,
     Engine,
     FileTimeout,
@@ -91,6 +92,7 @@ def validate(
     input_format: InputFormat = None,
     quiet: Quiet = False,
     statistics: Statistics = False,
+    all_findings: AllFindings = False,
     config: Config = None,
     no_config: NoConfig = False,
 ) -> None:
@@ -123,7 +125,7 @@ def validate(
     catalog = load_catalog()
     Checker(options, catalog).rules()  # usage errors before any file is read
     files, problems = discover(paths)
-    out = report_output(catalog, fmt, files, output, quiet, statistics)
+    out = report_output(catalog, fmt, files, output, quiet, statistics, all_findings)
     input_errors = [FileError(p.path, str(p)) for p in problems]
     out.start(input_errors)
     with ProgressBar.on_terminal(len(files)) as bar:

@@ -28,9 +28,10 @@ from aifcheck.errors import InputError
 from aifcheck.extract.kg import ldc_time
 from aifcheck.extract.model import Claim, ClaimComponent, LDCTime
 from aifcheck.extract.query import run_table, value
-from aifcheck.loading.kb import KB, read_each
+from aifcheck.loading.kb import KB, load_kb, read_each
 from aifcheck.loading.lines import Term
 from aifcheck.loading.paths import discover
+from aifcheck.loading.tsv import read_rows
 from aifcheck.names import AIDA
 
 OUTER = "AIDA_P3_TA3_OC_0001"
@@ -207,3 +208,24 @@ def identical_pairs(found: Sequence[Claim]) -> list[tuple[str, str]]:
             truth = POLARITY.get(claim.epistemic, claim.epistemic)
             groups[claim.topic, claim.subtopic, claim.template, x, claimer, truth].add(claim.claim_id)
     return sorted({(a, b) for ids in groups.values() for a in ids for b in ids if a < b})
+
+
+def claim_lines(path: str | os.PathLike) -> dict[str, int]:
+    """The line of each claim frame of a KB, by claim ID; InputError when the file cannot be read.
+    ``path`` may be the folder of the KB's SPARQL tables (a run given as tables, named as the KB):
+    the line is then its claim's row of the outer-claim table."""
+    if os.path.isdir(path):
+        rows = read_rows(os.path.join(path, f"{OUTER}.rq.tsv"))
+        at = rows[0][1].index("?claim_id") if rows and "?claim_id" in rows[0][1] else None
+        found = {}
+        for line, cells in rows[1:] if at is not None else ():
+            if len(cells) > at:
+                found.setdefault(cells[at], line)
+        return found
+    with load_kb(path) as kb:
+        found: dict[str, int] = {}
+        for row in run_table(kb, "aifcheck_explain_claims").records():
+            line = kb.line_of(row["claim"])
+            if line is not None:
+                found.setdefault(value(row["claim_id"]), line)
+        return found

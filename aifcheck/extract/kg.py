@@ -84,7 +84,7 @@ def _clusters(kb: KB) -> tuple[Cluster, ...]:
         with _reading(kb, "the link of cluster", row["cluster"]):
             links[value(row["cluster"])].append((value(row["target"]), _number(row["confidence"])))
     mentions: dict[str, list[Mention]] = defaultdict(list)
-    for row in run_table(kb, CLUSTERS).records():
+    for row in run_table(kb, CLUSTERS).distinct().records():
         with _reading(kb, "a mention of cluster", row["cluster"]):
             span = _span(row, "mention_span", "mention_kind", "sid")
             if span is None:

@@ -9,6 +9,7 @@ NIST's printed form of the same rows is aifcheck.pipeline.shared.sparql's, so th
 A query's header comments say what it needs: ``# Parameter: ?VAR KIND`` (a value to bind),
 ``# Order: ...`` (how NIST's tool orders the printed rows) and ``# Hidden: ...`` (columns that
 are not printed: one the order needs, or one the model reads beside NIST's).
+NIST's tables come in query sets (aifcheck.queries.QUERY_SETS): the tag's by default.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ from itertools import islice
 
 import pyoxigraph
 
-from aifcheck.choices import did_you_mean
+from aifcheck.choices import choose, did_you_mean
 from aifcheck.errors import UsageError
 from aifcheck.loading.kb import KB
 from aifcheck.loading.lines import Term
 from aifcheck.loading.paths import read_text
 from aifcheck.names import check_task
+from aifcheck.queries import QUERY_SETS
 
 NIST_PREFIX = "AIDA_P3_"
+TAG = QUERY_SETS[0]  # the default query set
 _PARAMETER = re.compile(r"^#\s*Parameter:\s*\?(\w+)\s+(\w+)", re.MULTILINE)
 # SERVICE as a keyword: not part of a prefixed name, a variable or a longer word.
 _SERVICE = re.compile(r"(?<![\w:?$])SERVICE(?![\w:])", re.IGNORECASE)
@@ -46,14 +49,20 @@ _NOT_KEYWORDS = re.compile(
 
 @dataclass(frozen=True)
 class Table:
-    """A query's result: its column names (without '?') and its distinct solutions, as terms."""
+    """A query's result: its column names (without '?') and its solutions, as terms: distinct ones
+    for a SELECT DISTINCT, every one for a plain SELECT (as NIST's CM table prints them)."""
 
     name: str
     columns: tuple[str, ...]
     rows: tuple[tuple[Term | None, ...], ...]
+    query_set: str = TAG
 
     def records(self) -> list[dict[str, Term | None]]:
-        return [dict(zip(self.columns, row)) for row in self.rows]
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+    def distinct(self) -> Table:
+        """The table with each row once (the model reads a mention once however often NIST prints it)."""
+        return Table(self.name, self.columns, tuple(dict.fromkeys(self.rows)), self.query_set)
 
 
 def value(term: Term | None) -> str:
@@ -98,10 +107,14 @@ def table_names(task: str | None = None) -> list[str]:
     return [n for n in names if n.startswith(f"{NIST_PREFIX}{task.upper()}_")]
 
 
-def query_text(name: str) -> str:
-    """The query of a table (or of one of aifcheck's own queries), named in any case."""
-    files = _query_files()
-    return files[table_name(name)]
+def query_text(name: str, query_set: str = TAG) -> str:
+    """The query of a table (or of one of aifcheck's own queries), named in any case, in a query set."""
+    return _query_files(check_query_set(query_set))[table_name(name)]
+
+
+def check_query_set(name: str) -> str:
+    """The query set a user names, in any case (UsageError with the nearest names when unknown)."""
+    return choose(name, QUERY_SETS, "query set")
 
 
 def table_name(name: str) -> str:
@@ -118,26 +131,26 @@ def table_name(name: str) -> str:
     )
 
 
-def parameters(name: str) -> dict[str, str]:
+def parameters(name: str, query_set: str = TAG) -> dict[str, str]:
     """The variables a table needs bound, from its ``# Parameter: ?VAR KIND`` header lines."""
-    return dict(_PARAMETER.findall(query_text(name)))
+    return dict(_PARAMETER.findall(query_text(name, query_set)))
 
 
-def orders_by_line(name: str) -> bool:
+def orders_by_line(name: str, query_set: str = TAG) -> bool:
     """Whether a table's rows follow the lines of the file (a line() key in its "# Order:" header)."""
-    return any(by_line for _, by_line in order_keys(query_text(name)))
+    return any(by_line for _, by_line in order_keys(query_text(name, query_set)))
 
 
-def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
-    """Run one table's query: its distinct solutions, in the order the engine gives them. A
-    parameter given several values is run once per value.
+def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> Table:
+    """Run one table's query of a query set: its solutions, in the order the engine gives them
+    (each once for a SELECT DISTINCT). A parameter given several values is run once per value.
 
     Values are bound as RDF string literals through pyoxigraph's substitutions, never pasted
     into the query text.
     """
     name = table_name(name)
-    text = query_text(name)
-    needed = parameters(name)
+    text = query_text(name, query_set)
+    needed = parameters(name, query_set)
     unknown = set(params) - set(needed)
     if unknown:
         raise UsageError(f"table {name} takes no parameter {', '.join(sorted(unknown))}")
@@ -148,7 +161,8 @@ def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> Table:
     for binding in _bindings(params):
         columns, found = _select(kb, text, binding, name)
         solutions.extend(found)
-    return Table(name, columns, tuple(dict.fromkeys(solutions)))
+    rows = tuple(dict.fromkeys(solutions)) if is_distinct(text) else tuple(solutions)
+    return Table(name, columns, rows, check_query_set(query_set))
 
 
 def query(path: str | os.PathLike, name: str, **params: str | Sequence[str]) -> Table:
@@ -183,12 +197,21 @@ def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0)
 _ORDER = re.compile(r"^#\s*Order:\s*(.+)$", re.MULTILINE)
 _HIDDEN = re.compile(r"^#\s*Hidden:\s*(.+)$", re.MULTILINE)
 _ORDER_KEY = re.compile(r"line\(\?(\w+)\)|\?(\w+)")
+# a SELECT and its modifier (the query's own comes first, its subqueries' later)
+_SELECT = re.compile(r"(?<![\w:?$])SELECT(?![\w:])\s*(DISTINCT|REDUCED)?(?![\w:])", re.IGNORECASE)
 
 
 @cache
 def order_keys(text: str) -> tuple[tuple[str, bool], ...]:
     """The "# Order:" keys of a query: (variable, whether by the line where it is written)."""
     return tuple((m[1] or m[2], bool(m[1])) for line in _ORDER.findall(text) for m in _ORDER_KEY.finditer(line))
+
+
+@cache
+def is_distinct(text: str) -> bool:
+    """Whether a query is a SELECT DISTINCT (or REDUCED): a plain SELECT prints a row per solution."""
+    first = _SELECT.search(_NOT_KEYWORDS.sub(" ", text))
+    return first is not None and first[1] is not None
 
 
 @cache
@@ -257,6 +280,11 @@ def _select(
 
 
 @cache
-def _query_files() -> dict[str, str]:
+def _query_files(query_set: str = TAG) -> dict[str, str]:
+    """The queries of a set by name: queries/, with the files of its folder in their place."""
     folder = importlib.resources.files("aifcheck.queries")
-    return {f.name[:-3]: f.read_text(encoding="utf-8") for f in folder.iterdir() if f.name.endswith(".rq")}
+    files = {f.name[:-3]: f.read_text(encoding="utf-8") for f in folder.iterdir() if f.name.endswith(".rq")}
+    if query_set != TAG:
+        changed = folder.joinpath(query_set).iterdir()
+        files.update({f.name[:-3]: f.read_text(encoding="utf-8") for f in changed if f.name.endswith(".rq")})
+    return files

@@ -29,7 +29,7 @@ import shutil
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
@@ -253,33 +253,58 @@ def load_kb(
             _folder=folder.name if folder else None,
             _temporary=folder,
         )
-        try:
-            if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
-                # N-Triples is judged by its own parser (Turtle, which reads the rewritten text,
-                # accepts more); it has no [ ] nodes to rewrite, so only its marks are taken
-                _fill(kb, plain(), rdf_format)
-            if marking:
-                kb.marks = _fill_marked(kb, chunks(), parse=rdf_format != ox.RdfFormat.N_TRIPLES)
-                if kb.marks is None and rdf_format != ox.RdfFormat.N_TRIPLES:
-                    # text the marks cannot follow (N3 beyond Turtle, or not RDF): as written
-                    kb.store.clear()
-                    _fill(kb, plain(), rdf_format)
-            if len(kb) == 0:
-                raise InputError(path, "no RDF triples in file")
-            if (text is None or rdf_format not in _SCANNED) and kb.store.query(_ANY_TRIPLE_TERM):
-                raise InputError(path, _TRIPLE_TERMS)
-        except SyntaxError as exc:
-            kb.close()
-            raise InputError(path, _syntax_message(exc, text, rdf_format), exc.lineno, exc.offset) from None
-        except MemoryError:  # pyoxigraph's "Reached the buffer maximal size"
-            kb.close()
-            raise InputError(
-                path, "a literal or IRI longer than 16 MiB, more than the parser can hold", _long_line(text)
-            ) from None
-        except BaseException:
-            kb.close()
-            raise
+        _parse(kb, rdf_format, marking, plain, chunks, text)
     return kb
+
+
+def _parse(
+    kb: KB,
+    rdf_format: ox.RdfFormat,
+    marking: bool,
+    plain: Callable[[], str | io.RawIOBase],
+    chunks: Callable[[], Iterable[str]],
+    text: str | None,
+) -> None:
+    """The file's triples into the KB (see load_kb); the KB closed and an InputError (located) when
+    the file holds none, or what RDF text must not hold."""
+    path = kb.path
+    try:
+        _fill_all(kb, rdf_format, marking, plain, chunks)
+        if len(kb) == 0:
+            raise InputError(path, "no RDF triples in file")
+        if (text is None or rdf_format not in _SCANNED) and kb.store.query(_ANY_TRIPLE_TERM):
+            raise InputError(path, _TRIPLE_TERMS)
+    except SyntaxError as exc:
+        kb.close()
+        raise InputError(path, _syntax_message(exc, text, rdf_format), exc.lineno, exc.offset) from None
+    except MemoryError:  # pyoxigraph's "Reached the buffer maximal size"
+        kb.close()
+        raise InputError(
+            path, "a literal or IRI longer than 16 MiB, more than the parser can hold", _long_line(text)
+        ) from None
+    except BaseException:
+        kb.close()
+        raise
+
+
+def _fill_all(
+    kb: KB,
+    rdf_format: ox.RdfFormat,
+    marking: bool,
+    plain: Callable[[], str | io.RawIOBase],
+    chunks: Callable[[], Iterable[str]],
+) -> None:
+    """The file's triples into the KB, with the line marks when ``marking``."""
+    if not marking or rdf_format == ox.RdfFormat.N_TRIPLES:
+        # N-Triples is judged by its own parser (Turtle, which reads the rewritten text,
+        # accepts more); it has no [ ] nodes to rewrite, so only its marks are taken
+        _fill(kb, plain(), rdf_format)
+    if marking:
+        kb.marks = _fill_marked(kb, chunks(), parse=rdf_format != ox.RdfFormat.N_TRIPLES)
+        if kb.marks is None and rdf_format != ox.RdfFormat.N_TRIPLES:
+            # text the marks cannot follow (N3 beyond Turtle, or not RDF): as written
+            kb.store.clear()
+            _fill(kb, plain(), rdf_format)
 
 
 def _fill(kb: KB, source: str | io.RawIOBase, rdf_format: ox.RdfFormat) -> None:
@@ -393,10 +418,8 @@ def _check_xml_depth(path: str, text: str) -> None:
 
     parser = expat.ParserCreate()
     parser.StartElementHandler, parser.EndElementHandler = start, end
-    try:
+    with suppress(expat.ExpatError):  # not well-formed: the RDF/XML parser says where, in its words
         parser.Parse(text, True)
-    except expat.ExpatError:
-        pass  # not well-formed: the RDF/XML parser says where, in its words
 
 
 def choose_store(expanded_size: int, store: str = "auto") -> str:
@@ -460,7 +483,8 @@ def _syntax_message(exc: SyntaxError, text: str | None, rdf_format: ox.RdfFormat
     looks = _looks_like(text, rdf_format)
     if looks is not None:
         name, suffix = looks
-        message += f" (the file looks like {name}: name it {suffix}, or give --input-format {next(k for k, v in INPUT_FORMATS.items() if v == _BY_SUFFIX[suffix])})"
+        option = next(k for k, v in INPUT_FORMATS.items() if v == _BY_SUFFIX[suffix])
+        message += f" (the file looks like {name}: name it {suffix}, or give --input-format {option})"
     elif rdf_format == ox.RdfFormat.N_TRIPLES and text is not None and _parses(text, ox.RdfFormat.TURTLE):
         message += " (the file is Turtle, not N-Triples: name it .ttl)"
     elif rdf_format in _QUADS and "named graph" in message.lower():
@@ -502,8 +526,8 @@ class _Content(io.RawIOBase):
             elif path == STDIN:
                 self.size, self._file = 0, os.fdopen(os.dup(sys.stdin.fileno()), "rb")
             else:
-                self.size = os.path.getsize(path)  # on disk (compressed, for .gz)
                 self._file = open_regular(path)  # (a FIFO would block, a device never end)
+                self.size = os.fstat(self._file.fileno()).st_size  # on disk (compressed, for .gz)
         except OSError as exc:
             raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
         self._gzip = None

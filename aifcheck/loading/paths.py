@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import glob
 import os
 import stat
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -108,64 +109,80 @@ def _glob(pattern: str, problems: list[InputError]) -> list[str]:
     folders, names starting with a dot matched only by a pattern that does), but following each
     real folder once under a ``**`` (glob follows a link to a folder above without end), and
     telling of a folder it cannot read."""
-    absolute = pattern.startswith(os.sep)
-    parts = [part for part in pattern.split(os.sep) if part]
-    found: list[str] = []
-    seen: set[tuple[int, int, int]] = set()
+    walk = _Glob([part for part in pattern.split(os.sep) if part], problems)
+    walk.expand(os.sep if pattern.startswith(os.sep) else "", 0)
+    return list(dict.fromkeys(walk.found))
 
-    @cache
-    def names(base: str) -> list[os.DirEntry]:
-        try:
-            with os.scandir(base or ".") as scan:
-                return sorted(scan, key=lambda e: e.name)
-        except NotADirectoryError:
-            return []
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            problems.append(InputError(base or ".", f"cannot read this folder: {exc.strerror or exc}"))
-            return []
 
+class _Glob:
+    """One pattern's walk (see _glob): the parts of the pattern, what it found, the folders a
+    ``**`` went through (by part and real folder), each folder's entries read once."""
+
+    def __init__(self, parts: list[str], problems: list[InputError]) -> None:
+        self.parts, self.problems = parts, problems
+        self.found: list[str] = []
+        self.seen: set[tuple[int, int, int]] = set()
+        self._names: dict[str, list[os.DirEntry]] = {}
+
+    def names(self, base: str) -> list[os.DirEntry]:
+        if base not in self._names:
+            try:
+                with os.scandir(base or ".") as scan:
+                    self._names[base] = sorted(scan, key=lambda e: e.name)
+            except (NotADirectoryError, FileNotFoundError):
+                self._names[base] = []
+            except OSError as exc:
+                self.problems.append(InputError(base or ".", f"cannot read this folder: {exc.strerror or exc}"))
+                self._names[base] = []
+        return self._names[base]
+
+    @staticmethod
     def is_dir(entry: os.DirEntry) -> bool:
         try:
             return entry.is_dir()
         except OSError:
             return False
 
-    def expand(base: str, index: int) -> None:
-        if index == len(parts):
-            if base and os.path.lexists(base):
-                found.append(base)
-            return
-        part, last = parts[index], index == len(parts) - 1
-        join = (lambda name: os.path.join(base, name)) if base else (lambda name: name)
-        if part == "**":
-            try:
-                status = os.stat(base or ".")
-            except OSError:
-                return
-            key = (index, status.st_dev, status.st_ino)
-            if key in seen:
-                return
-            seen.add(key)
-            expand(base, index + 1)
-            for entry in names(base):
-                if entry.name.startswith("."):
-                    continue
-                if is_dir(entry):
-                    expand(join(entry.name), index)
-                elif last:
-                    found.append(join(entry.name))
-        elif glob.has_magic(part):
-            for entry in names(base):
-                if (part.startswith(".") or not entry.name.startswith(".")) and fnmatch.fnmatchcase(entry.name, part):
-                    if last or is_dir(entry):
-                        expand(join(entry.name), index + 1)
-        else:
-            expand(join(part), index + 1)
+    @staticmethod
+    def join(base: str, name: str) -> str:
+        return os.path.join(base, name) if base else name
 
-    expand(os.sep if absolute else "", 0)
-    return list(dict.fromkeys(found))
+    def expand(self, base: str, index: int) -> None:
+        if index == len(self.parts):
+            if base and os.path.lexists(base):
+                self.found.append(base)
+            return
+        part = self.parts[index]
+        if part == "**":
+            self._any_depth(base, index)
+        elif glob.has_magic(part):
+            last = index == len(self.parts) - 1
+            for entry in self.names(base):
+                hidden_ok = part.startswith(".") or not entry.name.startswith(".")
+                if hidden_ok and fnmatch.fnmatchcase(entry.name, part) and (last or self.is_dir(entry)):
+                    self.expand(self.join(base, entry.name), index + 1)
+        else:
+            self.expand(self.join(base, part), index + 1)
+
+    def _any_depth(self, base: str, index: int) -> None:
+        """``**`` at ``index``: nothing, or any folders below ``base`` (each real folder once)."""
+        try:
+            status = os.stat(base or ".")
+        except OSError:
+            return
+        key = (index, status.st_dev, status.st_ino)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.expand(base, index + 1)
+        last = index == len(self.parts) - 1
+        for entry in self.names(base):
+            if entry.name.startswith("."):
+                continue
+            if self.is_dir(entry):
+                self.expand(self.join(base, entry.name), index)
+            elif last:
+                self.found.append(self.join(base, entry.name))
 
 
 def entries(folder: str | os.PathLike, what: str = "") -> list[Path]:
@@ -173,11 +190,104 @@ def entries(folder: str | os.PathLike, what: str = "") -> list[Path]:
     what the folder was to be, for the message)."""
     try:
         with os.scandir(folder) as scan:
-            return sorted(Path(entry.path) for entry in scan)
+            found = sorted(Path(entry.path) for entry in scan)
     except OSError as exc:
-        raise InputError(
-            os.fspath(folder), f"cannot read this folder{f' ({what})' if what else ''}: {exc.strerror or exc}"
-        ) from None
+        raise _cannot_read(os.fspath(folder), exc, what, folder=True) from None
+    _remember(folder)
+    return found
+
+
+def input_folder(path: str | os.PathLike, what: str = "") -> Path:
+    """``path``, a folder that can be listed; InputError naming it when it is missing, no folder (a
+    file, a FIFO, a link to nothing) or cannot be read: a folder an input was to be in is never
+    taken as an empty one."""
+    name = os.fspath(path)
+    try:
+        is_dir = os.path.isdir(name)
+    except (OSError, ValueError):  # a name too long, a NUL in it
+        is_dir = False
+    if not is_dir:
+        try:
+            os.stat(name)
+        except OSError as exc:
+            raise _cannot_read(name, exc, what) from None
+        raise InputError(name, f"not a folder{f' ({what})' if what else ''}")
+    entries(name, what)
+    return Path(name)
+
+
+def missing(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is known not to be there (not even a link to nothing). A path that cannot be
+    looked at (a folder above it without permission) is not known missing: its reader says why."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def regular_files(folder: str | os.PathLike, wanted: Callable[[str], bool], what: str = "") -> list[Path]:
+    """The files of ``folder`` whose names are ``wanted``, sorted; a wanted name that is no regular
+    file (a folder, a FIFO, a device, a link to nothing) and a folder that cannot be read are an
+    InputError naming them, never skipped: a file left out in silence changes a result."""
+    found = []
+    for path in entries(folder, what):
+        if not wanted(path.name):
+            continue
+        try:
+            status = os.stat(path)
+        except OSError as exc:
+            raise _cannot_read(os.fspath(path), exc, what) from None
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(os.fspath(path), f"not a regular file{f' ({what})' if what else ''}")
+        found.append(path)
+    return found
+
+
+def _cannot_read(name: str, exc: OSError, what: str = "", folder: bool = False) -> InputError:
+    """The error of a path that cannot be opened, in validate's words."""
+    where = f" ({what})" if what else ""
+    if exc.errno in (errno.ENOENT, errno.ELOOP) and os.path.islink(name):
+        return InputError(name, f"a symbolic link to nothing (or a loop of links){where}")
+    if exc.errno == errno.ENOENT:
+        return InputError(name, f"no such file or directory{where}")
+    if exc.errno == errno.ENOTDIR and not folder:
+        return InputError(name, f"no such file or directory (a file is on its path){where}")
+    return InputError(name, f"cannot read{' this folder' if folder else ''}: {exc.strerror or exc}{where}")
+
+
+# What this run has read (device, inode) and where (real paths): an output must never replace one
+# of them (aifcheck.render.output asks was_read and read_under).
+_READ: dict[tuple[int, int], str] = {}
+
+
+def _remember(path: str | os.PathLike, status: os.stat_result | None = None) -> None:
+    try:
+        status = status or os.stat(path)
+        _READ[(status.st_dev, status.st_ino)] = os.path.realpath(path)
+    except (OSError, ValueError):
+        pass
+
+
+def was_read(path: str | os.PathLike) -> bool:
+    """Whether this run read the file (or listed the folder) ``path`` is."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (status.st_dev, status.st_ino) in _READ
+
+
+def read_under(folder: str | os.PathLike) -> str | None:
+    """A file or folder this run read inside ``folder`` (or ``folder`` itself), if any."""
+    try:
+        root = os.path.realpath(folder)
+    except (OSError, ValueError):
+        return None
+    inside = root.rstrip(os.sep) + os.sep
+    return next((path for path in _READ.values() if path == root or path.startswith(inside)), None)
 
 
 def alive(pid: int) -> bool:
@@ -192,18 +302,22 @@ def alive(pid: int) -> bool:
 
 
 def open_regular(path: str | os.PathLike, what: str = "") -> BinaryIO:
-    """A regular file opened to read its bytes; InputError naming it when it cannot be opened or
-    is not a regular file (a folder, a FIFO or a device, which would block or never end). ``what``
-    says what the file was to be ("the topics file"), for the message."""
+    """A regular file opened to read its bytes; InputError naming it, in validate's words, when it
+    cannot be opened or is not a regular file (a folder, a FIFO or a device, which would block or
+    never end). ``what`` says what the file was to be ("the topics file"), for the message."""
     name = os.fspath(path)
     try:
         # not blocking: opening a FIFO that no one writes would wait for ever
         descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise InputError(name, f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # (os.fdopen refuses a folder with an error of its own)
+        raise _cannot_read(name, exc, what) from None
+    except ValueError:  # a NUL in the name
+        raise InputError(name, "no such file or directory") from None
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):  # (os.fdopen refuses a folder with an error of its own)
         os.close(descriptor)
-        raise InputError(name, f"not a regular file{f' ({what})' if what else ''}: a folder, a FIFO or a device")
+        raise InputError(name, f"not a regular file{f' ({what})' if what else ''}")
+    _remember(name, status)
     return os.fdopen(descriptor, "rb")
 
 
@@ -213,20 +327,35 @@ def read_bytes(path: str | os.PathLike, what: str = "") -> bytes:
         try:
             return file.read()
         except OSError as exc:
-            raise InputError(
-                os.fspath(path), f"cannot read{f' {what}' if what else ''}: {exc.strerror or exc}"
-            ) from None
+            raise _cannot_read(os.fspath(path), exc, what) from None
+
+
+BOM = "\ufeff"  # a UTF-8 byte-order mark: read as nothing, as validate reads it
 
 
 def read_text(path: str | os.PathLike, what: str = "", universal: bool = False) -> str:
-    """A UTF-8 text file's text (``universal``: with \\r\\n and \\r read as \\n, as Python's text
-    files read them); InputError naming the file, and the line of a byte that is not UTF-8."""
+    """A UTF-8 text file's text, without a byte-order mark (``universal``: with \\r\\n and \\r
+    read as \\n, as Python's text files read them); InputError naming the file, and the line and
+    column of a byte that is not UTF-8 or of a NUL (binary data, which no text holds)."""
     data = read_bytes(path, what)
+    name = os.fspath(path)
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        start = data[:4096]
+        if start.count(b"\x00") * 4 > len(start):
+            raise InputError(name, f"binary file, not text{f' ({what})' if what else ''}")
+        raise InputError(name, "binary data (a NUL byte, 0x00), which text cannot hold", *position(data, nul))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(
-            os.fspath(path), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", line
+            name, f"not UTF-8 (byte 0x{data[exc.start]:02x}); text files must be UTF-8", *position(data, exc.start)
         ) from None
+    text = text.removeprefix(BOM)
     return text.replace("\r\n", "\n").replace("\r", "\n") if universal else text
+
+
+def position(data: bytes | str, offset: int) -> tuple[int, int]:
+    """(line, column) of an offset in a file's bytes or text, both from 1."""
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    return data.count(newline, 0, offset) + 1, offset - (data.rfind(newline, 0, offset) + 1) + 1

@@ -12,6 +12,7 @@ splits it at every tab and strips the cells it uses (``cells``).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from aifcheck.loading.paths import read_text
@@ -51,6 +52,12 @@ def ranking_lines(text: str) -> tuple[RankingLine, ...]:
     if last:
         found.append(RankingLine(len(lines) + 1, last))
     return tuple(found)
+
+
+def ranking_rows(rows: Iterable[Sequence[str]]) -> tuple[RankingLine, ...]:
+    """The lines of a ranking file held as rows of cells (a stage of aifcheck's own run), each the
+    line NIST's scripts write of it."""
+    return tuple(RankingLine(number, "\t".join(row) + "\n") for number, row in enumerate(rows, 1))
 
 
 def read_ranking(path: str | os.PathLike) -> tuple[RankingLine, ...]:

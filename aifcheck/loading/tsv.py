@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from aifcheck.errors import InputError
+from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
+
+LARGEST = 1e100  # a score beyond: its cube, which a skewness takes, is no number
 
 
 def read_lines(path: str | os.PathLike, skip_blank: bool = True) -> list[tuple[int, str]]:
@@ -88,11 +90,13 @@ class TsvTable:
         return lambda row: row.cells[index]
 
     def require(self, *columns: str, option: str = "") -> None:
-        """InputError (line 1) for a column the table lacks."""
+        """For a column the table lacks: UsageError when a user's ``option`` named it, else InputError (line 1)."""
         for column in columns:
             if column and column not in self._index:
-                what = f"{option} {column}: " if option else ""
-                raise InputError(self.path, f"{what}no such column (the columns are {', '.join(self.columns)})", 1)
+                known = ", ".join(self.columns)
+                if option:  # the user's option names what the table lacks
+                    raise UsageError(f"{option} {column}: {self.path} has no such column (its columns: {known})")
+                raise InputError(self.path, f"no such column {column} (the columns are {known})", 1)
 
     def number(self, row: TsvRow, column: str) -> float:
         """A cell as a finite number, or InputError naming the file and line."""
@@ -103,6 +107,8 @@ class TsvTable:
             value = math.nan
         if not math.isfinite(value):
             raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
+        if abs(value) > LARGEST:
+            raise InputError(self.path, f"{column}: {text!r} is no score (at most {LARGEST:g} in size)", row.line)
         return value
 
     def records(self) -> Iterator[tuple[int, dict[str, str]]]:
@@ -137,3 +143,16 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
         found.append(_row(TsvRow, (line, tuple(cell.strip() for cell in cells))))
     return TsvTable(path, columns, tuple(found))
+
+
+def check_unique(path: str | os.PathLike, key: Sequence[str]) -> None:
+    """InputError, naming both lines, when two rows of the table at ``path`` have the same cells in
+    the columns ``key`` (a query given twice): which row counts is the user's to say, and NIST's
+    readers keep one in silence."""
+    table = read_table(path, key)
+    first: dict[tuple[str, ...], int] = {}
+    for line, cells in table.cells(key):
+        seen = first.setdefault(tuple(cells), line)
+        if seen != line:
+            shown = " ".join(f"{name} {cell}" for name, cell in zip(key, cells, strict=True))
+            raise InputError(table.path, f"{shown} is also on line {seen}: give each once", line)

@@ -53,12 +53,15 @@ def check_format(name: str) -> str:
     return name
 
 
-def render(report: Report, catalog: Catalog, out: TextIO, fmt: str, colour: bool = False) -> None:
-    """The whole report in a format (a line format ends with the summary line)."""
+def render(
+    report: Report, catalog: Catalog, out: TextIO, fmt: str, colour: bool = False, per_rule: int | None = None
+) -> None:
+    """The whole report in a format (a line format ends with the summary line; ``per_rule``: the
+    findings of a rule shown per file, see aifcheck.render.lines.file_lines)."""
     if fmt in DOCUMENT_FORMATS:
         DOCUMENT_FORMATS[fmt](report, catalog, out)
         return
-    _write(report_lines(report, catalog), out, fmt, colour)
+    _write(report_lines(report, catalog, per_rule), out, fmt, colour)
     out.write(text.summary_line(report) + "\n")
 
 
@@ -67,9 +70,16 @@ def render_input_errors(errors: list[FileError], out: TextIO, fmt: str, colour: 
     _write(errors, out, fmt, colour)
 
 
-def render_file(file_report: FileReport, catalog: Catalog, out: TextIO, fmt: str, colour: bool = False) -> None:
+def render_file(
+    file_report: FileReport,
+    catalog: Catalog,
+    out: TextIO,
+    fmt: str,
+    colour: bool = False,
+    per_rule: int | None = None,
+) -> None:
     """One file's lines in a line format, as soon as the file is done."""
-    _write(file_lines(file_report, catalog), out, fmt, colour)
+    _write(file_lines(file_report, catalog, per_rule), out, fmt, colour)
 
 
 def _write(lines, out: TextIO, fmt: str, colour: bool) -> None:

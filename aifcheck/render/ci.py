@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from contextlib import suppress
 from pathlib import Path
 
-from aifcheck.errors import OutputError
+from aifcheck.render.output import FileOutput, write_files
 from aifcheck.render.score_table import Column, score_table
 from aifcheck.score.ci import CIResult, size_label
 
@@ -34,28 +33,18 @@ def ci_table(result: CIResult, separator: str) -> str:
         lower = [format(line.intervals[s][0], _NUMBER) for s in sizes]
         upper = [format(line.intervals[s][1], _NUMBER) for s in reversed(sizes)]
         cells = [*line.key, *lower, format(line.score, _NUMBER), *upper]
-        rows.append({c.name: text for c, text in zip(columns, cells)})
+        rows.append({c.name: text for c, text in zip(columns, cells, strict=True)})
     return score_table(columns, rows, separator).removesuffix("\n")
 
 
 def write_ci_files(result: CIResult, pretty: str | os.PathLike, tab: str | os.PathLike) -> None:
-    """Write NIST's two files: both whole, or neither (each is written beside its target under a
-    temporary name, and both are renamed once both are written)."""
-    texts = {Path(pretty): ci_table(result, "pretty"), Path(tab): ci_table(result, "tab")}
-    partials = {path: path.with_name(f".{path.name}.{os.getpid()}.partial") for path in texts}
-    current = Path(pretty)
-    try:
-        for current, text in texts.items():
-            current.parent.mkdir(parents=True, exist_ok=True)
-            partials[current].write_text(text, encoding="utf-8")
-        for current, partial in partials.items():
-            os.replace(partial, current)
-    except OSError as exc:
-        raise OutputError(f"cannot write {current}: {exc.strerror or exc}") from None
-    finally:
-        for partial in partials.values():
-            with suppress(OSError):  # gone once renamed, or never made
-                partial.unlink()
+    """Write NIST's two files (``-o`` and ``--tab``): both whole, or neither."""
+    write_files(
+        {
+            FileOutput(Path(pretty), "-o"): ci_table(result, "pretty"),
+            FileOutput(Path(tab), "--tab"): ci_table(result, "tab"),
+        }
+    )
 
 
 def write_folder_intervals(out: str | os.PathLike, results: Mapping[str, CIResult]) -> list[Path]:

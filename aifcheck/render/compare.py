@@ -2,7 +2,9 @@
 
 JSON (stable keys): ``{"a": PATH, "b": PATH, "size", "replications", "seed", "metrics": {NAME:
 {"a", "b", "difference", "ci": [low, high], "p_value", "units", "only_a", "only_b"}}}``; the
-difference is B - A, ``units`` the documents or queries in both runs.
+difference is B - A, ``units`` the documents or queries in both runs. A and B are the metric over
+those units (the score files' values when every unit is in both runs); the text and tab tables
+print B - A as the difference of A and B as they print them (4 decimals), the JSON unrounded.
 """
 
 from __future__ import annotations
@@ -23,6 +25,13 @@ def p_text(p: float) -> str:
     return "<0.0001" if p < 0.0001 else format(p, ".4f")
 
 
+def shown_difference(a: float, b: float, spec: str = "+.4f") -> str:
+    """B - A as the difference of the two values as printed (4 decimals), so that the three
+    numbers of a row agree; its interval is the unrounded difference's."""
+    difference = round(float(format(b, ".4f")) - float(format(a, ".4f")), 4) + 0.0  # + 0.0: no "-0.0000"
+    return format(difference, spec)
+
+
 def significance(p: float) -> str:
     return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
 
@@ -33,7 +42,7 @@ def _cells(metric: MetricComparison) -> dict[str, str]:
         "units": str(metric.paired),
         "a": format(metric.a, _NUMBER),
         "b": format(metric.b, _NUMBER),
-        "difference": format(metric.difference, "+.4f"),
+        "difference": shown_difference(metric.a, metric.b),
         "low": format(metric.ci[0], "+.4f"),
         "high": format(metric.ci[1], "+.4f"),
         "p": p_text(metric.p_value),
@@ -64,15 +73,18 @@ def comparison_text(comparison: Comparison) -> str:
         "",
         f"A: {comparison.a}",
         f"B: {comparison.b}",
-        f"B-A with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired bootstrap "
-        f"replications over the units (documents or queries); p: paired approximate randomization, "
+        f"A, B: each metric over the units (documents or queries) in both runs; B-A: the difference of A and B as "
+        f"printed, with its {comparison.size * 100:g}% percentile interval from {comparison.replications:,} paired "
+        f"bootstrap replications over those units; p: paired approximate randomization, "
         f"{comparison.replications:,} trials; {comparison.stream.describe().split(',')[0]}.",
         "* p < 0.05, ** p < 0.01, *** p < 0.001",
     ]
     return "\n".join(lines) + "\n"
 
 
-def comparison_json(comparison: Comparison) -> str:
+def comparison_json(comparison: Comparison, moved: list[dict[str, object]] | None = None) -> str:
+    """The comparison as JSON; ``moved``: what moved (render.explain.moves_json), where both runs
+    were scored with --explain."""
     metrics = {
         m.label: {
             "a": m.a,
@@ -94,6 +106,8 @@ def comparison_json(comparison: Comparison) -> str:
         "seed": comparison.stream.seed,
         "metrics": metrics,
     }
+    if moved is not None:
+        document["moved"] = moved
     return json.dumps(document, indent=2) + "\n"
 
 
@@ -115,7 +129,7 @@ def comparison_tab(comparison: Comparison) -> str:
             "units": str(m.paired),
             "a": format(m.a, _NUMBER),
             "b": format(m.b, _NUMBER),
-            "difference": format(m.difference, _NUMBER),
+            "difference": shown_difference(m.a, m.b, _NUMBER),
             "low": format(m.ci[0], _NUMBER),
             "high": format(m.ci[1], _NUMBER),
             "p": format(m.p_value, ".6f"),

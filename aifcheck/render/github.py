@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aifcheck.render.lines import Line, Note, ShownFinding, Truncated
+from aifcheck.render.lines import Grouped, Line, Note, ShownFinding, Truncated
 from aifcheck.validation.catalog import Severity
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -25,7 +25,7 @@ def line_text(line: Line, colour: bool = False) -> str:
         return f"::{COMMANDS[v.severity]} {where},title={title}::{message}"
     if isinstance(line, Truncated):
         return f"::notice file={_escape_property(line.file)}::{_escape_data(line.stopped)}"
-    if isinstance(line, Note):
+    if isinstance(line, Note | Grouped):
         return f"::notice file={_escape_property(line.file)}::{_escape_data(line.text)}"
     title = f",title={_escape_property('internal error in rule ' + line.rule_id)}" if line.rule_id else ""
     return f"::error file={_escape_property(line.file)}{title}::{_escape_data(line.message)}"

@@ -12,28 +12,23 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import networkx as nx
 
 from aifcheck.errors import OutputError, UsageError
-from aifcheck.render.output import replaced, write_atomically
+from aifcheck.render.output import FileOutput, check_files, replaced, write_atomically
 
 FORMATS = (".dot", ".svg", ".png")
 
 
-def check_target(target: Path) -> None:
-    """Refuse, before any work, a picture that could not be written: a name of no known format
-    or a folder (UsageError), a folder that cannot be written in (OutputError)."""
+def check_target(target: Path, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Refuse, before any work, a picture that could not be written: a name of no known format,
+    a folder, an input (UsageError), a place that cannot be written (OutputError)."""
+    check_files([FileOutput(target)], inputs)
     if target.suffix.lower() not in FORMATS:
         raise UsageError(f"-o {target}: name the picture .dot, .svg or .png")
-    if target.is_dir():
-        raise UsageError(f"-o {target}: is a folder; name the picture file (.dot, .svg or .png)")
-    parent = next(p for p in target.absolute().parents if p.exists())  # the root exists
-    if not parent.is_dir():
-        raise OutputError(f"cannot write {target}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write {target}: permission denied")
 
 
 def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
@@ -43,7 +38,6 @@ def write_graph(graph: nx.MultiDiGraph, target: Path, title: str) -> None:
         write_atomically(target, to_dot(graph, title))
         return
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         with replaced(target) as partial:
             draw(graph, partial, target.suffix.lower()[1:], title)
     except OSError as exc:
@@ -73,9 +67,8 @@ def to_dot(graph: nx.MultiDiGraph, title: str) -> str:
     for node, data in graph.nodes(data=True):
         shape, colour = STYLE.get(data.get("kind"), ("ellipse", "#ffffff"))
         label = data.get("label", str(node))
-        lines.append(
-            f"  {ids[node]} [label={_quote(label)}, shape={shape}, fillcolor={_quote(colour)}, tooltip={_quote(str(node))}];"
-        )
+        attributes = f"label={_quote(label)}, shape={shape}, fillcolor={_quote(colour)}, tooltip={_quote(str(node))}"
+        lines.append(f"  {ids[node]} [{attributes}];")
     for source, target, data in graph.edges(data=True):
         style = ', style=dashed, color="#999999"' if data.get("line") == "faint" else ""
         lines.append(f"  {ids[source]} -> {ids[target]} [label={_quote(data.get('label', ''))}{style}];")
@@ -323,7 +316,7 @@ class _Columns(_Layout):
                     rank.setdefault(node, i)
                 others = set(columns[index])
 
-                def centre(node):
+                def centre(node, others=others):
                     linked = [rank[n] for n in nx.all_neighbors(graph, node) if n in rank and n not in others]
                     return sum(linked) / len(linked) if linked else rank[node]
 
@@ -426,7 +419,7 @@ def _shaped(part: nx.Graph, positions: dict, gap: float) -> dict:
     nearest = cKDTree(points / [_STRETCH, 1.0]).query(points / [_STRETCH, 1.0], k=2)[0][:, 1]
     crowded = float(np.percentile(nearest, 10))
     points *= min(3.0, max(1.0, 0.75 * gap / crowded)) if crowded > 0 else 1.0
-    return {n: (float(x), float(y)) for n, (x, y) in zip(nodes, points)}
+    return {n: (float(x), float(y)) for n, (x, y) in zip(nodes, points, strict=True)}
 
 
 def _screen_scale(piece: dict) -> float:

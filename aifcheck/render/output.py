@@ -9,44 +9,196 @@ import json
 import os
 import shutil
 import stat
+import sys
+import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from aifcheck.errors import OutputError, UsageError
-from aifcheck.loading.paths import alive
+from aifcheck.errors import ESCAPE, OutputError, UsageError
+from aifcheck.loading.paths import alive, read_under, was_read
 
 
-def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file beside it, renamed when complete. A
-    device (``-o /dev/null``) is written to as it is: it is no file to replace."""
-    target = _through_link(target)
-    if _is_device(target):
-        _write_device(target, text)
-        return
+@dataclass(frozen=True)
+class FileOutput:
+    """A file the user named for an output, and the option that named it (for the messages)."""
+
+    path: Path
+    option: str = "-o"
+
+
+def write_atomically(target: Path, text: str, option: str = "-o") -> None:
+    """Write ``text`` to the file ``target`` (see write_files)."""
+    write_files({FileOutput(Path(target), option): text})
+
+
+def write_files(texts: Mapping[FileOutput, str]) -> None:
+    """Write each text to its file, all whole or none: each regular file through a temporary file
+    beside it, renamed once every text is written; a device or FIFO the user named (``-o
+    /dev/stdout``, ``-o /dev/null``, a pipe) written into, never replaced; a symbolic link written
+    through (the link kept, as a shell's ``>`` does). Refused (see check_files): a folder, a file
+    this run read, two outputs that are one file."""
+    targets = check_files(texts)
+    partials: list[tuple[Path, Path]] = []
+    current = next(iter(texts)).path if texts else Path()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.is_dir():
-            raise UsageError(f"-o {target}: a folder, not a file")
-        with replaced(target) as partial:
-            partial.write_text(text, encoding="utf-8")
+        for (output, text), (real, kind) in zip(texts.items(), targets, strict=True):
+            current = output.path
+            if kind == FILE:
+                real.parent.mkdir(parents=True, exist_ok=True)
+                partials.append((_beside(real, f"{os.getpid()}.partial{real.suffix}"), real))
+                _write_text(partials[-1][0], text)
+        for (output, text), (real, kind) in zip(texts.items(), targets, strict=True):
+            current = output.path
+            if kind == DEVICE:
+                _into_device(output.path, real, text.encode("utf-8", ESCAPE))
+        for partial, real in partials:
+            os.replace(partial, real)
     except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write {current}: {exc.strerror or exc}") from None
+    finally:
+        for partial, _ in partials:
+            with suppress(OSError):  # gone once renamed, or never made
+                partial.unlink(missing_ok=True)
+
+
+FILE, DEVICE = "file", "device"
+
+
+def check_files(
+    outputs: Iterable[FileOutput], inputs: Iterable[str | os.PathLike | None] = ()
+) -> list[tuple[Path, str]]:
+    """Where each output goes and how: (its real path, FILE or DEVICE). Before the work and again
+    when writing: a UsageError for a folder, an input (one of ``inputs``, or a file this run has
+    read), a socket, or a second output onto the same file; an OutputError for a place that cannot
+    be written (under a file, a loop of links, a read-only file)."""
+    found: list[tuple[Path, str]] = []
+    seen: dict[Path, FileOutput] = {}
+    given = [g for g in inputs if g is not None and g != "-"]
+    for output in outputs:
+        real, kind = _file_target(output)
+        first = seen.setdefault(real, output)
+        if first is not output and real != Path(os.devnull):  # (what is discarded twice is discarded)
+            raise UsageError(
+                f"{output.option} {output.path}: the same file as {first.option} {first.path}: give two files"
+            )
+        for name in given:
+            with suppress(OSError, ValueError):
+                if os.path.realpath(name) == str(real) or (kind == FILE and real.exists() and real.samefile(name)):
+                    raise UsageError(
+                        f"{output.option} {output.path}: is the input {name}, which the output would replace"
+                    )
+        found.append((real, kind))
+    return found
+
+
+# the names of standard output, written to as printed wherever it is sent (a terminal, a pipe, a file)
+STANDARD_OUTPUT = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def _file_target(output: FileOutput) -> tuple[Path, str]:
+    path, option = output.path, output.option
+    if str(path) in STANDARD_OUTPUT:
+        return path, DEVICE
+    try:
+        status = os.stat(path)  # through a link: where the text goes
+    except FileNotFoundError:
+        status = None
+    except NotADirectoryError:  # a path through a file: which one
+        _check_ancestors(path, Path(os.path.abspath(path)))
+        raise OutputError(f"cannot write {path}: Not a directory") from None
+    except (OSError, ValueError) as exc:  # a loop of links, a name too long
+        raise OutputError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    real = Path(os.path.realpath(path))
+    if status is None:
+        _check_ancestors(path, real)
+        return real, FILE
+    if stat.S_ISDIR(status.st_mode):
+        raise UsageError(f"{option} {path}: a folder, not a file")
+    if stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
+        return real, DEVICE
+    if not stat.S_ISREG(status.st_mode):
+        raise UsageError(f"{option} {path}: not a file, a device or a FIFO")
+    _check_replaceable(path, real, option)
+    return real, FILE
+
+
+def _check_replaceable(path: Path, real: Path, option: str) -> None:
+    """A regular file an output would replace: not one this run read, and one that can be."""
+    if was_read(real):
+        raise UsageError(f"{option} {path}: is an input of this run, which the output would replace")
+    if not os.access(real, os.W_OK):
+        raise OutputError(f"cannot write {path}: Permission denied")
+    if not os.access(real.parent, os.W_OK | os.X_OK) or _is_system(real):
+        raise OutputError(f"cannot write {path}: {real.parent} takes no new file (it is read-only)")
+
+
+def _is_system(path: Path) -> bool:
+    """A file of a kernel's file system (/proc, /sys): no file can be made beside it."""
+    return path.parts[1:2] in (("proc",), ("sys",))
+
+
+def _check_ancestors(path: Path, real: Path) -> None:
+    """A new file's folder: made when missing, but not under a file."""
+    parent = next((p for p in real.parents if os.path.lexists(p)), None)
+    if parent is not None and not parent.is_dir():
+        raise OutputError(f"cannot write {path}: Not a directory ({parent} is a file)")
+
+
+def _write_text(path: Path, text: str) -> None:
+    """A text as UTF-8, a name's byte that is not UTF-8 written as an escape (\\xff)."""
+    with open(path, "w", encoding="utf-8", errors=ESCAPE, newline="") as file:
+        file.write(text)
+
+
+def _into_device(given: Path, real: Path, data: bytes) -> None:
+    """``data`` into a device or FIFO; into standard output as printed (wherever it is sent: a
+    file it is sent to is not opened again, from its start)."""
+    if str(given) not in STANDARD_OUTPUT:
+        _write_device(real, data)
+        return
+    sys.stdout.flush()
+    with os.fdopen(os.dup(1), "wb") as out:
+        out.write(data)
+
+
+def _write_device(target: Path, data: bytes) -> None:
+    """Into a character device or a FIFO: a FIFO that no process reads is an error, not a wait
+    without end (opening it to write would block)."""
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputError(f"cannot write {target}: a FIFO that no process reads") from None
+        raise
+    os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
 
 
 @contextmanager
-def replaced(target: Path) -> Iterator[Path]:
-    """A temporary path beside ``target`` (with its suffix, which some writers go by), renamed to
-    ``target`` when the block ends without an error, else removed."""
-    partial = _beside(target, f"{os.getpid()}.partial{target.suffix}")
+def replaced(target: Path, option: str = "-o") -> Iterator[Path]:
+    """A temporary path for a program that writes ``target`` itself (with its suffix, which some
+    writers go by), put in ``target``'s place when the block ends without an error (copied into
+    a device or FIFO, renamed over a file), else removed."""
+    ((real, kind),) = check_files([FileOutput(Path(target), option)])
+    scratch = Path(tempfile.mkdtemp(prefix=".aifcheck-")) if kind == DEVICE else None
+    partial = (scratch / f"out{real.suffix}") if scratch else _beside(real, f"{os.getpid()}.partial{real.suffix}")
     try:
+        real.parent.mkdir(parents=True, exist_ok=True)
         yield partial
-        os.replace(partial, target)
+        if kind == DEVICE:
+            _into_device(Path(target), real, partial.read_bytes())
+        else:
+            os.replace(partial, real)
     finally:
         with suppress(OSError):  # the clean-up meets what stopped the write (no folder, a name too long)
             partial.unlink(missing_ok=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _beside(target: Path, tag: str) -> Path:
@@ -56,35 +208,6 @@ def _beside(target: Path, tag: str) -> Path:
     if len(name.encode("utf-8", "surrogateescape")) > 255:
         name = f".aifcheck-{hashlib.sha1(target.name.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.{tag}"
     return target.with_name(name)
-
-
-def _through_link(target: Path) -> Path:
-    """Where a symbolic link ``target`` points (written there, as a shell's ``>`` does); an
-    OutputError for a loop."""
-    if not target.is_symlink():
-        return target
-    try:
-        os.stat(target)
-    except FileNotFoundError:
-        pass  # a link to a file yet to be made
-    except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-    return Path(os.path.realpath(target))
-
-
-def _is_device(target: Path) -> bool:
-    try:
-        return stat.S_ISCHR(os.stat(target).st_mode)
-    except OSError:
-        return False
-
-
-def _write_device(target: Path, text: str) -> None:
-    try:
-        with open(target, "w", encoding="utf-8") as file:
-            file.write(text)
-    except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
 _JSON_PIECES = 8192  # the encoder's pieces joined into one write
@@ -105,9 +228,11 @@ def write_json(document: Any, out: TextIO) -> None:
 
 
 def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()) -> None:
-    """A UsageError when ``target`` is a file, a symbolic link, the root, a folder holding one of
-    the ``inputs``, or a folder that holds files and ``force`` is not set: a run that cannot write
-    its output should not compute it first."""
+    """A UsageError when ``target`` is a file, a symbolic link, the root, one of the ``inputs`` or
+    a folder holding one, a folder inside one of them that holds files (``--force`` would delete
+    the input's files), a folder holding a file this run read, or a folder that holds files and
+    ``force`` is not set; an OutputError when it would be under a file. A run that cannot write its
+    output should not compute it first."""
     try:
         if target.is_symlink():
             raise UsageError(f"-o {target}: a symbolic link: give the folder itself")
@@ -116,13 +241,44 @@ def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | o
         whole = target.resolve()
         if whole.parent == whole:
             raise UsageError(f"-o {target}: the root folder cannot be replaced")
-        refuse_input_as_output(target, inputs, folder=True)
-        if target.is_dir() and any(target.iterdir()) and not force:
+        if not target.exists():
+            _check_folder_ancestors(target, whole)
+        given = [g for g in inputs if g is not None and g != "-"]
+        refuse_input_as_output(target, given, folder=True)
+        full = target.is_dir() and any(target.iterdir())
+        if full and not force:
             raise UsageError(f"-o {target}: exists and is not empty (--force replaces it)")
+        if full:
+            _refuse_inside_an_input(target, whole, given)
+            read = read_under(whole)
+            if read is not None:
+                raise UsageError(f"-o {target}: holds {read}, an input of this run, which the output would replace")
     except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
     except RuntimeError:  # a symbolic link loop on the way: the writer says so
         pass
+
+
+def check_scores_folder(out: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()) -> None:
+    """``OUT/scores``, the folder a scorer writes whole beside what OUT holds: OUT a folder (or to
+    be made), ``OUT/scores`` as check_new_folder says."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o {out}: not a folder")
+    check_new_folder(out / "scores", force, inputs)
+
+
+def _check_folder_ancestors(target: Path, whole: Path) -> None:
+    parent = next((p for p in whole.parents if os.path.lexists(p)), None)
+    if parent is not None and not parent.is_dir():
+        raise OutputError(f"cannot write under {target}: Not a directory ({parent} is a file)")
+
+
+def _refuse_inside_an_input(target: Path, whole: Path, inputs: Iterable[str | os.PathLike]) -> None:
+    """Replacing a folder inside an input folder deletes files of that input."""
+    for given in inputs:
+        with suppress(OSError, RuntimeError):
+            if Path(given).resolve() in whole.parents:
+                raise UsageError(f"-o {target}: inside the input {given}, whose files --force would delete")
 
 
 def refuse_input_as_output(
@@ -150,9 +306,10 @@ def refuse_input_as_output(
 
 
 def write_file(path: Path, text: str) -> None:
-    """A file of a folder being written (by new_folder): its parents made, its text as it is."""
+    """A file of a folder being written (by new_folder): its parents made, its text as it is (a
+    name's byte that is not UTF-8 written as an escape)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="")
+    _write_text(path, text)
 
 
 @contextmanager
@@ -160,7 +317,9 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
     """A folder to write a run's output into, put in ``target``'s place once the run is complete:
     a run that fails or is interrupted leaves ``target`` as it was and no partial folder behind.
     ``target`` must not exist, or be an empty folder; with ``force`` one that holds files is
-    replaced, unless it holds one of the ``inputs``. A second run on the same ``target`` is refused while the first one works."""
+    replaced, unless it holds an input (see check_new_folder). A second run on the same ``target``
+    is refused while the first one works."""
+    inputs = list(inputs)
     check_new_folder(target, force, inputs)
     parent = target.absolute().parent
     try:
@@ -171,7 +330,7 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
     partial = _beside(parent / target.name, f"partial-{os.getpid()}")
     _take(lock, target)
     try:
-        check_new_folder(target, force)  # again: a run that held the lock meanwhile may have filled it
+        check_new_folder(target, force, inputs)  # again: a run that held the lock meanwhile may have filled it
         shutil.rmtree(partial, ignore_errors=True)
         try:
             partial.mkdir()
@@ -183,6 +342,7 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
             if exc.errno not in _CANNOT_WRITE and not str(exc.filename or "").startswith(str(partial)):
                 raise
             raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        check_new_folder(target, force, inputs)  # and now that the run has read all it reads
         try:
             if target.is_dir():
                 shutil.rmtree(target) if force else target.rmdir()

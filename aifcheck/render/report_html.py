@@ -10,11 +10,13 @@ from html import escape
 from pathlib import Path
 
 from aifcheck.loading.tsv import TsvTable
-from aifcheck.render.compare import p_text, significance
+from aifcheck.render.compare import p_text, shown_difference, significance
 from aifcheck.render.output import write_atomically
+from aifcheck.render.report_explain import CSS as EXPLAIN_CSS
+from aifcheck.render.report_explain import explain_section
 from aifcheck.render.report_plots import difference_svg, distribution_svg
 from aifcheck.score.ci import Interval
-from aifcheck.score.compare import Comparison
+from aifcheck.score.compare import Comparison, MetricComparison
 from aifcheck.score.report import HeadlineSummary, ReportData, RunSummary
 from aifcheck.version import __version__
 
@@ -83,10 +85,8 @@ def _th(text: str, number: bool = False) -> str:
 
 def _table(headers: list[tuple[str, bool]], rows: list[str], cls: str) -> str:
     head = "".join(_th(text, number) for text, number in headers)
-    return (
-        f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    body = "".join(rows)
+    return f'<div class="scroll"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _value(summary: HeadlineSummary) -> str:
@@ -127,9 +127,8 @@ def _run_section(index: int, run: RunSummary, data: ReportData) -> str:
         return "".join(parts)
     parts.append(_headline_table(run, data.sizes))
     parts.append(
-        '<p class="muted">value: as the score file prints it; recomputed: from its '
-        f"per-{escape(run.headlines[0].headline.unit_name)} "
-        "rows, which the intervals and the comparisons resample.</p>"
+        f'<p class="muted">value: as the score file prints it; recomputed: from its '
+        f"per-{escape(run.headlines[0].headline.unit_name)} rows, which the intervals and the comparisons resample.</p>"
     )
     unit = run.headlines[0].headline.unit_name
     parts.append(
@@ -166,21 +165,32 @@ def _side_by_side(data: ReportData) -> str:
             cells.append(_td(text, True))
             if i > 1:
                 metric = next((m for m in data.comparisons[i - 2].metrics if m.label == label), None)
-                if metric is None:
-                    cells.append(_td("—", True))
-                else:
-                    cells.append(
-                        f'<td class="num">{metric.difference:+.4f} {_mark(metric.p_value, metric.difference)}</td>'
-                    )
+                first = next((h for h in data.runs[0].headlines if h.headline.label == label), None)
+                cells.append(_difference_cell(metric, first, found))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return (
         '<section id="side-by-side"><h2>Runs side by side</h2>'
         f"<p>Each value with its {size * 100:g}% interval; the differences with run 1, "
         '<span class="up">green</span> when higher and <span class="down">red</span> when lower with '
-        "p &lt; 0.05 (* p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001; paired approximate randomization).</p>"
-        + _table(headers, rows, "compare")
-        + "</section>"
+        "p &lt; 0.05 (* p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001; paired approximate randomization). "
+        "A difference is over the documents or queries scored in both runs: where those are not all of a "
+        "run's, or the values over them are not the ones shown, it shows the paired values it is the "
+        "difference of.</p>" + _table(headers, rows, "compare") + "</section>"
     )
+
+
+def _difference_cell(
+    metric: MetricComparison | None, first: HeadlineSummary | None, this: HeadlineSummary | None
+) -> str:
+    """B - A of the side-by-side table: the difference of the two values shown beside it, or, where
+    it was computed from other values (units in one run only, or values recomputed from the units
+    that the score files print otherwise), with those paired values."""
+    if metric is None or first is None or this is None:
+        return _td("—", True)
+    text = shown_difference(metric.a, metric.b)
+    if (_f(metric.a), _f(metric.b)) != (_value(first), _value(this)):
+        text += f" ({_f(metric.b)} − {_f(metric.a)} over {_count(metric.paired, metric.unit_name)} in both)"
+    return f'<td class="num">{escape(text)} {_mark(metric.p_value, metric.difference)}</td>'
 
 
 def _comparison_section(index: int, names: tuple[str, str], comparison: Comparison) -> str:
@@ -201,7 +211,7 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
             _td(_count(m.paired, m.unit_name), True),
             _td(_f(m.a), True),
             _td(_f(m.b), True),
-            _td(f"{m.difference:+.4f}", True),
+            _td(shown_difference(m.a, m.b), True),
             _td(f"[{m.ci[0]:+.4f}, {m.ci[1]:+.4f}]", True),
             _td(p_text(m.p_value), True),
             f"<td>{_mark(m.p_value, m.difference)}</td>",
@@ -209,9 +219,9 @@ def _comparison_section(index: int, names: tuple[str, str], comparison: Comparis
         rows.append(f"<tr>{''.join(cells)}</tr>")
     parts = [
         f'<section id="compare-{index}"><h2>Run {index} ({escape(names[1])}) against run 1 ({escape(names[0])})</h2>',
-        "<p>A is run 1, B is run " + str(index) + ". Differences B − A over the documents or queries scored in both "
-        f"runs, with percentile intervals from {comparison.replications:,} paired bootstrap replications "
-        "and p-values from "
+        "<p>A is run 1, B is run " + str(index) + ": each metric over the documents or queries scored in both runs. "
+        "B − A is the difference of A and B as shown, with percentile intervals from "
+        f"{comparison.replications:,} paired bootstrap replications and p-values from "
         f"{comparison.replications:,} trials of paired approximate randomization.</p>",
         _table(headers, rows, "compare"),
     ]
@@ -251,12 +261,14 @@ def report_html(data: ReportData) -> str:
     toc = [("side-by-side", "Runs side by side")] if len(data.runs) > 1 else []
     toc += [(f"run-{i}", f"Run {i}: {name}") for i, name in enumerate(names, 1)]
     toc += [(f"compare-{i}", f"Run {i} against run 1") for i in range(2, len(names) + 1)]
+    if any(run.explanations for run in data.runs):
+        toc.append(("explain", "Why these scores"))
     toc.append(("files", "Score files"))
     sizes = " and ".join(f"{s * 100:g}%" for s in sorted(data.sizes))
     parts = [
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Score report: {escape(', '.join(names))}</title><style>{_CSS}</style></head><body><main>",
+        f"<title>Score report: {escape(', '.join(names))}</title><style>{_CSS}{EXPLAIN_CSS}</style></head><body><main>",
         f'<h1>Score report</h1><p class="muted">{len(names)} run{"s" if len(names) != 1 else ""}: '
         f"{escape(', '.join(names))}. Intervals: two-sided BCa bootstrap ({sizes}) over the documents or queries, "
         f"{data.replications:,} replications, {escape(data.stream.describe().split(' (')[0])}. "
@@ -275,6 +287,7 @@ def report_html(data: ReportData) -> str:
         parts.append(_side_by_side(data))
     parts += [_run_section(i, run, data) for i, run in enumerate(data.runs, 1)]
     parts += [_comparison_section(i, (names[0], names[i - 1]), c) for i, c in enumerate(data.comparisons, 2)]
+    parts.append(explain_section(data.runs))
     parts.append(_files_section(data))
     parts.append(
         f'<footer class="muted"><p>Written by aifcheck {escape(__version__)}.</p></footer></main></body></html>\n'

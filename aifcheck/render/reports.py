@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from aifcheck.render import EXTENSIONS, LINE_FORMATS, render, render_file, render_input_errors
+from aifcheck.render.lines import SHOWN_PER_RULE
 from aifcheck.render.output import write_atomically, write_json
 from aifcheck.render.text import statistics as text_statistics
 from aifcheck.render.text import summary_line
@@ -21,7 +22,9 @@ from aifcheck.validation.report import FileError, FileReport, Report
 
 class ReportOutput:
     """``out`` and ``err``: the streams written to, or None for sys.stdout and sys.stderr as they are
-    when each line is written (a progress bar on the terminal takes them over to print above itself)."""
+    when each line is written (a progress bar on the terminal takes them over to print above itself).
+    The text format shows the first few findings of a rule per file and counts the rest, unless
+    ``all_findings``; the others show all."""
 
     def __init__(
         self,
@@ -34,8 +37,10 @@ class ReportOutput:
         quiet: bool = False,
         statistics: bool = False,
         colour: bool = False,
+        all_findings: bool = False,
     ) -> None:
         self.catalog, self.fmt, self._out, self._err = catalog, fmt, out, err
+        self.per_rule = SHOWN_PER_RULE if fmt == "text" and not all_findings else None
         self.targets = targets  # one report per input file, when written under -o
         self.quiet, self.statistics, self.colour = quiet, statistics, colour
         self.stream = targets is None and fmt in LINE_FORMATS and not (quiet or statistics)
@@ -59,12 +64,12 @@ class ReportOutput:
 
     def file_done(self, file_report: FileReport, profile: str, strict: bool) -> None:
         if self.stream:
-            render_file(file_report, self.catalog, self.out, self.fmt, self.colour)
+            render_file(file_report, self.catalog, self.out, self.fmt, self.colour, self.per_rule)
             self.out.flush()
         if self.targets is not None and file_report.file in self.targets:
             single = Report(profile, files=[file_report], seconds=file_report.seconds, strict=strict)
             text = io.StringIO()
-            render(single, self.catalog, text, self.fmt)
+            render(single, self.catalog, text, self.fmt, per_rule=self.per_rule)
             write_atomically(self.targets[file_report.file], text.getvalue())
 
     def finish(self, report: Report) -> None:
@@ -95,7 +100,7 @@ class ReportOutput:
         if self.stream or self.quiet or self.statistics or self.targets is not None:
             print(summary_line(report), file=self.out)
         else:
-            render(report, self.catalog, self.out, self.fmt, self.colour)
+            render(report, self.catalog, self.out, self.fmt, self.colour, self.per_rule)
 
     def _counts(self, report: Report) -> list[dict[str, object]]:
         counts = Counter(v.rule_id for v in report.violations)

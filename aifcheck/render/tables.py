@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aifcheck.errors import InputError
-from aifcheck.extract.query import EntryPoints
+from aifcheck.extract.query import TAG, EntryPoints
 from aifcheck.pipeline.shared.sparql import PrintedTable, nist_tables
 from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.render.output import write_atomically
@@ -29,14 +29,15 @@ def write_nist_layout(
     task: str,
     outdir: str | os.PathLike,
     entry_points: EntryPoints | None = None,
-    spread: Spread = Spread(),
+    spread: Spread | None = None,
+    query_set: str = TAG,
 ) -> LayoutResult:
     """Write every table of ``task`` for every input as ``DIR/<input file name>/<TABLE>.rq.tsv``
     (the folders: aifcheck.pipeline.shared.sparql.nist_tables). An unreadable input is reported in the
     result and the others are still written. The tables are written here, as they come back: a
     cluster's workers may not see DIR."""
     result = LayoutResult()
-    for outcome in nist_tables(inputs, task, outdir, entry_points, spread):
+    for outcome in nist_tables(inputs, task, outdir, entry_points, spread, query_set):
         if isinstance(outcome, InputError):
             result.errors.append(outcome)
             continue

@@ -1,6 +1,8 @@
 """Plain text: one line per finding, FILE:LINE: ID severity node: message (plan reference).
 
-A finding that has no line (one about a folder or a whole file) prints FILE: without a line.
+A finding that has no line (one about a folder or a whole file) prints FILE: without a line. A
+report shows the first few findings of each rule in a file, then one line counting the rest
+(aifcheck.render.lines.Grouped), unless all are asked for.
 On a terminal, severities and rule IDs are coloured (see aifcheck.cli_common.color_enabled).
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from aifcheck.render.lines import Line, Note, ShownFinding, Truncated
+from aifcheck.render.lines import Grouped, Line, Note, ShownFinding, Truncated
 from aifcheck.validation.catalog import Catalog, Severity
 from aifcheck.validation.report import FileError, Report
 
@@ -29,6 +31,8 @@ def line_text(line: Line, colour: bool = False) -> str:
         return f"{line.file}: {line.stopped}"
     if isinstance(line, Note):
         return f"{line.file}: note: {line.text}"
+    if isinstance(line, Grouped):
+        return line.text
     assert isinstance(line, FileError)
     if line.rule_id is not None:
         return f"{line.message} [internal error in rule {line.rule_id}]"
@@ -47,8 +51,14 @@ def statistics(report: Report, catalog: Catalog, out: TextIO, colour: bool = Fal
 
 
 def summary_line(report: Report) -> str:
+    """The counts of a run. The findings of a submission's layout (S rules) are about its folders,
+    which are not counted as files: the line says how many of the errors they are, so that "19
+    valid" beside "36 errors" reads as it is."""
     s = report.summary()
     counts = [_count(s["errors"], "error"), _count(s["warnings"], "warning")]
+    layout = sum(f.count(Severity.ERROR) for f in report.files if not f.is_file)
+    if layout:
+        counts[0] += f" ({layout} in the layout of the folders)"
     if s["infos"]:
         counts.append(_count(s["infos"], "info"))
     return (

@@ -5,14 +5,16 @@ intervals and per-unit values, and each later run compared with the first
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from aifcheck.score.ci import REPLICATIONS, Interval, Stream, unit_intervals
 from aifcheck.score.compare import Comparison, compare_runs
+from aifcheck.score.explain import Explanation, explained_run, source_lines
 from aifcheck.score.scorefiles import Headline, ScoreSet, read_scores
 
 REPORT_SIZES = (0.9, 0.95)
+ITEMS_SHOWN = 12  # the items of a row the report shows, with their lines (score explain prints them all)
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class RunSummary:
     name: str
     scores: ScoreSet
     headlines: tuple[HeadlineSummary, ...]
+    explanations: tuple[Explanation, ...] = ()  # when the run was scored with --explain
+    lines: Mapping[tuple[str, int], str] = field(default_factory=dict)  # the text of the lines they name
 
 
 @dataclass(frozen=True)
@@ -60,12 +64,13 @@ def report_data(
     runs = [p if isinstance(p, ScoreSet) else read_scores(p) for p in paths]
     stream = Stream(Stream.of(seed).seed, False)
     summaries = []
-    for name, run in zip(_names(runs), runs):
+    for name, run in zip(_names(runs), runs, strict=False):
         found = tuple(
             HeadlineSummary(h, unit_intervals(h.units, sizes, stream, replications) if h.units else {})
             for h in run.headlines()
         )
-        summaries.append(RunSummary(name, run, found))
+        explained = explained_run(run.path)
+        summaries.append(RunSummary(name, run, found, explained, source_lines(explained, ITEMS_SHOWN)))
     comparisons = tuple(
         compare_runs(runs[0], other, size=max(sizes), replications=replications, seed=seed) for other in runs[1:]
     )

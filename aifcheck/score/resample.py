@@ -23,8 +23,9 @@ its n rows with replacement, at a fraction of the cost.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -61,8 +62,22 @@ def threaded_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
     numpy's drawing, gathering and adding, which lets go of the GIL."""
     if len(items) <= 1 or THREADS == 1:
         return [function(item) for item in items]
-    with ThreadPoolExecutor(min(THREADS, len(items))) as pool:
+    with threads(min(THREADS, len(items))) as pool:
         return list(pool.map(function, items))
+
+
+@contextmanager
+def threads(count: int) -> Iterator[ThreadPoolExecutor]:
+    """A pool of ``count`` threads. A run stopped (SIGTERM, Ctrl-C) drops the tasks still queued, and
+    ends once the running ones (each a short block of draws) are done: a pool's own ending would
+    first run every task given."""
+    pool = ThreadPoolExecutor(count)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _integers(values: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -245,10 +260,10 @@ def replicate_means(
         else:
             shared.append(j)
     if shared:
-        for j, found in zip(shared, _atom_sums(numbers, [members[j] for j in shared], replications, seed)):
+        for j, found in zip(shared, _atom_sums(numbers, [members[j] for j in shared], replications, seed), strict=True):
             sums[j] = found
     found = []
-    for j, (rows, replicated) in enumerate(zip(members, sums)):
+    for j, (rows, replicated) in enumerate(zip(members, sums, strict=True)):
         total = numbers[rows].sum()
         sample = data[rows]
         below = int(np.count_nonzero(replicated < total))
@@ -262,7 +277,11 @@ def replicate_means(
             ties = np.count_nonzero(replicated == total)
             if ties and (ties > _TIES * replications or len(rows) * replications <= _REDRAWN):
                 means = replicate_indices(
-                    len(rows), replications, seed, lambda block: np.take(sample, block).mean(axis=1), (_REDRAWS, j)
+                    len(rows),
+                    replications,
+                    seed,
+                    lambda block, sample=sample: np.take(sample, block).mean(axis=1),
+                    (_REDRAWS, j),
                 )
                 found.append(Replicates(means, int(np.count_nonzero(means < sample.mean()))))
                 continue

@@ -11,6 +11,7 @@ split at most (columns - 1) times, every cell stripped; a line with fewer cells 
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError
+from aifcheck.loading.paths import read_text, regular_files
 from aifcheck.loading.tsv import TsvRow, TsvTable
 
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
@@ -37,13 +39,12 @@ def metric_name(table: TsvTable) -> str:
 
 def read_table(path: str | os.PathLike) -> TsvTable:
     """A tab-separated score table (header line first), read as NIST's file handler reads it."""
-    name = str(path)
-    try:
-        # universal newlines, as NIST's reader iterates over a file opened in text mode
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(name, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    # universal newlines, as NIST's reader iterates over a file opened in text mode
+    return _table(str(path), read_text(path, universal=True))
+
+
+def _table(name: str, text: str) -> TsvTable:
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
     if not lines or not lines[0].strip():
@@ -115,16 +116,13 @@ def read_score_file(path: str | os.PathLike) -> TsvTable:
     """Any score file aifcheck writes: a NIST score table (``.tab``, tab-separated), or CRUX's
     claim scores as JSON or text."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(name, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, universal=True)
     if text.lstrip().startswith("{"):
         return _crux_json(name, text)
     lines = text.split("\n")
     if "\t" not in lines[0] and tuple(lines[0].split()) == CRUX_COLUMNS:
         return _crux_text(name, lines)
-    return read_table(path)
+    return _table(name, text)
 
 
 @dataclass(frozen=True)
@@ -412,13 +410,11 @@ def read_scores(path: str | os.PathLike) -> ScoreSet:
     """A scored run: a folder that ``score ta1|ta2|ta3`` wrote (its ``scores/*-scores.tab``), NIST's
     scores folder of a run, or one score file."""
     root = Path(path)
-    if root.is_file():
-        table = read_score_file(root)
-        return ScoreSet(str(root), (MetricTable(table, layout_of(table)),))
     if not root.is_dir():
-        raise InputError(str(root), "no such file or folder")
+        table = read_score_file(root)  # (which says what else it is: missing, a FIFO, ...)
+        return ScoreSet(str(root), (MetricTable(table, layout_of(table)),))
     folder = root / "scores" if (root / "scores").is_dir() else root
-    files = sorted(p for pattern in SCORE_PATTERNS for p in folder.glob(pattern))
+    files = regular_files(folder, lambda name: any(fnmatch.fnmatchcase(name, p) for p in SCORE_PATTERNS))
     if not files:
         raise InputError(str(root), "no score files (<Metric>-scores.tab) here or under scores/")
     tables = []

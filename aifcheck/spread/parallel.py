@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import signal
+import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 from aifcheck.errors import UsageError
 
@@ -52,6 +56,9 @@ class Spread:
         return 1 if self.on_cluster else max(1, (os.cpu_count() or 1) // self.jobs)
 
 
+IN_THIS_PROCESS = Spread()  # every file here, one after the other (the default)
+
+
 def map_files(
     function: Callable[..., T],
     files: Sequence[str],
@@ -72,13 +79,12 @@ def map_files(
         )
     elif spread.in_processes(len(files)):
         # imported here: a run of one file, the commonest, has no use for them
-        from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        with ProcessPoolExecutor(max_workers=spread.jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+        with workers(spread.jobs) as pool:
             with signals_held():  # the workers are forked at the first submit
-                futures = [pool.submit(function, path, *more) for path, more in zip(files, extra)]
-            for path, more, future in zip(files, extra, futures):
+                futures = [pool.submit(function, path, *more) for path, more in zip(files, extra, strict=True)]
+            for path, more, future in zip(files, extra, futures, strict=True):
                 try:
                     yield future.result()
                 except BrokenProcessPool:
@@ -86,15 +92,59 @@ def map_files(
                     # again in a process of its own, so that only the culprit is lost
                     yield _alone(function, path, more, lost)
     else:
-        for path, more in zip(files, extra):
+        for path, more in zip(files, extra, strict=True):
             yield function(path, *more)
 
 
-def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[str, str], T]) -> T:
+@contextmanager
+def workers(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``jobs`` worker processes. A run stopped (Ctrl-C, SIGTERM, an error) kills them at
+    once and drops the files queued: the pool's own ending would first finish every file given."""
     from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+    _LIVE.add(pool)
+    try:
+        yield pool
+    except BaseException:
+        _kill(pool)
+        raise
+    finally:
+        _LIVE.discard(pool)
+    pool.shutdown(wait=True)
+
+
+_LIVE: weakref.WeakSet = weakref.WeakSet()  # the pools at work now
+
+
+def stop_workers() -> None:
+    """Kill the workers of every pool still at work: an interrupt that comes while the files' results
+    are being used leaves the pool's generator suspended, its workers alive, and the interpreter's
+    exit waiting for its thread (aifcheck.cli.main calls this as a run ends)."""
+    for pool in list(_LIVE):
+        _kill(pool)
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """The pool's workers killed, its queued files dropped (through the pool's private handles, its
+    only ones on its processes and pipes)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with suppress(OSError, ValueError, AttributeError):  # (one already gone)
+            process.kill()
+            process.join()
+    # the pool's thread may be reading a result that a killed worker left half-written: with this
+    # process's own end of the result pipe closed too, it reads the pipe's end instead of waiting
+    # for ever (and the interpreter's exit, which joins that thread, with it)
+    with suppress(OSError, AttributeError):
+        pool._result_queue._writer.close()
+
+
+def _alone(function: Callable[..., T], path: str, args: tuple, lost: Callable[[str, str], T]) -> T:
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=1, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+    with workers(1) as pool:
         try:
             with signals_held():
                 future = pool.submit(function, path, *args)
@@ -123,8 +173,11 @@ def signals_held() -> Iterator[None]:
 
 def die_with_parent(parent: int) -> None:
     """Make this worker process end when ``parent`` does, even killed outright (SIGKILL leaves its
-    workers no message): Linux's parent-death signal; elsewhere nothing is done. The signals its
-    parent held while forking it are let through again."""
+    workers no message): Linux's parent-death signal; elsewhere nothing is done. A terminal's
+    Ctrl-C, which reaches every process of the group, is the parent's to answer (it kills its
+    workers): a worker ignores it, and prints no traceback of its own. The signals its parent held
+    while forking it are let through again."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     try:

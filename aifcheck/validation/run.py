@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import re
 import sys
@@ -343,6 +344,7 @@ def check_kb(
         errors += by_id[result.rule_id].severity == Severity.ERROR
         found.append(result)
     file_report.violations = sorted(_violation(kb, by_id[result.rule_id], result) for result in found)
+    file_report.notes += namespace_notes(kb)
     if opts.profile != "ta3" and _holds_claims(kb):
         file_report.notes.append(
             "it holds claim frames (aida:Claim): the rules of claim frames were not run (give --profile ta3)"
@@ -353,6 +355,27 @@ def check_kb(
         file_report.violations = sorted(kept)
         file_report.truncated_after = opts.max_violations
     return file_report
+
+
+def namespace_notes(kb: KB) -> list[str]:
+    """What a file's AIF namespace means for its check: one line for each older namespace of AIF it
+    uses (its terms are not the ones the rules check), or one saying that it holds no AIF at all."""
+    used = {str(row["namespace"].value): row["era"].value for row in kb.store.query(_namespace_query())}
+    if not used:
+        return [
+            f"it holds no AIF: no core term (aida:Entity, aida:confidence, ...) of <{AIDA}> nor of an older AIF"
+            " namespace"
+        ]
+    return [
+        f"it uses the AIF namespace {era} <{namespace}>, not the one checked (<{AIDA}>): its terms are not checked"
+        for namespace, era in sorted(used.items())
+        if namespace != AIDA
+    ]
+
+
+@lru_cache(maxsize=1)
+def _namespace_query() -> str:
+    return (importlib.resources.files("aifcheck.queries") / "aifcheck_aif_namespaces.rq").read_text(encoding="utf-8")
 
 
 _CLAIM = (ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(f"{AIDA}Claim"))

@@ -6,10 +6,13 @@
 - oracle.py: what a run must do with any file (no traceback, the README's exit codes, every
   file reported once, an unreadable file never valid, no internal exception text);
 - fuzz.py: the command-line mode, ``python tests/fuzz/fuzz.py --cases 10000 --seed 7 --jobs 2``;
-- commands.py: every command's inputs and surroundings made hostile (issue 36): tables edited,
-  files made FIFOs, folders, dangling links or unreadable, -o onto files, read-only folders or a
-  full disk, stdout closed, signals, twin runs; ``python tests/fuzz/commands.py --cases 10000
-  --jobs 2`` is its long mode, test_commands.py its 200 cases in CI;
+- commands.py: every command's inputs and surroundings made hostile (issues 36, 43): tables
+  edited, files made FIFOs, folders, dangling links or unreadable, -o onto files, links, FIFOs,
+  devices or inputs, read-only folders or a full disk, option values out of range, runs repeated,
+  folder names with tabs or bytes not UTF-8, stdout closed, signals, twin runs; its oracle holds
+  every command to one answer per class of mistake (oracle.MISTAKES); ``python
+  tests/fuzz/commands.py --cases 10000 --jobs 2`` is its long mode, test_commands.py its 80
+  cases in CI;
 - test_*.py: the same checks in CI with a fixed seed, Hypothesis properties, memory limits and
   the regression cases of what the harness found.
 """

@@ -1,10 +1,13 @@
 """The real files the mutator starts from: the rule fixtures, the examples and, when present,
 NIST's m54 KBs and claim frames (read in place, never copied into the project)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+
 from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
+
 
 @dataclass(frozen=True)
 class Seed:

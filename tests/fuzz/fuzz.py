@@ -14,6 +14,7 @@ that dies is a crash, and a new worker goes on with the rest of the batch. Every
 under a temporary folder, removed at the end unless --keep is given. The exit status is 1 when
 anything is wrong, else 0.
 """
+
 from __future__ import annotations
 
 import sys
@@ -36,7 +37,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection, wait
 
-from helpers import FIXTURES, TEST_DATA
+from helpers import TEST_DATA
 
 from aifcheck.loading.paths import RDF_SUFFIXES
 from fuzz import hostile
@@ -166,7 +167,9 @@ def _work(conn: Connection, settings: Settings, root: str) -> None:
                 continue
             conn.send(("start", index))
             started = time.perf_counter()
-            verdict, problems = check_api(generated.file_name, profile_of(index, settings.batch), TABLES[index % len(TABLES)])
+            verdict, problems = check_api(
+                generated.file_name, profile_of(index, settings.batch), TABLES[index % len(TABLES)]
+            )
             verdicts[generated.file_name] = verdict
             failed[generated.file_name] |= {p.where for p in problems if p.kind == "traceback"}
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -179,7 +182,12 @@ def _work(conn: Connection, settings: Settings, root: str) -> None:
 
 
 # the API call that reads a file as each command does
-_API_OF = {"validate": "api validate", "lint-submission": "api validate", "claims": "api claims", "query": "api load_kb/run_table"}
+_API_OF = {
+    "validate": "api validate",
+    "lint-submission": "api validate",
+    "claims": "api claims",
+    "query": "api load_kb/run_table",
+}
 
 
 def _cli_batch(
@@ -227,7 +235,9 @@ def _cli_batch(
     query = command("query", "--table", TABLES[number % len(TABLES)], "--", *files)
     blame(query, check_query(query, files, verdicts))
     frames = _submission(folder, files, random.Random(f"{settings.seed}/submission/{number}"))
-    lint = command("lint-submission", "submission/run", "--condition", "5", "--queries", "submission/queries", "--format", "json")
+    lint = command(
+        "lint-submission", "submission/run", "--condition", "5", "--queries", "submission/queries", "--format", "json"
+    )
     blame(lint, check_lint(lint, frames, verdicts))
     shutil.rmtree(folder / "submission", ignore_errors=True)
     by_name = {name: index for index, name in names.items()}
@@ -363,18 +373,24 @@ def _replace(w: _Worker, settings: Settings, root: str, outcome: Outcome, hung: 
     w.stop()
     code = w.process.exitcode
     if step == "case":
-        kind, detail = ("hang", f"no end after {limit:.0f} s") if hung else ("crash", f"the process died ({_signal_name(code)})")
+        kind, detail = (
+            ("hang", f"no end after {limit:.0f} s") if hung else ("crash", f"the process died ({_signal_name(code)})")
+        )
         outcome.problems.append((index, Problem(kind, "api", f"case {index}", detail)))
         w.skip[index] = kind
     else:
         kind = "hang" if hung else "crash"
-        outcome.problems.append((None, Problem(kind, "worker", f"batch {w.batch}", f"during {step} ({_signal_name(code)})")))
+        outcome.problems.append(
+            (None, Problem(kind, "worker", f"batch {w.batch}", f"during {step} ({_signal_name(code)})"))
+        )
     fresh = _Worker(settings, root)
     if step == "case":
         fresh.skip = w.skip
         fresh.give(w.batch)
     else:  # give up on this batch's command runs
-        outcome.problems.append((None, Problem("lost", "worker", f"batch {w.batch}", "the command runs of this batch were not checked")))
+        outcome.problems.append(
+            (None, Problem("lost", "worker", f"batch {w.batch}", "the command runs of this batch were not checked"))
+        )
     return fresh
 
 
@@ -393,7 +409,10 @@ def table(settings: Settings, outcome: Outcome, jobs: int) -> str:
         ("seed", str(settings.seed)),
         ("cases", f"{settings.cases} from case {settings.first} ({describe(settings.shared)})"),
         ("API checks", f"{outcome.api_runs} files x (validate, load_kb + table, claims, load)"),
-        ("command runs", f"{outcome.cli_runs} (validate --format json, validate -o, claims, query, lint-submission; {settings.batch} files each)"),
+        (
+            "command runs",
+            f"{outcome.cli_runs} (validate --format json, validate -o, claims, query, lint-submission; {settings.batch} files each)",
+        ),
     ]
     rows += [(label, str(outcome.count(kind))) for kind, label in KINDS]
     peak = f"{outcome.peak_rss_kb / 1024:.0f} MB ({outcome.peak_case}; limit {settings.memory_limit / GiB:.0f} GiB address space)"
@@ -440,11 +459,15 @@ def large(root: Path, memory_limit: int) -> tuple[str, bool]:
         write(path)
         size = path.stat().st_size
         run = run_command(("validate", path.name), root, timeout=3600, memory_limit=memory_limit)
-        ok = (run.returncode in want if isinstance(want, frozenset) else run.returncode == want) and phrase in run.stdout
+        ok = (
+            run.returncode in want if isinstance(want, frozenset) else run.returncode == want
+        ) and phrase in run.stdout
         ok = ok and "Traceback" not in run.stdout + run.stderr and run.max_rss_kb * 1024 < memory_limit
         right &= ok
         said = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[0]
-        lines.append(f"{name:<24} {size / 1e6:9.1f} MB  exit {run.returncode}  {run.seconds:7.1f} s  peak {run.max_rss_kb / 1024:6.0f} MB  {'ok' if ok else 'WRONG'}  {said[:120]}")
+        lines.append(
+            f"{name:<24} {size / 1e6:9.1f} MB  exit {run.returncode}  {run.seconds:7.1f} s  peak {run.max_rss_kb / 1024:6.0f} MB  {'ok' if ok else 'WRONG'}  {said[:120]}"
+        )
         path.unlink()
     return "\n".join(lines), right
 
@@ -461,10 +484,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tests/fuzz/fuzz.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=1000, help="cases to run (default 1000)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--start", type=int, default=0, help="the first case (a multiple of --batch), to run one batch again")
+    parser.add_argument(
+        "--start", type=int, default=0, help="the first case (a multiple of --batch), to run one batch again"
+    )
     parser.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
     parser.add_argument("--batch", type=int, default=50, help="files per command run")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a case may take (a batch's command: 4 times that)")
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds a case may take (a batch's command: 4 times that)"
+    )
     parser.add_argument("--memory-limit", default="2G", help="address space of each process (default 2G)")
     parser.add_argument("--no-shared", action="store_true", help="leave out ../shared/data/m54")
     parser.add_argument("--api-only", action="store_true", help="skip the command runs")
@@ -492,13 +519,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.start % args.batch:
         parser.error(f"--start must be a multiple of --batch ({args.batch})")
     settings = Settings(
-        args.seed, args.cases, args.batch, args.timeout, limit, not args.no_shared, not args.api_only, args.start, args.keep is not None
+        args.seed,
+        args.cases,
+        args.batch,
+        args.timeout,
+        limit,
+        not args.no_shared,
+        not args.api_only,
+        args.start,
+        args.keep is not None,
     )
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     try:
         outcome = campaign(
-            settings, args.jobs, args.keep,
+            settings,
+            args.jobs,
+            args.keep,
             report=lambda done, total: print(f"\r{done}/{total} batches", end="", file=sys.stderr, flush=True),
         )
     except KeyboardInterrupt:

@@ -1,5 +1,6 @@
 """The hand-made hostile inputs of issue 21 (and of what the harness found since), each with the
 outcome the README promises: an exit code, and a phrase of the one-line message."""
+
 from __future__ import annotations
 
 import gzip
@@ -87,7 +88,10 @@ def nested_rdf_xml(depth: int) -> bytes:
     """RDF/XML with ``depth`` nested node elements, one triple each."""
     return (
         b'<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/">'
-        + b"<rdf:Description><ex:p>" * depth + b"x" + b"</ex:p></rdf:Description>" * depth + b"</rdf:RDF>"
+        + b"<rdf:Description><ex:p>" * depth
+        + b"x"
+        + b"</ex:p></rdf:Description>" * depth
+        + b"</rdf:RDF>"
     )
 
 
@@ -108,7 +112,9 @@ def long_list(items: int) -> bytes:
     return (
         AIDA_HEAD
         + b'ex:a aida:confidence [ a aida:Confidence ; aida:confidenceValue "high" ] .\n'
-        + b"ex:b ex:p (" + b" ex:o" * items + b" ) .\n"
+        + b"ex:b ex:p ("
+        + b" ex:o" * items
+        + b" ) .\n"
     )
 
 
@@ -122,7 +128,9 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("iri-control.ttl", _triple(b"<http://example.org/a\x01b>"), 3, "Invalid IRI code point '\\x01'"),
     Hostile("iri-brace.ttl", _triple(b"<http://example.org/{x}>"), 3, "Invalid IRI code point '{'"),
     Hostile("iri-bar.ttl", _triple(b"<http://example.org/a|b>"), 3, "Invalid IRI code point '|'"),
-    Hostile("iri-relative.ttl", _bytes(b"<relative> <http://example.org/p> <other> .\n"), ANY),  # resolved against the file
+    Hostile(
+        "iri-relative.ttl", _bytes(b"<relative> <http://example.org/p> <other> .\n"), ANY
+    ),  # resolved against the file
     Hostile("iri-relative.nt", _bytes(b"<relative> <http://example.org/p> <other> .\n"), 3, "syntax error"),
     Hostile("bnode-predicate.ttl", _bytes(HEAD + b"ex:a _:b ex:c .\n"), 3, "is not a valid predicate"),
     Hostile("literal-predicate.ttl", _bytes(HEAD + b'ex:a "p" ex:c .\n'), 3, "is not a valid predicate"),
@@ -138,22 +146,42 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("empty.ttl", _bytes(b""), 3, "empty"),
     Hostile("prefixes-only.ttl", _bytes(HEAD), 3, "no RDF triples"),
     Hostile("turtle-in.nt", _bytes(GOOD), 3, "name it .ttl"),
-    Hostile("named-graph.trig", _bytes(b"<http://e/g> { <http://e/a> <http://e/b> <http://e/c> . }\n"), 3, "Named graphs"),
-    Hostile("remote-context.jsonld", _bytes(b'{"@context": "http://127.0.0.1:9/c.jsonld", "@id": "http://e/a", "http://e/p": "v"}'), 3, "remote context"),
-    Hostile("external-entity.rdf", _bytes(
-        b'<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/hostname">]>\n'
-        b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/">'
-        b'<rdf:Description rdf:about="http://e/a"><ex:p>&e;</ex:p></rdf:Description></rdf:RDF>\n'), 3, "XML entity declarations"),
+    Hostile(
+        "named-graph.trig", _bytes(b"<http://e/g> { <http://e/a> <http://e/b> <http://e/c> . }\n"), 3, "Named graphs"
+    ),
+    Hostile(
+        "remote-context.jsonld",
+        _bytes(b'{"@context": "http://127.0.0.1:9/c.jsonld", "@id": "http://e/a", "http://e/p": "v"}'),
+        3,
+        "remote context",
+    ),
+    Hostile(
+        "external-entity.rdf",
+        _bytes(
+            b'<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY e SYSTEM "file:///etc/hostname">]>\n'
+            b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e/">'
+            b'<rdf:Description rdf:about="http://e/a"><ex:p>&e;</ex:p></rdf:Description></rdf:RDF>\n'
+        ),
+        3,
+        "XML entity declarations",
+    ),
     Hostile("entity-bomb.rdf", write_lol, 3, "XML entity declarations (<!ENTITY) are not accepted"),
     Hostile("deep.rdf", lambda path: path.write_bytes(nested_rdf_xml(20_000)), 3, "XML elements nested more than"),
     Hostile("triple-term.ttl", lambda path: path.write_bytes(triple_term_object()), 3, "RDF 1.2 triple terms"),
-    Hostile("nested-triple-terms.nt", lambda path: path.write_bytes(nested_triple_terms(20_000)), 3, "RDF 1.2 triple terms"),
+    Hostile(
+        "nested-triple-terms.nt", lambda path: path.write_bytes(nested_triple_terms(20_000)), 3, "RDF 1.2 triple terms"
+    ),
     Hostile("not-gzip.ttl.gz", _bytes(GOOD), 3, "named .gz but not gzip"),
     Hostile("truncated.ttl.gz", _bytes(gzip.compress(GOOD * 50, mtime=0)[:40]), 3, "truncated gzip data"),
     Hostile("gzip-in-gzip.ttl.gz", _bytes(gzip.compress(gzip.compress(GOOD, mtime=0), mtime=0)), 3, "binary"),
     Hostile("deep-blank-nodes.ttl", _triple(b"[ ex:p " * 20000 + b"ex:o" + b" ]" * 20000), ANY),
     Hostile("deep-collections.ttl", _triple(b"(" * 20000 + b"ex:o" + b")" * 20000), ANY),
-    Hostile("deep-json.jsonld", _bytes(b'{"@id": "http://e/a", "http://e/p": ' + b"[" * 70000 + b'"x"' + b"]" * 70000 + b"}"), 3, "syntax error"),
+    Hostile(
+        "deep-json.jsonld",
+        _bytes(b'{"@id": "http://e/a", "http://e/p": ' + b"[" * 70000 + b'"x"' + b"]" * 70000 + b"}"),
+        3,
+        "syntax error",
+    ),
     Hostile("long-literal-17mb.ttl", write_long_literal, 3, "longer than 16 MiB"),
     Hostile("bomb-80mb.ttl.gz", lambda path: write_bomb(path, 80 * MiB), 3, "decompression bomb"),
 )

@@ -5,6 +5,7 @@ that has the same corpus (random.Random seeded with a string hashes it with SHA-
 Python's per-process hash). A case is one seed file with one to three edits to its text, then,
 sometimes, a change of encoding, a gzip wrapping or a different file name ending.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 
-from .corpus import Seed, seeds
+from fuzz.corpus import Seed, seeds
 
 Corpus = tuple[Seed, ...]
 Edit = Callable[[random.Random, bytes, Corpus], tuple[bytes, str]]
@@ -32,43 +33,146 @@ _LITERAL = re.compile(rb'"(?:[^"\\\n]|\\.)*"(?:\^\^\S+|@[A-Za-z0-9-]+)?')
 _NUMBER = re.compile(rb"(?<![\w.])-?\d+(\.\d+)?([eE][+-]?\d+)?(?![\w])")
 _END_DOT = re.compile(rb"\s\.[ \t]*(\r?\n|$)")
 # a statement's first two terms at the start of a line: subject and predicate
-_TRIPLE_START = re.compile(rb"^(<[^<>\s]*>|[A-Za-z][\w-]*:[\w.-]*|_:[\w.-]+)([ \t]+)(<[^<>\s]*>|[A-Za-z][\w-]*:[\w.-]*|a)(?=\s)", re.M)
+_TRIPLE_START = re.compile(
+    rb"^(<[^<>\s]*>|[A-Za-z][\w-]*:[\w.-]*|_:[\w.-]+)([ \t]+)(<[^<>\s]*>|[A-Za-z][\w-]*:[\w.-]*|a)(?=\s)", re.M
+)
 
 # what a mutated IRI may become: the issue's IRIs that pyoxigraph refuses (space, control
 # character, braces, bar), relative and odd ones it accepts
 HOSTILE_IRIS = (
-    b"<http://example.org/a b>", b"<http://example.org/a\x01b>", b"<http://example.org/{x}>",
-    b"<http://example.org/a|b>", b"<relative>", b"<>", b"<#fragment>", b"<../../etc/passwd>",
-    b"<http://example.org/\\u0020>", b"<http://example.org/\\u0000>", b"<http://[::1>",
-    b"<http://example.org/caf\xc3\xa9>", b"<file:///etc/passwd>", b"<urn:x:\xe2\x80\xae>",
-    b"<http://example.org/a\"b>", b"<http://example.org/a^b>", b"<http://example.org/a`b>",
-    b"<http://example.org/a\\b>", b"<http://example.org/%zz>", b"<HTTP://EXAMPLE.ORG:99999/>",
-    b"undeclared:name", b"_:b0", b"[]", b"a", b"ex:", b":",
+    b"<http://example.org/a b>",
+    b"<http://example.org/a\x01b>",
+    b"<http://example.org/{x}>",
+    b"<http://example.org/a|b>",
+    b"<relative>",
+    b"<>",
+    b"<#fragment>",
+    b"<../../etc/passwd>",
+    b"<http://example.org/\\u0020>",
+    b"<http://example.org/\\u0000>",
+    b"<http://[::1>",
+    b"<http://example.org/caf\xc3\xa9>",
+    b"<file:///etc/passwd>",
+    b"<urn:x:\xe2\x80\xae>",
+    b'<http://example.org/a"b>',
+    b"<http://example.org/a^b>",
+    b"<http://example.org/a`b>",
+    b"<http://example.org/a\\b>",
+    b"<http://example.org/%zz>",
+    b"<HTTP://EXAMPLE.ORG:99999/>",
+    b"undeclared:name",
+    b"_:b0",
+    b"[]",
+    b"a",
+    b"ex:",
+    b":",
 )
 # literals that do not fit their datatype (or odd ones that do)
 ILL_TYPED = (
-    b'"abc"^^xsd:double', b'"1.0"^^xsd:integer', b'"NaN"^^xsd:double', b'"1e999"^^xsd:double',
-    b'"-0"^^xsd:decimal', b'"2020-02-30"^^xsd:date', b'"99999999999999999999999999"^^xsd:integer',
-    b'""^^xsd:double', b'" 1.0 "^^xsd:double', b'"x"^^<urn:unknown-type>', b'"1"^^xsd:gYear',
-    b'"true"^^xsd:double', b'"INF"^^xsd:double', b'"0x10"^^xsd:int', b'"-5"^^xsd:nonNegativeInteger',
-    b'"1.0"^^xsd:boolean', b'"2021-13-01T25:61:61Z"^^xsd:dateTime', b'"--13"^^xsd:gMonth',
-    b'"---32"^^xsd:gDay', b'"1"^^undeclared:type', b'"x"@', b'"x"@en-', b'"x"@123456789',
-    b'"x"^^xsd:string@en', b"'single'", b'"""multi\nline"""', b"'''a'''", b'"\\uD800"',
-    b'"\\U00110000"', b'"\\u0000"', b'"a\\qb"', b'"\xe2\x80\xa8"', b'"\xf0\x9f\x92\xa9"',
-    b"1.0", b"-0", b"1e309", b"true", b"99999999999999999999999999999999999999", b"+.5e-0",
+    b'"abc"^^xsd:double',
+    b'"1.0"^^xsd:integer',
+    b'"NaN"^^xsd:double',
+    b'"1e999"^^xsd:double',
+    b'"-0"^^xsd:decimal',
+    b'"2020-02-30"^^xsd:date',
+    b'"99999999999999999999999999"^^xsd:integer',
+    b'""^^xsd:double',
+    b'" 1.0 "^^xsd:double',
+    b'"x"^^<urn:unknown-type>',
+    b'"1"^^xsd:gYear',
+    b'"true"^^xsd:double',
+    b'"INF"^^xsd:double',
+    b'"0x10"^^xsd:int',
+    b'"-5"^^xsd:nonNegativeInteger',
+    b'"1.0"^^xsd:boolean',
+    b'"2021-13-01T25:61:61Z"^^xsd:dateTime',
+    b'"--13"^^xsd:gMonth',
+    b'"---32"^^xsd:gDay',
+    b'"1"^^undeclared:type',
+    b'"x"@',
+    b'"x"@en-',
+    b'"x"@123456789',
+    b'"x"^^xsd:string@en',
+    b"'single'",
+    b'"""multi\nline"""',
+    b"'''a'''",
+    b'"\\uD800"',
+    b'"\\U00110000"',
+    b'"\\u0000"',
+    b'"a\\qb"',
+    b'"\xe2\x80\xa8"',
+    b'"\xf0\x9f\x92\xa9"',
+    b"1.0",
+    b"-0",
+    b"1e309",
+    b"true",
+    b"99999999999999999999999999999999999999",
+    b"+.5e-0",
 )
-NUMBERS = (b"1e309", b"-0", b"0", b"-1", b"99999999999999999999", b"NaN", b"0x1F", b"1.0.0", b"-1e-400", b"4294967296", b"1.", b".5")
+NUMBERS = (
+    b"1e309",
+    b"-0",
+    b"0",
+    b"-1",
+    b"99999999999999999999",
+    b"NaN",
+    b"0x1F",
+    b"1.0.0",
+    b"-1e-400",
+    b"4294967296",
+    b"1.",
+    b".5",
+)
 # bytes worth inserting: Turtle's punctuation, quotes, NUL, invalid or odd UTF-8
 SPECIALS = (
-    b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b'"', b"'", b"<", b">", b"{", b"}", b"|", b"\\",
-    b"\n", b"\r", b"\t", b".", b";", b",", b"[", b"]", b"(", b")", b"#", b"@", b"_:", b"^^", b"\x7f",
-    b"\xe2\x80\xa8", b"\xef\xbb\xbf", b'"""', b"@prefix", b"@base", b"PREFIX", b" a ", b"\x1b[31m",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\xc0\xaf",
+    b'"',
+    b"'",
+    b"<",
+    b">",
+    b"{",
+    b"}",
+    b"|",
+    b"\\",
+    b"\n",
+    b"\r",
+    b"\t",
+    b".",
+    b";",
+    b",",
+    b"[",
+    b"]",
+    b"(",
+    b")",
+    b"#",
+    b"@",
+    b"_:",
+    b"^^",
+    b"\x7f",
+    b"\xe2\x80\xa8",
+    b"\xef\xbb\xbf",
+    b'"""',
+    b"@prefix",
+    b"@base",
+    b"PREFIX",
+    b" a ",
+    b"\x1b[31m",
 )
 PREFIX_LINES = (
-    b"@prefix aida: <http://wrong.example/> .\n", b"@base <relative/> .\n", b"@base <> .\n",
-    b"PREFIX x: <urn:x:>\n", b"@prefix : <> .\n", b"@prefix rdf: <urn:not-rdf#> .\n",
-    b"@prefix xsd: <http://www.w3.org/2001/XMLSchema> .\n", b"@prefix bad <urn:x> .\n",
-    b"@prefix x: <http://example.org/a b> .\n", b"BASE <http://example.org/base/>\n",
+    b"@prefix aida: <http://wrong.example/> .\n",
+    b"@base <relative/> .\n",
+    b"@base <> .\n",
+    b"PREFIX x: <urn:x:>\n",
+    b"@prefix : <> .\n",
+    b"@prefix rdf: <urn:not-rdf#> .\n",
+    b"@prefix xsd: <http://www.w3.org/2001/XMLSchema> .\n",
+    b"@prefix bad <urn:x> .\n",
+    b"@prefix x: <http://example.org/a b> .\n",
+    b"BASE <http://example.org/base/>\n",
 )
 
 
@@ -87,7 +191,9 @@ class Case:
         return f"case{self.index:05d}{self.suffix}"
 
     def describe(self) -> str:
-        return f"case {self.index}: {self.seed} + {' + '.join(self.recipe)} -> {self.file_name} ({len(self.data)} bytes)"
+        return (
+            f"case {self.index}: {self.seed} + {' + '.join(self.recipe)} -> {self.file_name} ({len(self.data)} bytes)"
+        )
 
 
 def _pos(rng: random.Random, data: bytes) -> int:
@@ -290,7 +396,9 @@ def xml_entities(rng: random.Random, data: bytes, _corpus: Corpus) -> tuple[byte
         declarations, use, what = b'<!ENTITY e SYSTEM "file:///etc/hostname">', b"&e;", "external entity"
     else:
         levels = rng.choice((1, 3, 5, 8))
-        parts = [b'<!ENTITY l0 "lollollollollollollollollollol">'] + [b'<!ENTITY l%d "%s">' % (i, b"&l%d;" % (i - 1) * 10) for i in range(1, levels + 1)]
+        parts = [b'<!ENTITY l0 "lollollollollollollollollollol">'] + [
+            b'<!ENTITY l%d "%s">' % (i, b"&l%d;" % (i - 1) * 10) for i in range(1, levels + 1)
+        ]
         declarations, use, what = b"".join(parts), b"&l%d;" % levels, f"entities nested {levels} deep"
     text = data[:end] + b"\n<!DOCTYPE rdf:RDF [" + declarations + b"]>" + data[end:]
     literal = _XML_TEXT_END.search(text, element)
@@ -326,10 +434,23 @@ def json_edit(rng: random.Random, data: bytes, _corpus: Corpus) -> tuple[bytes, 
 
 
 EDITS: tuple[tuple[Edit, int], ...] = (  # (edit, weight)
-    (flip_bytes, 6), (insert_special, 8), (delete_range, 6), (line_edit, 10), (token_edit, 10),
-    (iri_edit, 10), (position_edit, 6), (literal_edit, 10), (drop_dot, 6), (truncate, 5),
-    (huge_token, 2), (deep_nesting, 2), (escape_edit, 4), (nul_in_literal, 2), (prefix_edit, 4),
-    (splice, 5), (line_endings, 2),
+    (flip_bytes, 6),
+    (insert_special, 8),
+    (delete_range, 6),
+    (line_edit, 10),
+    (token_edit, 10),
+    (iri_edit, 10),
+    (position_edit, 6),
+    (literal_edit, 10),
+    (drop_dot, 6),
+    (truncate, 5),
+    (huge_token, 2),
+    (deep_nesting, 2),
+    (escape_edit, 4),
+    (nul_in_literal, 2),
+    (prefix_edit, 4),
+    (splice, 5),
+    (line_endings, 2),
 )
 
 
@@ -338,8 +459,12 @@ FORMAT_EDITS: dict[str, tuple[Edit, ...]] = {".rdf": (xml_entities, xml_nesting)
 # --- changes of the whole file: other RDF formats, encoding, gzip, name ------------------------
 
 REFORMATS = (
-    (ox.RdfFormat.N_TRIPLES, ".nt"), (ox.RdfFormat.RDF_XML, ".rdf"), (ox.RdfFormat.JSON_LD, ".jsonld"),
-    (ox.RdfFormat.TRIG, ".trig"), (ox.RdfFormat.N_QUADS, ".nq"), (ox.RdfFormat.N3, ".n3"),
+    (ox.RdfFormat.N_TRIPLES, ".nt"),
+    (ox.RdfFormat.RDF_XML, ".rdf"),
+    (ox.RdfFormat.JSON_LD, ".jsonld"),
+    (ox.RdfFormat.TRIG, ".trig"),
+    (ox.RdfFormat.N_QUADS, ".nq"),
+    (ox.RdfFormat.N3, ".n3"),
 )
 # the labels pyoxigraph makes up for anonymous blank nodes: a random 128-bit number in hex
 _SERIALIZED_BNODE = re.compile(rb"(?<=_:)[0-9a-f]{20,32}(?![\w-])|(?<=nodeID=\")[0-9a-f]{20,32}(?=\")")
@@ -358,7 +483,6 @@ def reformat(rng: random.Random, data: bytes) -> tuple[bytes, str] | None:
     return _SERIALIZED_BNODE.sub(lambda m: labels.setdefault(m[0], b"b%d" % len(labels)), text), suffix
 
 
-
 def encode(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     codec = rng.choice(("utf-16", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "cp1252", "utf-8-sig"))
     text = data.decode("utf-8", errors="replace")
@@ -367,7 +491,20 @@ def encode(rng: random.Random, data: bytes) -> tuple[bytes, str]:
 
 def wrap_gzip(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     packed = gzip.compress(data, mtime=0)
-    kind = rng.choice(("gzip", "gzip", "truncated gzip", "corrupt gzip", "trailing garbage", "lying size", "double gzip", "raw deflate", "not gzip", "two members"))
+    kind = rng.choice(
+        (
+            "gzip",
+            "gzip",
+            "truncated gzip",
+            "corrupt gzip",
+            "trailing garbage",
+            "lying size",
+            "double gzip",
+            "raw deflate",
+            "not gzip",
+            "two members",
+        )
+    )
     if kind == "truncated gzip":
         packed = packed[: rng.randrange(len(packed))]
     elif kind == "corrupt gzip":

@@ -8,10 +8,15 @@
   and with the same message;
 - messages one line, naming the file, free of internal exception text (LEAKS), and findings
   free of control and line-break characters (a file's literal must not reach the terminal raw);
-- findings located on a line the file has; query tables with one cell per column in every row.
+- findings located on a line the file has; query tables with one cell per column in every row;
+- for the command campaign (commands.py, issue 43): one answer per class of mistake, whatever the
+  command (MISTAKES), the form of a stderr line (FORM), and what a run changed around it (entry,
+  tree: types and bytes, links not followed; tsv_shapes: the shape of its tables).
 """
+
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -29,8 +34,8 @@ from pathlib import Path
 
 import aifcheck
 from aifcheck.errors import InputError
-from aifcheck.loading.kb import load_kb
 from aifcheck.extract.query import table_names
+from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import PrintedTable as Table
 from aifcheck.pipeline.shared.sparql import run_table
 
@@ -38,12 +43,15 @@ from aifcheck.pipeline.shared.sparql import run_table
 LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("traceback", re.compile(r"Traceback \(most recent call last\)|^\s+File \"[^\"]+\", line \d+", re.M)),
     ("exception name", re.compile(r"\b[A-Z]\w*(Error|Exception|Warning)\b(?!\))|\bBadGzipFile\b")),
-    ("python message", re.compile(
-        r"index out of range|'\w+' object (is not|has no)|has no attribute '|is not an instance of|NoneType|unhashable type"
-        r"|unsupported operand|not subscriptable|referenced before assignment|takes \d+ positional"
-        r"|object of type|invalid literal for int\(\)|could not convert string|codec can't|expected str, bytes"
-        r"|Not a gzipped file|Error -\d+ while decompressing|CRC check failed|Incorrect length of data produced"
-    )),
+    (
+        "python message",
+        re.compile(
+            r"index out of range|'\w+' object (is not|has no)|has no attribute '|is not an instance of|NoneType|unhashable type"
+            r"|unsupported operand|not subscriptable|referenced before assignment|takes \d+ positional"
+            r"|object of type|invalid literal for int\(\)|could not convert string|codec can't|expected str, bytes"
+            r"|Not a gzipped file|Error -\d+ while decompressing|CRC check failed|Incorrect length of data produced"
+        ),
+    ),
     ("python repr", re.compile(r"\(b['\"]|\bb'\\x|object at 0x[0-9a-f]+|<built-in |\[Errno \d+\]")),
     ("rust panic", re.compile(r"panicked at|called `(Option|Result)::unwrap|RUST_BACKTRACE")),
 )
@@ -107,7 +115,7 @@ def _message_problems(message: str, path: str, where: str) -> list[Problem]:
         found.append(Problem("leak", where, path, f"message does not name the file: {message[:200]!r}"))
     names = leaks(message)
     if names:
-        found.append(Problem("leak", where, path, f"{', '.join(names)}: {message[len(path):][:200]}"))
+        found.append(Problem("leak", where, path, f"{', '.join(names)}: {message[len(path) :][:200]}"))
     return found
 
 
@@ -124,7 +132,14 @@ def table_problems(table: Table, where: str, subject: str) -> list[Problem]:
     lines = table.to_tsv().split("\n")[:-1]
     bad = [i for i, line in enumerate(lines) if line.count("\t") != len(table.columns) - 1]
     if len(lines) != len(table.rows) + 1 or bad:
-        return [Problem("table", where, subject, f"{table.name}: {len(lines)} lines for {len(table.rows)} rows, bad lines {bad[:5]}")]
+        return [
+            Problem(
+                "table",
+                where,
+                subject,
+                f"{table.name}: {len(lines)} lines for {len(table.rows)} rows, bad lines {bad[:5]}",
+            )
+        ]
     return []
 
 
@@ -160,7 +175,9 @@ def check_api(path: str, profile: str, table: str) -> tuple[Verdict, list[Proble
     except BaseException as exc:  # noqa: BLE001
         crash("api load_kb/run_table", exc)
     if loaded is not None and (loaded or None) != message:
-        problems.append(Problem("verdict", "api load_kb", path, f"validate says {message!r}, load_kb says {loaded or 'readable'!r}"))
+        problems.append(
+            Problem("verdict", "api load_kb", path, f"validate says {message!r}, load_kb says {loaded or 'readable'!r}")
+        )
 
     claims, claims_error = None, None
     try:
@@ -171,7 +188,14 @@ def check_api(path: str, profile: str, table: str) -> tuple[Verdict, list[Proble
     except BaseException as exc:  # noqa: BLE001
         crash("api claims", exc)
     if message is not None and claims_error != message and (claims is not None or claims_error is not None):
-        problems.append(Problem("verdict", "api claims", path, f"validate says {message!r}, claims {claims_error or f'read {claims} claims'!r}"))
+        problems.append(
+            Problem(
+                "verdict",
+                "api claims",
+                path,
+                f"validate says {message!r}, claims {claims_error or f'read {claims} claims'!r}",
+            )
+        )
 
     try:
         aifcheck.load(path)
@@ -196,22 +220,42 @@ def _report_problems(report, path: str) -> list[Problem]:
     problems = []
     if one.error is not None:
         if report.conforms or report.exit_status != 3:
-            problems.append(Problem("unreadable valid", where, path, f"conforms={report.conforms}, exit_status={int(report.exit_status)}"))
+            problems.append(
+                Problem(
+                    "unreadable valid",
+                    where,
+                    path,
+                    f"conforms={report.conforms}, exit_status={int(report.exit_status)}",
+                )
+            )
         problems += _message_problems(one.error.message, path, where)
         return problems
     failed = bool(one.rule_errors) or any(v.severity.label == "error" for v in one.violations)
     if int(report.exit_status) != (1 if failed else 0) or report.conforms == failed:
-        problems.append(Problem("exit code", where, path, f"exit_status={int(report.exit_status)} conforms={report.conforms}, failed={failed}"))
+        problems.append(
+            Problem(
+                "exit code",
+                where,
+                path,
+                f"exit_status={int(report.exit_status)} conforms={report.conforms}, failed={failed}",
+            )
+        )
     for error in one.rule_errors:
-        problems.append(Problem("rule error", where, path, f"{error.rule_id}: {error.message[len(path):][:200]}"))
+        problems.append(Problem("rule error", where, path, f"{error.rule_id}: {error.message[len(path) :][:200]}"))
     lines = _line_count(path)
     for v in one.violations:
         if lines is not None and not 0 <= v.line <= lines:
             problems.append(Problem("line", where, path, f"{v.rule_id} on line {v.line} of a {lines}-line file"))
         if leaks(v.message):
-            problems.append(Problem("leak", where, path, f"{', '.join(leaks(v.message))} in {v.rule_id}: {v.message[:200]}"))
+            problems.append(
+                Problem("leak", where, path, f"{', '.join(leaks(v.message))} in {v.rule_id}: {v.message[:200]}")
+            )
         if not clean(v.message):
-            problems.append(Problem("unclean", where, path, f"a control or line-break character in {v.rule_id}: {v.message[:200]!r}"))
+            problems.append(
+                Problem(
+                    "unclean", where, path, f"a control or line-break character in {v.rule_id}: {v.message[:200]!r}"
+                )
+            )
     return problems
 
 
@@ -321,7 +365,9 @@ def _json_report(run: Run, where: str, subject: str) -> tuple[dict | None, list[
     try:
         return json.loads(run.stdout), problems
     except ValueError:
-        return None, problems + [Problem("lost", where, subject, f"no JSON report (exit {run.returncode}): {_last_line(run.stderr)}")]
+        return None, problems + [
+            Problem("lost", where, subject, f"no JSON report (exit {run.returncode}): {_last_line(run.stderr)}")
+        ]
 
 
 def check_validate_json(run: Run, files: Sequence[str], verdicts: dict[str, Verdict] | None = None) -> list[Problem]:
@@ -346,15 +392,28 @@ def check_validate_json(run: Run, files: Sequence[str], verdicts: dict[str, Verd
             problems += _message_problems(entry["error"], path, where)
             state = "unreadable"
         else:
-            state = "invalid" if entry["rule_errors"] or any(v["severity"] == "error" for v in entry["violations"]) else "valid"
+            state = (
+                "invalid"
+                if entry["rule_errors"] or any(v["severity"] == "error" for v in entry["violations"])
+                else "valid"
+            )
             failed |= state == "invalid"
         expected = verdicts.get(path) if verdicts else None
         if expected is not None and expected.state != "crashed":
             if (expected.state, expected.message) != (state, entry["error"]):
-                problems.append(Problem("verdict", where, path, f"API: {expected.state} {expected.message or ''}; command: {state} {entry['error'] or ''}"))
+                problems.append(
+                    Problem(
+                        "verdict",
+                        where,
+                        path,
+                        f"API: {expected.state} {expected.message or ''}; command: {state} {entry['error'] or ''}",
+                    )
+                )
     want = 1 if failed else 3 if unreadable or document["input_errors"] else 0
     if run.returncode != want:
-        problems.append(Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, the report says {want}"))
+        problems.append(
+            Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, the report says {want}")
+        )
     summary = document["summary"]
     if summary["files"] != len(files) or summary["valid"] + summary["invalid"] + summary["unreadable"] != len(files):
         problems.append(Problem("lost", where, f"{len(files)} files", f"summary {summary} for {len(files)} inputs"))
@@ -369,25 +428,38 @@ def _stderr_files(run: Run, files: Sequence[str], where: str) -> tuple[Counter, 
     for line in run.stderr.splitlines():
         if line.startswith(WARNING):  # a readable file that holds nothing to print (claims)
             if not any(line.startswith(f"{WARNING}{f}:") for f in files):
-                problems.append(Problem("stderr", where, f"{len(files)} files", f"a warning that names no input: {line[:200]}"))
+                problems.append(
+                    Problem("stderr", where, f"{len(files)} files", f"a warning that names no input: {line[:200]}")
+                )
             continue
         path = next((f for f in by_length if line.startswith(f + ":")), None)
         if path is None:
-            problems.append(Problem("stderr", where, f"{len(files)} files", f"a line that names no input: {line[:200]}"))
+            problems.append(
+                Problem("stderr", where, f"{len(files)} files", f"a line that names no input: {line[:200]}")
+            )
             continue
         named[path] += 1
         problems += _message_problems(line, path, where)
     return named, problems
 
 
-def _named_on_stderr(run: Run, files: Sequence[str], verdicts: dict[str, Verdict], where: str, says_unreadable) -> list[Problem]:
+def _named_on_stderr(
+    run: Run, files: Sequence[str], verdicts: dict[str, Verdict], where: str, says_unreadable
+) -> list[Problem]:
     """What claims and query share: one stderr line for each file the API cannot read
     (``says_unreadable(verdict)``), and exit 3 exactly when there is one."""
     named, problems = _stderr_files(run, files, where)
     for path in files:
         verdict = verdicts.get(path)
         if verdict is not None and verdict.state != "crashed" and named[path] != says_unreadable(verdict):
-            problems.append(Problem("lost", where, path, f"named {named[path]} times on stderr; API: {verdict.claims_error or verdict.state}"))
+            problems.append(
+                Problem(
+                    "lost",
+                    where,
+                    path,
+                    f"named {named[path]} times on stderr; API: {verdict.claims_error or verdict.state}",
+                )
+            )
     want = 3 if named else 0
     if run.returncode != want:
         problems.append(Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, expected {want}"))
@@ -411,7 +483,9 @@ def check_claims_json(run: Run, files: Sequence[str], verdicts: dict[str, Verdic
         return problems  # the API did not read every file: no total to compare with
     expected = sum(v.claims or 0 for v in known)
     if len(rows) != expected:
-        problems.append(Problem("lost", where, f"{len(files)} files", f"{len(rows)} claims printed, the API reads {expected}"))
+        problems.append(
+            Problem("lost", where, f"{len(files)} files", f"{len(rows)} claims printed, the API reads {expected}")
+        )
     return problems
 
 
@@ -427,7 +501,9 @@ def check_query(run: Run, files: Sequence[str], verdicts: dict[str, Verdict]) ->
         tabs = lines[0].count("\t")
         bad = [i for i, line in enumerate(lines) if line.count("\t") != tabs]
         if bad:
-            problems.append(Problem("table", where, f"{len(files)} files", f"TSV lines {bad[:5]} have another number of cells"))
+            problems.append(
+                Problem("table", where, f"{len(files)} files", f"TSV lines {bad[:5]} have another number of cells")
+            )
     return problems
 
 
@@ -445,8 +521,14 @@ def check_lint(run: Run, frames: dict[str, str], verdicts: dict[str, Verdict]) -
             problems.append(Problem("lost", where, name, f"reported {entries[path]} times"))
             continue
         verdict = verdicts.get(name)
-        if verdict is not None and verdict.state != "crashed" and (verdict.state == "unreadable") != (errors[path] is not None):
-            problems.append(Problem("verdict", where, name, f"API: {verdict.state}; lint-submission: {errors[path] or 'readable'}"))
+        if (
+            verdict is not None
+            and verdict.state != "crashed"
+            and (verdict.state == "unreadable") != (errors[path] is not None)
+        ):
+            problems.append(
+                Problem("verdict", where, name, f"API: {verdict.state}; lint-submission: {errors[path] or 'readable'}")
+            )
         if errors[path] is not None:
             problems += [Problem(p.kind, p.where, name, p.detail) for p in _message_problems(errors[path], path, where)]
     return problems
@@ -463,7 +545,9 @@ class Snapshot:
         return cls({p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()})
 
 
-def check_reports(run: Run, files: Sequence[str], cwd: Path, out: str, before: Snapshot, json_exit: int | None) -> list[Problem]:
+def check_reports(
+    run: Run, files: Sequence[str], cwd: Path, out: str, before: Snapshot, json_exit: int | None
+) -> list[Problem]:
     """``validate -o OUT FILES``: one report per input under OUT, at its path relative to the
     inputs' common folder; no input changed; nothing else written; the exit code of the JSON run."""
     where = "cli validate -o"
@@ -482,5 +566,111 @@ def check_reports(run: Run, files: Sequence[str], cwd: Path, out: str, before: S
     for name in sorted(written - wanted):
         problems.append(Problem("output", where, name, "written, but not a report of an input"))
     if json_exit is not None and run.returncode != json_exit:
-        problems.append(Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, with --format json {json_exit}"))
+        problems.append(
+            Problem("exit code", where, f"{len(files)} files", f"exit {run.returncode}, with --format json {json_exit}")
+        )
     return problems
+
+
+# --- the commands' surroundings (issue 43): one mistake, one answer, whatever the command ----------
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What a command answers to one class of mistake: its exit status, and words its one line
+    holds (beside the file's or option's name; ``line``: with the file's line, ``FILE:N:``)."""
+
+    status: int
+    words: str = ""  # a regular expression
+    line: bool = False
+    source: str = ""  # the command and case this answer was taken from (test_commands checks it still is)
+
+
+# Mistake class -> the answer. The input and output classes are validate's answers (and score ta1's
+# where validate has no such option), which the campaign checks every other command against; the
+# classes no command answered yet (a value out of range, a repeated key or run) take the README's
+# usage error (2) or unreadable input (3).
+MISTAKES: dict[str, Expect] = {
+    "missing": Expect(3, source="validate nothere.ttl (no such file or directory)"),
+    "FIFO": Expect(3, "not a regular file", source="validate fifo.ttl"),
+    "/dev/zero": Expect(3, "not a regular file", source="validate link-to-dev-zero.ttl"),
+    "dangling link": Expect(3, "a symbolic link to nothing", source="validate dangling.ttl"),
+    "link loop": Expect(3, "a symbolic link to nothing", source="validate loop.ttl"),
+    "unreadable": Expect(3, "cannot read: Permission denied", source="validate (as nobody) chmod-000.ttl"),
+    "folder unreadable": Expect(3, "Permission denied", source="validate (as nobody) chmod-000-folder"),
+    "ancestor unreadable": Expect(3, "Permission denied", source="validate (as nobody) chmod-000-folder"),
+    "empty file": Expect(3, source="validate empty.ttl (empty file)"),
+    "NUL bytes": Expect(3, "binary", source="validate nul.ttl"),
+    "not UTF-8": Expect(3, "not UTF-8", line=True, source="validate latin1.ttl"),
+    "BOM": Expect(0, source="validate bom.ttl: read as without the BOM"),
+    "duplicate key": Expect(3, line=True),
+    "option value": Expect(2),
+    "same run twice": Expect(2),
+    "one folder name": Expect(2),
+    "other task": Expect(2),
+    # -o of a folder (or of reports, validate's) onto what is no new or empty folder; -o onto an input
+    "-o onto a file": Expect(2, "not a folder", source="validate -o FILE"),
+    "-o /proc/version": Expect(2, "not a folder", source="validate -o /proc/version"),
+    "-o FILE/sub": Expect(3, "Not a directory", source="validate -o FILE/sub"),
+    "-o not empty": Expect(2, "not empty", source="score ta1 -o NONEMPTY"),
+    "-o onto its input": Expect(2, "input|not a folder", source="claims KB -o KB"),
+    "-o inside an input": Expect(2, "input", source="score ta2 -o RUN --force"),
+    "-o = --tab": Expect(2, "--tab"),
+}
+# every line on stderr: aifcheck's own of one of three kinds, or validate's line on a file (FILE[:LINE[:COLUMN]]: ...)
+FORM = re.compile(r"aifcheck: (error|warning|note): |(?!aifcheck:)[^\s:]*[./][^\s:]*(:\d+){0,2}: ")
+
+
+def entry(path: Path) -> tuple[str, str | None]:
+    """What a path is, not following a link: its type (f file, d folder, l link, p FIFO, c device,
+    ? other or gone) and, for a file, a digest of its bytes (None unreadable), for a link, its target."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return "?", None
+    kind = {0o100000: "f", 0o040000: "d", 0o120000: "l", 0o010000: "p", 0o020000: "c"}.get(info.st_mode & 0o170000, "?")
+    if kind == "l":
+        return kind, os.readlink(path)
+    if kind != "f":
+        return kind, None
+    try:
+        return kind, hashlib.sha1(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return kind, None
+
+
+def tree(root: Path, skip: Iterable[Path] = ()) -> dict[str, tuple[str, str | None]]:
+    """Every path under ``root`` (links not followed; ``root`` itself followed), as ``entry``, by
+    its path relative to ``root``; the paths in ``skip`` and what is under them left out."""
+    left_out = {os.fsencode(p) for p in skip}
+    found: dict[str, tuple[str, str | None]] = {}
+    if not os.path.isdir(root):
+        return {".": entry(root)} if os.path.lexists(root) else {}
+    for top, folders, files in os.walk(root):
+        for name in sorted(folders + files):
+            path = Path(top) / name
+            if os.fsencode(path) in left_out:
+                if name in folders:
+                    folders.remove(name)
+                continue
+            found[os.fsdecode(os.path.relpath(path, root))] = entry(path)
+    return found
+
+
+def tsv_shape(path: Path) -> frozenset[int] | None:
+    """The numbers of tabs the lines of a tab-separated file have (None: not such a file)."""
+    if path.suffix not in (".tab", ".tsv") or path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return frozenset(line.count(b"\t") for line in path.read_bytes().split(b"\n") if line)
+    except OSError:
+        return None
+
+
+def tsv_shapes(folder: Path) -> dict[str, frozenset[int]]:
+    """The tab-separated files under ``folder``, as tsv_shape, by path."""
+    found = {}
+    for path in sorted(folder.rglob("*")) if folder.is_dir() and not folder.is_symlink() else []:
+        if (shape := tsv_shape(path)) is not None:
+            found[os.fsdecode(path.relative_to(folder))] = shape
+    return found

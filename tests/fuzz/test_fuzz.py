@@ -1,5 +1,6 @@
 """The harness in CI: a fixed seed's mutated files through the API and the command, and the
 hand-made hostile inputs of issue 21, each with the outcome the README promises."""
+
 from __future__ import annotations
 
 import json
@@ -10,11 +11,10 @@ import pytest
 import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.loading.kb import load_kb
-
-from .fuzz import Settings, campaign, table
-from .hostile import GOOD, HEAD, HOSTILE, MiB
-from .mutate import case
-from .oracle import (
+from fuzz.fuzz import Settings, campaign, table
+from fuzz.hostile import GOOD, HEAD, HOSTILE, MiB
+from fuzz.mutate import case
+from fuzz.oracle import (
     TABLES,
     Snapshot,
     check_api,
@@ -25,7 +25,7 @@ from .oracle import (
     leaks,
     run_command,
 )
-from .test_regressions import known, unknown
+from fuzz.test_regressions import known, unknown
 
 SEED = 21  # the issue's number
 CASES = 200  # four batches of 50: two workers, each two batches
@@ -73,8 +73,16 @@ def test_hostile_inputs_in_one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     for hostile in SMALL:
         if hostile.exit_code == 3:
             assert hostile.phrase in states[hostile.name]
-    assert _new(check_claims_json(run_command(("claims", "--format", "json", "--", *files), tmp_path, 120), files, verdicts)) == []
-    assert _new(check_query(run_command(("query", "--table", TABLES[0], "--", *files), tmp_path, 120), files, verdicts)) == []
+    assert (
+        _new(
+            check_claims_json(run_command(("claims", "--format", "json", "--", *files), tmp_path, 120), files, verdicts)
+        )
+        == []
+    )
+    assert (
+        _new(check_query(run_command(("query", "--table", TABLES[0], "--", *files), tmp_path, 120), files, verdicts))
+        == []
+    )
 
 
 def _new(problems: list) -> list:
@@ -142,7 +150,17 @@ def test_output_mirrors_the_inputs(tmp_path: Path, cwd: str, inputs: tuple[str, 
         "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }",
         "SELECT * WHERE { service silent <http://127.0.0.1:9/sparql> { ?s ?p ?o } }",
     ],
-    ids=["insert-data", "insert-lower", "delete-where", "load", "clear", "drop", "with-delete", "service", "service-silent"],
+    ids=[
+        "insert-data",
+        "insert-lower",
+        "delete-where",
+        "load",
+        "clear",
+        "drop",
+        "with-delete",
+        "service",
+        "service-silent",
+    ],
 )
 def test_sparql_updates_and_service_are_refused(tmp_path: Path, query: str) -> None:
     kb = _kb(tmp_path)

@@ -5,14 +5,15 @@ and exit 3, never a MemoryError or a traceback.
 The bomb here has the issue's shape at a CI size: 400 distinct triples repeated to 80 MiB, 89 to 1
 (the issue's is 2 GiB in 24 MB; `python tests/fuzz/fuzz.py --large` runs that one).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from .hostile import GOOD, MiB, write_bomb, write_long_literal
-from .oracle import check_claims_json, check_query, check_validate_json, run_command
+from fuzz.hostile import GOOD, MiB, write_bomb, write_long_literal
+from fuzz.oracle import check_claims_json, check_query, check_validate_json, run_command
 
 GiB = 1024**3
 LIMIT = 2 * GiB
@@ -29,7 +30,10 @@ def big_inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize(
     ("name", "phrase"),
-    [("literal.ttl", "a literal or IRI longer than 16 MiB"), ("bomb.ttl.gz", "expands more than 64 times (a decompression bomb?)")],
+    [
+        ("literal.ttl", "a literal or IRI longer than 16 MiB"),
+        ("bomb.ttl.gz", "expands more than 64 times (a decompression bomb?)"),
+    ],
 )
 def test_large_input_ends_with_one_clean_line(big_inputs: Path, name: str, phrase: str) -> None:
     files = [name, "good.ttl"]  # and the other file is still checked

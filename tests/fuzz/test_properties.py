@@ -8,6 +8,7 @@ unreadable):
 Cases of a bug still open (test_regressions.KNOWN) are left out of the draws, since a crash would
 end this process, and so are the slowest edits. Example counts are modest, to keep CI fast.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -17,29 +18,31 @@ import tempfile
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+import pyoxigraph as ox
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-import pyoxigraph as ox
-
 import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.loading.kb import load_kb
-
-from .corpus import seeds
-from .mutate import Case, case
-from .oracle import run_command
-from .test_regressions import KNOWN
+from fuzz.corpus import seeds
+from fuzz.mutate import Case, case
+from fuzz.oracle import run_command
+from fuzz.test_regressions import KNOWN
 
 # Hypothesis keeps a cache in ./.hypothesis, written as @given decorates: in the temporary folder
 # instead of the repository (set before the decorators below run)
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "aifcheck-hypothesis")
 SEED = 2105
 # no example database: nothing is written into the repository (the seeds make the draws repeatable)
-FAST = settings(max_examples=12, deadline=None, database=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=12, deadline=None, database=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 # recipes of the open bugs, and of edits too slow for many examples (huge tokens, deep nesting, entities)
-_LEFT_OUT = re.compile("|".join([made_by for _, _, made_by in KNOWN if made_by] + [r"\d{6,}-byte", r"20000 nested", r"entities"]))
+_LEFT_OUT = re.compile(
+    "|".join([made_by for _, _, made_by in KNOWN if made_by] + [r"\d{6,}-byte", r"20000 nested", r"entities"])
+)
 
 
 def _safe(c: Case) -> bool:
@@ -65,7 +68,9 @@ def _outcome(file_report) -> tuple:
 
 
 @FAST
-@given(batch=st.lists(cases, min_size=2, max_size=5, unique_by=lambda c: c.index), profile=st.sampled_from(["nist", "ta3"]))
+@given(
+    batch=st.lists(cases, min_size=2, max_size=5, unique_by=lambda c: c.index), profile=st.sampled_from(["nist", "ta3"])
+)
 def test_batch_gives_each_file_its_own_findings(batch: list[Case], profile: str) -> None:
     with TemporaryDirectory() as folder:
         files = _write(Path(folder), batch)
@@ -88,7 +93,10 @@ def test_same_input_same_bytes(batch: list[Case]) -> None:
     seed): the same bytes."""
     with TemporaryDirectory() as folder:
         names = [Path(p).name for p in _write(Path(folder), batch)]
-        runs = [run_command(("validate", "--format", "json", "--jobs", jobs, "--", *names), Path(folder), 120) for jobs in ("1", "1", "2")]
+        runs = [
+            run_command(("validate", "--format", "json", "--jobs", jobs, "--", *names), Path(folder), 120)
+            for jobs in ("1", "1", "2")
+        ]
         assert len({run.returncode for run in runs}) == 1
         assert len({_normalised(run.stdout) for run in runs}) == 1
         json.loads(runs[0].stdout)
@@ -153,7 +161,11 @@ def test_marked_parse_reads_what_the_format_reads(c: Case) -> None:
         try:
             # (a UTF-8 byte-order mark is read past, by design, which pyoxigraph's parser does not)
             data = c.data.removeprefix(b"\xef\xbb\xbf")
-            plain.extend(ox.parse(data, format=_PLAIN_FORMATS[c.suffix], base_iri=path.resolve().as_uri(), rename_blank_nodes=False))
+            plain.extend(
+                ox.parse(
+                    data, format=_PLAIN_FORMATS[c.suffix], base_iri=path.resolve().as_uri(), rename_blank_nodes=False
+                )
+            )
         except (SyntaxError, ValueError):
             plain = None
         try:
@@ -163,4 +175,6 @@ def test_marked_parse_reads_what_the_format_reads(c: Case) -> None:
             return
         with kb:
             assert plain is not None, c.describe()
-            assert _canonical(kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == _canonical(plain), c.describe()
+            assert _canonical(kb.store.quads_for_pattern(None, None, None, ox.DefaultGraph())) == _canonical(plain), (
+                c.describe()
+            )

@@ -5,6 +5,7 @@ fix makes the test pass, which strict mode reports, so that the mark is removed 
 the bug's entry in KNOWN, which lets the seeded runs of test_fuzz.py pass meanwhile). The tests
 without the mark are bugs fixed since, kept as regression tests.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -16,12 +17,22 @@ import pytest
 
 import aifcheck
 from aifcheck.errors import InputError
-
-from .hostile import AIDA_HEAD, GOOD, HEAD, long_list, nested_rdf_xml, nested_triple_terms, triple_term_object, write_lol
-from .oracle import LEAKS, Problem, check_validate_json, clean, leaks, run_command
+from fuzz.hostile import (
+    AIDA_HEAD,
+    GOOD,
+    HEAD,
+    long_list,
+    nested_rdf_xml,
+    nested_triple_terms,
+    triple_term_object,
+    write_lol,
+)
+from fuzz.oracle import LEAKS, Problem, check_validate_json, clean, leaks, run_command
 
 GiB = 1024**3
-SUBMISSION_FRAME = Path(__file__).parents[1] / "data" / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
+SUBMISSION_FRAME = (
+    Path(__file__).parents[1] / "data" / "submission" / "run" / "CLQRYA0001.000001" / "CLDOCA0001.000001.ttl"
+)
 
 
 def known(problem: Problem, recipe: str) -> str | None:
@@ -38,13 +49,14 @@ def known(problem: Problem, recipe: str) -> str | None:
 CONSEQUENCES = ("crash", "memory", "hang", "traceback", "lost", "exit code")
 
 
-def unknown(problems: list[tuple[int | None, Problem]], recipe: Callable[[int], str]) -> list[tuple[int | None, Problem]]:
+def unknown(
+    problems: list[tuple[int | None, Problem]], recipe: Callable[[int], str]
+) -> list[tuple[int | None, Problem]]:
     """The problems that are no known bug, nor what a known bug of their case brought about."""
     recipes = {i: recipe(i) for i in {i for i, _ in problems if i is not None}}
     buggy = {i for i, p in problems if i is not None and known(p, recipes[i])}
     return [
-        (i, p) for i, p in problems
-        if not known(p, recipes.get(i, "")) and not (i in buggy and p.kind in CONSEQUENCES)
+        (i, p) for i, p in problems if not known(p, recipes.get(i, "")) and not (i in buggy and p.kind in CONSEQUENCES)
     ]
 
 
@@ -69,7 +81,10 @@ def test_triple_term_is_not_a_traceback(tmp_path: Path) -> None:
     report = aifcheck.validate(tmp_path / "triple-term.ttl")
     assert report.exit_status == 3
     # line 3, column 22: where `<<(` starts (HEAD and AIDA_HEAD take the first two lines)
-    assert report.files[0].error.message == f"{tmp_path / 'triple-term.ttl'}:3:22: RDF 1.2 triple terms (<< ... >>) are not AIF, which is RDF 1.1"
+    assert (
+        report.files[0].error.message
+        == f"{tmp_path / 'triple-term.ttl'}:3:22: RDF 1.2 triple terms (<< ... >>) are not AIF, which is RDF 1.1"
+    )
 
 
 def test_nested_triple_terms_do_not_crash_the_run(tmp_path: Path) -> None:
@@ -104,7 +119,9 @@ def test_long_list_does_not_slow_the_lines(tmp_path: Path) -> None:
 
 GZIP_CASES = {
     "not-gzip.ttl.gz": GOOD,  # Not a gzipped file (b'@p')
-    "crc.ttl.gz": gzip.compress(GOOD, mtime=0)[:-8] + b"\0\0\0\0" + gzip.compress(GOOD, mtime=0)[-4:],  # CRC check failed 0x0 != 0x...
+    "crc.ttl.gz": gzip.compress(GOOD, mtime=0)[:-8]
+    + b"\0\0\0\0"
+    + gzip.compress(GOOD, mtime=0)[-4:],  # CRC check failed 0x0 != 0x...
     "size.ttl.gz": gzip.compress(GOOD, mtime=0)[:-4] + b"\x05\0\0\0",  # Incorrect length of data produced
     "trailing.ttl.gz": gzip.compress(GOOD, mtime=0) + b"garbage",  # Not a gzipped file (b'ga')
 }
@@ -124,7 +141,9 @@ def test_load_raises_input_error(tmp_path: Path, edit: str) -> None:
     text = (Path(__file__).parents[2] / "examples" / "valid" / "document-kb.ttl").read_text(encoding="utf-8")
     text = {
         # ValueError: not a span: 'http://example.org/DOC1:DOC1-EL1:(20,0)-(25,0)' (model.py)
-        "document IRI": lambda t: t.replace('aida:sourceDocument "DOC1"', "aida:sourceDocument <http://example.org/DOC1>"),
+        "document IRI": lambda t: t.replace(
+            'aida:sourceDocument "DOC1"', "aida:sourceDocument <http://example.org/DOC1>"
+        ),
         # ValueError: could not convert string to float: '"high"^^<...#double>' (extract.py _number)
         "confidence not a number": lambda t: t.replace('"1.0"^^xsd:double', '"high"^^xsd:double', 1),
         # ValueError: invalid literal for int() with base 10: '2020x' (extract.py ldc_time)
@@ -145,11 +164,17 @@ def test_stdin_and_a_file_named_stdin_keep_their_reports(tmp_path: Path) -> None
     (tmp_path / "stdin").write_bytes(GOOD)
     proc = subprocess.run(
         [sys.executable, "-m", "aifcheck", "validate", "-o", "out", "-", "stdin"],
-        input=HEAD + b"ex:a ex:b ex:c .\n", cwd=tmp_path, capture_output=True, timeout=60,
+        input=HEAD + b"ex:a ex:b ex:c .\n",
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
     )
     # refused before any file is read: the two reports would be one file
     assert proc.returncode == 2 and not (tmp_path / "out" / "stdin.txt").exists()
-    assert proc.stderr.decode() == "aifcheck: error: -o out: stdin and standard input would both report to out/stdin.txt: give them in two runs\n"
+    assert (
+        proc.stderr.decode()
+        == "aifcheck: error: -o out: stdin and standard input would both report to out/stdin.txt: give them in two runs\n"
+    )
 
 
 ESCAPES = '"\\u001B[2J\\u001B[31mhigh\\u2028line two\\r\\nthree"'  # Turtle escapes: ESC, U+2028, CR, LF
@@ -157,7 +182,9 @@ ESCAPES = '"\\u001B[2J\\u001B[31mhigh\\u2028line two\\r\\nthree"'  # Turtle esca
 
 def test_findings_are_one_clean_line(tmp_path: Path) -> None:
     # ex:a aida:confidence [ a aida:Confidence ; aida:confidenceValue "\u001B[2J...\r\nthree" ] .
-    text = AIDA_HEAD + b"ex:a aida:confidence [ a aida:Confidence ; aida:confidenceValue " + ESCAPES.encode() + b" ] .\n"
+    text = (
+        AIDA_HEAD + b"ex:a aida:confidence [ a aida:Confidence ; aida:confidenceValue " + ESCAPES.encode() + b" ] .\n"
+    )
     (tmp_path / "escapes.ttl").write_bytes(text)
     run = run_command(("validate", "escapes.ttl"), tmp_path, 60)
     assert run.returncode == 1
@@ -167,7 +194,9 @@ def test_findings_are_one_clean_line(tmp_path: Path) -> None:
 def test_claims_message_is_one_clean_line(tmp_path: Path) -> None:
     frame = SUBMISSION_FRAME.read_text(encoding="utf-8")
     path = tmp_path / "frame.ttl"
-    path.write_text(frame.replace('aida:year "2020"^^xsd:gYear', 'aida:year "20\\u2028\\u001b[2J20"', 1), encoding="utf-8")
+    path.write_text(
+        frame.replace('aida:year "2020"^^xsd:gYear', 'aida:year "20\\u2028\\u001b[2J20"', 1), encoding="utf-8"
+    )
     with pytest.raises(InputError) as caught:
         aifcheck.claims(path)
     assert "is not a number" in str(caught.value) and clean(str(caught.value))

@@ -172,7 +172,8 @@ def test_approximate_randomization_and_bootstrap_on_arrays():
 def test_a_missing_folder_is_one_line(tmp_path):
     done = aifcheck("score", "compare", str(tmp_path / "nope"), str(tmp_path))
     assert (
-        done.returncode == 3 and done.stderr.strip() == f"aifcheck: error: {tmp_path / 'nope'}: no such file or folder"
+        done.returncode == 3
+        and done.stderr.strip() == f"aifcheck: error: {tmp_path / 'nope'}: no such file or directory"
     )
     empty = tmp_path / "empty"
     empty.mkdir()

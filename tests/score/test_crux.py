@@ -9,15 +9,17 @@ Task 2 example), and hand computations written out below for the readings of §3
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from helpers import TEST_DATA
+from helpers import ROOT, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck.cli import application
 from aifcheck.errors import InputError
-from aifcheck.score.crux.claims import COLUMNS, FIELDS, score_claims
+from aifcheck.score.crux.claims import COLUMNS, FIELDS, PRF, score_claims
 from aifcheck.score.crux.relations import score_relations
 
 app = application()
@@ -40,6 +42,7 @@ BASE = dict(
             "Loudoun County",
             "CNN",
         ),
+        strict=True,
     )
 )
 
@@ -165,7 +168,8 @@ def test_a3_unknown_date_is_empty(tmp_path: Path) -> None:
         tmp_path, [_line(claim_datetime="unknown xxxx-xx-xxTxx:xx:xx")], [_line(claim_datetime="EMPTY_NA")]
     )
     assert scores.accuracy == 1.0
-    assert scores.fields["claim_datetime"].precision == 0  # EMPTY_NA is no value
+    # EMPTY_NA is no value: empty against empty agrees (A9)
+    assert scores.fields["claim_datetime"] == PRF(1.0, 1.0, 1.0)
 
 
 def test_a5_dates_match_exactly(tmp_path: Path) -> None:
@@ -180,6 +184,41 @@ def test_a10_affiliation_sets(tmp_path: Path) -> None:
     assert same.accuracy == 1.0
     fewer = _claims(tmp_path, [_line()], [_line(claimer_affiliation="Mayo Clinic;WHO")])
     assert fewer.accuracy == 0.98
+    # the plan names no separator: "," separates as ";" does (issue 42 §4)
+    comma = _claims(
+        tmp_path, [_line(claimer_affiliation="WHO, Mayo Clinic")], [_line(claimer_affiliation="Mayo Clinic;WHO")]
+    )
+    assert comma.accuracy == 1.0 and comma.fields["claimer_affiliation"] == PRF(1.0, 1.0, 1.0)
+
+
+def test_a_table_scored_against_itself_scores_1_everywhere(tmp_path: Path) -> None:
+    """Issue 42 §4, through the installed command: the example evaluation's run 1 against itself
+    (no claim of it gives an affiliation, a location or a medium: a field empty on both sides agrees,
+    A9, docs/scoring.md), but for one claim given two affiliations, joined by "," in one file and
+    by ";" in the other."""
+    lines = (ROOT / "example-evaluation" / "crux" / "run1" / "claims.tab").read_text(encoding="utf-8").splitlines()
+    tables = {}
+    for name, joined in (
+        ("system", "Port Alder Health Office, Alder General Hospital"),
+        ("gold", "Alder General Hospital;Port Alder Health Office"),
+    ):
+        cells = lines[0].split("\t")
+        assert cells[7] == "EMPTY_NA"
+        cells[7] = joined
+        tables[name] = tmp_path / f"{name}.tab"
+        tables[name].write_text("\n".join(["\t".join(cells), *lines[1:]]) + "\n", encoding="utf-8")
+    command = ["score", "crux-claims", tables["system"], "--gold", tables["gold"], "--format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "aifcheck", *map(str, command)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    scores = json.loads(done.stdout)
+    assert (scores["precision"], scores["recall"], scores["f1"], scores["accuracy"]) == (1.0, 1.0, 1.0, 1.0)
+    fields = {name: (f["precision"], f["recall"], f["f1"]) for name, f in scores["fields"].items()}
+    assert fields == dict.fromkeys(FIELDS, (1.0, 1.0, 1.0))
 
 
 # --- Task 1: format errors ------------------------------------------------------------------

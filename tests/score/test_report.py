@@ -4,15 +4,17 @@ score files, loads nothing from elsewhere, needs no script, and renders in a rea
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import SHARED_DATA
+from helpers import ROOT, SHARED_DATA
 from test_compare import documents, write_ta1
 
 from aifcheck.render.report_html import report_html
@@ -225,3 +227,56 @@ def test_ta3_run_counts_queries():
     assert "NDCGScorerV1 Condition5 ontopic" in labels and "F1ScorerV2C Condition6 ontopic" in labels
     page = parse(report_html(data))
     assert "3 queries" in page.cells and "1 query" in page.cells
+
+
+def test_every_difference_is_the_difference_of_the_numbers_beside_it(tmp_path):
+    """Issue 42 §5, through the installed command: two TA1 runs of the example evaluation, the
+    second without one of the four core documents. FrameMetric and the other metrics that average
+    over submitted documents differ as whole runs while their paired difference is over three
+    documents: each difference of the report's side-by-side table is the difference of the two
+    values shown beside it, or shows the paired values it is the difference of; each of compare's
+    B-A is its printed B minus its printed A."""
+    example = ROOT / "example-evaluation" / "ta1"
+    less = tmp_path / "run1-less"
+    less.mkdir()
+    for kb in (example / "run1").iterdir():
+        if kb.name != "EXD0004.ttl":
+            shutil.copy(kb, less / kb.name)
+    folders = []
+    for run in (example / "run1", less):
+        folders.append(tmp_path / f"{run.name}-scores")
+        done = command(
+            "score", "ta1", run, "--gold", example / "gold", "--aux", example / "AUX-data", "-o", folders[-1]
+        )
+        assert done.returncode == 0, done.stderr
+    report = command("score", "report", *folders, "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    section = html.split('id="side-by-side"')[1].split("</section>")[0]
+    page = Page()
+    page.feed(section)
+    cells = page.cells[4:]  # metric, run 1, run 2, 2 − 1
+    rows = [cells[k : k + 4] for k in range(0, len(cells), 4)]
+    paired = 0
+    for label, one, two, difference in rows:
+        shown = re.fullmatch(
+            r"([+-]\d\.\d{4})(?: \((\d\.\d{4}) − (\d\.\d{4}) over \d documents? in both\))?( \*+)?", difference
+        )
+        assert shown, (label, difference)
+        b, a = (shown[2], shown[3]) if shown[2] else (two.split()[0], one.split()[0])
+        assert float(shown[1]) == pytest.approx(float(b) - float(a), abs=1e-9), (label, one, two, difference)
+        paired += bool(shown[2])
+    assert paired >= 4  # FrameMetric, TemporalMetric, NegationMetricV1, TypeMetricV4 at least
+    frame = next(row for row in rows if row[0] == "FrameMetric")
+    assert "over 3 documents in both" in frame[3]
+    compare = command("score", "compare", *folders)
+    assert compare.returncode == 0, compare.stderr
+    for line in compare.stdout.splitlines()[1:]:
+        found = re.match(r"^(\S+)\s+\d+\s+(\d\.\d{4})\s+(\d\.\d{4})\s+([+-]\d\.\d{4})\s", line)
+        if found:
+            assert float(found[4]) == pytest.approx(float(found[3]) - float(found[2]), abs=1e-9), line
+
+
+def command(*args: object) -> subprocess.CompletedProcess:
+    """The installed command."""
+    return subprocess.run([sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True)

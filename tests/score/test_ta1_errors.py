@@ -39,11 +39,12 @@ def test_scores_the_example_run(ta1_data, tmp_path):
     ]
 
 
-def test_missing_gold_folder_is_a_usage_error(ta1_data, tmp_path):
+def test_missing_gold_folder_is_an_input_that_cannot_be_read(ta1_data, tmp_path):
     result = invoke(
         EXAMPLE / "SPARQL-output", tmp_path / "nowhere", ta1_data / "ta1-scoring/AUX-data", tmp_path / "out"
     )
-    assert result.exit_code == 2 and "--gold" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 3 and "nowhere: no such file or directory" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_gold_without_a_scored_document(sparql_copy, ta1_data, tmp_path):
@@ -116,8 +117,8 @@ def test_a_run_of_kbs_none_core(ta1_data, tmp_path):
     result = invoke(run, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
     assert result.exit_code == 3 and "L0C04936H.ttl: not a core document" in result.output
     assert (
-        "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: nothing scored"
-        in result.output
+        "no valid KB of a core document (LDC2021E11.coredocs-xx.txt): NIST's stages after its SPARQL stage stop: "
+        "nothing scored" in result.output
     )
     log = _nothing_scored(out, 0, {})
     assert (

@@ -18,43 +18,19 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED_DATA
+from ta1_kinds import DOC, kinds_aux, lay_out
 
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.ta1 import score_ta1
 
-DOC = "L0C049DNW"
-
-
-def _laid_out() -> Path:
-    """The fixture as NIST lays a run and its gold out: run/<DOC>.ttl, gold/<DOC>.ttl/<table>.rq.tsv."""
-    source = ROOT / "tests" / "data" / "ta1-kinds"
-    folder = Path(tempfile.mkdtemp(prefix="aifcheck-ta1-kinds-"))
-    atexit.register(shutil.rmtree, folder, True)
-    (folder / "run").mkdir()
-    shutil.copy(source / "kb.ttl", folder / "run" / f"{DOC}.ttl")
-    gold = folder / "gold" / f"{DOC}.ttl"
-    gold.mkdir(parents=True)
-    for kind in ("AM", "CM", "TM"):
-        shutil.copy(source / f"gold-{kind}.tsv", gold / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
-    return folder
-
-
-KINDS = _laid_out()
+KINDS = lay_out(Path(tempfile.mkdtemp(prefix="aifcheck-ta1-kinds-")))
+atexit.register(shutil.rmtree, KINDS, True)
 
 
 @pytest.fixture(scope="module")
 def aux(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """NIST's AUX data with L0C049DNW the only core document (the run holds no other)."""
-    source = SHARED_DATA / "ta1-scoring" / "AUX-data"
-    if not source.is_dir():
-        pytest.skip(f"NIST's AUX data not found at {source}")
-    folder = tmp_path_factory.mktemp("aux") / "AUX-data"
-    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("*.xlsx"))
-    for path in folder.iterdir():
-        path.chmod(0o644)
-    (folder / "LDC2021E11.coredocs-xx.txt").write_text(f"root_id\n{DOC}\n")
-    return folder
+    return kinds_aux(tmp_path_factory.mktemp("aux"))
 
 
 def score(run: Path, aux: Path, out: Path):

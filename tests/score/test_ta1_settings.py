@@ -1,14 +1,16 @@
 """NIST's TA1 settings (its docker Makefile's ALPHA, IOU_THRESHOLDS, MIN_TYPE_SIMILARITY,
 NN_SIMILARITY_VALUE, SIMILARITY_TYPES) as options of ``score ta1``, the extra type pairs
 (--extra-similarities, as the KGTK service answers them), the overlay's synonyms and near
-neighbours (--overlay), and the count of pairs scored 0 for want of a similarity.
+neighbours (--overlay), and the count of pairs that the scores read and take as 0 for want of a
+similarity.
 
 Most cases use the KB of test_ta1_kinds.py (one Spanish document with text, an image, a video and
-its key frames); NIST's own code gives the IoU case's scores. The last one is NIST's example run with every setting changed at once: its
-expected values are what NIST's own filter_responses.py and score_submission.py computed, run
-offline on the same SPARQL-output with the same tables (NIST's Similarity class with its cache
-set to aifcheck's bundled table, the overlay below, and a KGTK stand-in answering from the extra
-file), and aifcheck writes the same alignment, FILTERED and score files.
+its key frames); NIST's own code gives the IoU case's scores. The last one is NIST's example run
+with every setting changed at once: its expected values are what NIST's own filter_responses.py and
+score_submission.py computed, run offline on the same SPARQL-output with the same tables (NIST's
+Similarity class with its cache set to aifcheck's bundled table, the overlay below, and a KGTK
+stand-in answering from the extra file), and aifcheck writes the same alignment, FILTERED and score
+files.
 """
 
 from __future__ import annotations
@@ -157,9 +159,10 @@ def test_an_extra_pair_lowers_the_count_by_one(aux: Path, tmp_path: Path) -> Non
     assert len(after) == len(before) - 1 and set(before) - set(after) == {("Q1420", NEW_CAR)}
     out = tmp_path / "out"
     result = score_kinds(run, aux, out, "--extra-similarities", extra)
-    warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
+    # the other warning: the example run holds 2 of the 43 core documents
+    warnings = [line for line in result.stderr.splitlines() if "warning:" in line and "core document" not in line]
     assert len(warnings) == 1 and warnings[0].startswith(
-        f"aifcheck: warning: {len(after)} type pair(s) have no similarity"
+        f"aifcheck: warning: {len(after)} type pair(s) that the scores read have no similarity"
     )
     # the extra pair's value, 0.25, is below 0.3: the car stays unaligned
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
@@ -222,7 +225,7 @@ def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -
     assert score_kinds(run, aux, out, "--overlay", near, "--near-neighbour-similarity", "0.2").returncode == 1
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
     alone = score_kinds(run, aux, tmp_path / "alone", "--near-neighbour-similarity", "0.2")
-    assert "note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
+    assert "aifcheck: note: --near-neighbour-similarity changes nothing without --overlay" in alone.stderr.splitlines()
 
 
 # --- bad values ----------------------------------------------------------------------------------
@@ -300,8 +303,13 @@ def test_bad_values_through_the_api() -> None:
     ],
 )
 def test_a_bad_row_is_one_line_naming_it_and_exit_3(
-    aux: Path, tmp_path: Path, option: str, name: str, text: str, says: str
-) -> None:  # noqa: F811
+    aux: Path,  # noqa: F811 (a fixture of test_ta1_kinds)
+    tmp_path: Path,
+    option: str,
+    name: str,
+    text: str,
+    says: str,
+) -> None:
     path = table(tmp_path, name, text)
     result = score_kinds(KINDS / "run", aux, tmp_path / "out", option, path)
     assert result.returncode == 3 and f"{path}{says}" in result.stderr
@@ -361,5 +369,37 @@ def test_every_setting_at_once_as_nist_s_code_computes_it(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     found = json.loads((out / "results.json").read_text())["scores"][0]
     assert {key: found[key] for key in NIST_NON_DEFAULT} == NIST_NON_DEFAULT
-    # the extra file fills 2 of the pairs NIST would ask the KGTK service for (13,200 with the bundled tables alone)
-    assert "aifcheck: warning: 13198 type pair(s) have no similarity" in result.stderr
+    # the pairs the scores read without a value under these settings (444 with the defaults, below)
+    assert "aifcheck: warning: 255 type pair(s) that the scores read have no similarity" in result.stderr
+
+
+def test_the_warning_counts_only_the_pairs_the_scores_read(tmp_path: Path) -> None:
+    """NIST's code asks the KGTK service for 13,200 pairs on its example run, which its scores do not
+    read; aifcheck warns of the 444 that the alignment, the filter and the metrics read."""
+    example = SHARED_DATA / "ta1-scoring" / "example-task1-run"
+    if not example.is_dir():
+        pytest.skip(f"NIST's example run not found at {example}")
+    options = ["--gold", SHARED_DATA / "ta1-gold-tsv", "--aux", SHARED_DATA / "ta1-scoring" / "AUX-data"]
+    options += ["--run-id", "example-task1-run"]
+    result = aifcheck("score", "ta1", example / "SPARQL-output", *options, "-o", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "out" / "results.json").read_text()) == json.loads(
+        (example / "results.json").read_text()
+    )
+    # the other warning: the example run holds 2 of the 43 core documents
+    warnings = [line for line in result.stderr.splitlines() if "warning:" in line and "core document" not in line]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "aifcheck: warning: 444 type pair(s) that the scores read have no similarity"
+    ), result.stderr
+    pairs = score_ta1(example / "SPARQL-output", *options[1:4:2], run_id="example-task1-run").unscored_pairs
+    taggable = set((ROOT / "aifcheck" / "pipeline" / "ta1" / "data" / "taggable_types.txt").read_text().split())
+    # the filter reads the pairs of the two placeholder types, not evaluable, with every taggable type
+    assert len([(q1, q2) for q1, q2 in pairs if q1 in ("EMPTY_TBD", "EMPTY_MIS") and q2 in taggable]) == 356
+    # given the value aifcheck took (0), the pairs leave every score as it was and the warning goes:
+    # no other pair is read without a value
+    extra = table(tmp_path, "extra.tsv", "q1\tq2\tclass\tjc\n" + "".join(f"{q1}\t{q2}\t0\t0\n" for q1, q2 in pairs))
+    again = aifcheck(
+        "score", "ta1", example / "SPARQL-output", *options, "-o", tmp_path / "again", "--extra-similarities", extra
+    )
+    assert again.returncode == 0 and "type pair(s)" not in again.stderr, again.stderr
+    assert (tmp_path / "again" / "results.json").read_text() == (tmp_path / "out" / "results.json").read_text()

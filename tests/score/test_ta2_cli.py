@@ -264,5 +264,5 @@ def test_usage_errors(tmp_path: Path) -> None:
         "-o",
         tmp_path / "out",
     )
-    assert no_aux.returncode == 2 and "--aux" in no_aux.stderr
+    assert no_aux.returncode == 3 and "none: no such file or directory" in no_aux.stderr
     assert aifcheck("score", "ta2", "-h").returncode == 0

@@ -120,7 +120,7 @@ def test_usage_errors(tmp_path: Path) -> None:
         pool_ta2([RUNS[0], RUNS[0]], queries, load_aux(AUX, TA2_CORE))
     with pytest.raises(UsageError, match="at least one line"):
         pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), kit_size=0)
-    with pytest.raises(UsageError, match="no pool.txt"):
+    with pytest.raises(UsageError, match=r"no pool\.txt"):
         pool_ta2(RUNS, queries, load_aux(AUX, TA2_CORE), previous=[tmp_path])
     bad = tmp_path / "previous"
     bad.mkdir()
@@ -135,3 +135,35 @@ def test_usage_errors(tmp_path: Path) -> None:
     assert pool_command(out).returncode == 2 and pool_command(out, "--force").returncode == 0
     shutil.rmtree(out)
     assert aifcheck("pool", "ta2", "-h").returncode == 0
+
+
+@pytest.mark.parametrize("case", ["pool_languages", "pool_nothing_new"])
+def test_kit_languages_and_empty_folders_are_nist_s(case: str, tmp_path: Path) -> None:
+    """Issue 42 §2. ``<case>/nist/`` is what NIST's generate_pool.py task2 (a0b379b) wrote for the
+    case, run offline by build.py (``python tests/score/fixtures/ta2/build.py pool_languages
+    pool_nothing_new``; its last step, macOS's md5, fails on Linux after the rest is written):
+    a document whose element's language is a list (``eng,rus``) counts each of its languages in
+    its kit's (ENG,RUS and ENG,RUS,SPA,UKR); a run without response files gets an empty
+    SPARQL-POOLED folder; a pool with nothing new an empty kits/ folder (``folders.txt`` lists
+    NIST's folders, the empty ones too, which git does not keep)."""
+    root = FIXTURES / case
+    nist = root / "nist"
+    runs = tmp_path / "runs"
+    shutil.copytree(root / "runs", runs)
+    # every run NIST pooled, those without response files too (git keeps no empty folder)
+    folders = (nist / "folders.txt").read_text(encoding="utf-8").splitlines()
+    for run in (f.split("/")[1] for f in folders if f.count("/") == 1 and f.startswith("runs/")):
+        (runs / run / "SPARQL-VALID-output").mkdir(parents=True, exist_ok=True)
+    previous = ("-p", root / "previous") if (root / "previous").is_dir() else ()
+    out = tmp_path / "pool"
+    ordered = sorted(runs.iterdir(), key=lambda run: run.name, reverse=True)  # runL, then runE: NIST's order
+    done = pool_command(out, *previous, runs=tuple(ordered), queries=root / "queries.tab")
+    assert done.returncode == 0, done.stderr
+    written = files(out)
+    expected = {name: data for name, data in files(nist).items() if name not in ("folders.txt", "warnings.txt")}
+    assert {name: written[name] for name in expected} == expected
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_dir()) == folders
+    # NIST warns on each line of such a document; aifcheck once, naming the first
+    listed = "document(s) whose language is a list in the AUX data"
+    warned = (nist / "warnings.txt").read_text(encoding="utf-8")
+    assert (listed in done.stderr) == ("Multiple languages" in warned)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from aifcheck.errors import UsageError
 from aifcheck.render.ta3.scores import write_score_files
 from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
 
@@ -311,7 +312,32 @@ def test_nist_docker_layout_scores_the_same(tmp_path: Path) -> None:
     assert docker.metrics == _score("multi").metrics
 
 
-def test_run_id_selects_the_run_s_mappings() -> None:
-    scores = _score("T1", run_id="ANOTHER")
-    assert _rows(scores, "NDCGScorerV1")["ontopic"].assessed == 0
-    assert any("no ranked claim of run ANOTHER" in w for w in scores.warnings)
+def test_a_run_no_mapping_knows_is_refused_naming_the_runs_the_mappings_hold() -> None:
+    """Every score would be 0 (issue 42 §4): the run ID (the folder's name by default) is wrong."""
+    with pytest.raises(UsageError) as caught:
+        _score("T7", run_id="ANOTHER")
+    assert str(caught.value) == (
+        f"{FIXTURES / 'T7' / 'claim-mappings.tab'}: no ranked claim of run ANOTHER is mapped to a pool claim; "
+        "the mappings hold run(s) RUN1, RUN2: give the run's ID with --run-id"
+    )
+    assert _rows(_score("T7", run_id="RUN1"), "NDCGScorerV1", "T200")["ontopic"].assessed == 4
+
+
+def test_a_claim_without_a_required_field_is_not_correct_and_stops_nothing() -> None:
+    """A Condition 7 claim frame has no X variable: with its empty template judged Correct, NIST's
+    scorer stops on it (condition7_no_xvariable/nist: AttributeError); with the template judged N/A
+    NIST reads no further and finishes (no_xvariable, compared byte for byte above). aifcheck scores
+    both: the claim's required fields are not all correct, one warning says so."""
+    scores = _score("condition7_no_xvariable")
+    assert {p.read_text().strip() for p in (FIXTURES / "condition7_no_xvariable" / "nist").glob("*.failed")} == {
+        "AttributeError: 'NoneType' object has no attribute 'get'"
+    }
+    condition6 = _rows(scores, "NDCGScorerV1", "T100")["ontopic"]
+    assert condition6.gains == (112, 0) and condition6.ideal == (("uidA", 112),)
+    assert _rows(scores, "NDCGScorerV1", "C1")["ontopic"].gains == (0,)
+    assert [w for w in scores.warnings if "required field" in w] == [
+        "1 pool claim(s) have no component 1 of a required field, as a Condition 7 claim frame has no template "
+        "or X variable (uidC (xVariable)): their required fields are not all correct, so they gain nothing and "
+        "are in no ideal list (NIST's scorer stops on them)"
+    ]
+    assert not any("required field" in w for w in _score("no_xvariable").warnings)

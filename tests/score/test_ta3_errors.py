@@ -79,7 +79,7 @@ BROKEN = {
     "ranking tie (T13)": (
         "T1",
         T1_RANKING,
-        lambda l: [l[0], l[1].replace("\t2", "\t1"), *l[2:]],
+        lambda lines: [lines[0], lines[1].replace("\t2", "\t1"), *lines[2:]],
         "T100.ranking.tsv",
         2,
         "rank 1 is given to CL_C and to CL_A",
@@ -87,7 +87,7 @@ BROKEN = {
     "claim ranked twice": (
         "T1",
         T1_RANKING,
-        lambda l: [*l[:2], l[0].replace("\t1", "\t9"), *l[2:]],
+        lambda lines: [*lines[:2], lines[0].replace("\t1", "\t9"), *lines[2:]],
         "T100.ranking.tsv",
         3,
         "CL_A is ranked twice",
@@ -95,7 +95,7 @@ BROKEN = {
     "rank not a number": (
         "T1",
         T1_RANKING,
-        lambda l: [l[0].replace("\t1", "\tfirst"), *l[1:]],
+        lambda lines: [lines[0].replace("\t1", "\tfirst"), *lines[1:]],
         "T100.ranking.tsv",
         1,
         "rank 'first' of CL_A is not a number",
@@ -103,7 +103,7 @@ BROKEN = {
     "Condition 5 line without relation": (
         "T3",
         "RUN1/Condition5/Q1/Q1.ranking.tsv",
-        lambda l: [l[0].rsplit("\t", 1)[0], *l[1:]],
+        lambda lines: [lines[0].rsplit("\t", 1)[0], *lines[1:]],
         "Q1.ranking.tsv",
         1,
         "3 columns, expected 4",
@@ -112,7 +112,7 @@ BROKEN = {
     "unknown condition": (
         "T1",
         "queries_to_score.tab",
-        lambda l: [l[0], l[1].replace("Condition6", "Condition8"), *l[2:]],
+        lambda lines: [lines[0], lines[1].replace("Condition6", "Condition8"), *lines[2:]],
         "queries_to_score.tab",
         2,
         "unknown condition 'Condition8'",
@@ -120,7 +120,7 @@ BROKEN = {
     "missing pooling depth": (
         "T3",
         "queries_to_score.tab",
-        lambda l: [l[0], l[1].replace(",nonsupporting:30", ""), *l[2:]],
+        lambda lines: [lines[0], lines[1].replace(",nonsupporting:30", ""), *lines[2:]],
         "queries_to_score.tab",
         2,
         "no pooling depth for nonsupporting",
@@ -128,7 +128,7 @@ BROKEN = {
     "malformed depth": (
         "T1",
         "queries_to_score.tab",
-        lambda l: [l[0], l[1].replace("ontopic:2", "ontopic=2"), *l[2:]],
+        lambda lines: [lines[0], lines[1].replace("ontopic:2", "ontopic=2"), *lines[2:]],
         "queries_to_score.tab",
         2,
         "'ontopic=2' is not <list>:<number>",
@@ -136,7 +136,7 @@ BROKEN = {
     "no query claim frame mapping": (
         "T3",
         "claim-mappings.tab",
-        lambda l: [l[0], *l[2:]],
+        lambda lines: [lines[0], *lines[2:]],
         "claim-mappings.tab",
         None,
         "no row maps the query claim frame of Q1",
@@ -144,7 +144,7 @@ BROKEN = {
     "missing mapping column": (
         "T1",
         "claim-mappings.tab",
-        lambda l: [l[0].replace("run_claim_id", "run_claim"), *l[1:]],
+        lambda lines: [lines[0].replace("run_claim_id", "run_claim"), *lines[1:]],
         "claim-mappings.tab",
         1,
         "no column run_claim_id",
@@ -160,23 +160,15 @@ BROKEN = {
     "outer claim row too short": (
         "T3",
         T3_CLAIM_E,
-        lambda l: [*l[:3], l[3].rsplit("\t", 1)[0], *l[4:]],
+        lambda lines: [*lines[:3], lines[3].rsplit("\t", 1)[0], *lines[4:]],
         "uidE-outer-claim.tab",
         4,
         "5 cells, the header has 6 columns",
     ),
-    "required field without component 1": (
-        "T3",
-        T3_CLAIM_E,
-        lambda l: [x.replace("\tclaimer\t1\t", "\tclaimer\t2\t") for x in l],
-        "uidE-outer-claim.tab",
-        None,
-        "required field claimer has no component 1",
-    ),
     "component without its value row": (
         "T3",
         T3_CLAIM_E,
-        lambda l: [x for x in l if "xVariable\t1\tec_similarity" not in x],
+        lambda lines: [x for x in lines if "xVariable\t1\tec_similarity" not in x],
         "uidE-outer-claim.tab",
         6,
         "xVariable 1 has no 'ec_similarity' row",
@@ -184,7 +176,7 @@ BROKEN = {
     "malformed date range": (
         "T7",
         "LDC/data/TA3/system_claims/uidK-outer-claim.tab",
-        lambda l: [x.replace("(2020-03-01,2020-03-01)-(", "(2020-03-01)-(") for x in l],
+        lambda lines: [x.replace("(2020-03-01,2020-03-01)-(", "(2020-03-01)-(") for x in lines],
         "uidK-outer-claim.tab",
         7,
         "date range '(2020-03-01)-(2020-03-01,2020-03-01)'",

@@ -4,14 +4,18 @@ NIST published no assessments for it, so the test assesses it itself: every rank
 and every Condition 5 query claim frame becomes a pool claim judged all Correct, with its values
 read from the claim frame (aifcheck.extract.claims), and, as LDC relates every correct claim of a
 topic to each query claim frame of the topic, a Condition 5 claim gets the relation the run
-tagged, and the other claims of the topic "related". What is checked is what follows from that without the scorer's arithmetic: every
-query is scored, each list holds the run's ranked lines, the default run ID is the folder's name.
+tagged, and the other claims of the topic "related". What is checked is what follows from that
+without the scorer's arithmetic: every query is scored, each list holds the run's ranked lines,
+the default run ID is the folder's name; and every line an explanation names holds its node.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+
+import pytest
+from ta3_lines import check_ta3_lines
 
 from aifcheck.extract.claims import collect
 from aifcheck.score.ta3.scorer import METRICS, score_ta3
@@ -33,7 +37,9 @@ def _outer_claim(uid: str, claim) -> str:
     return "\n".join([HEADER, *(f"{uid}\t{kind}\t1\t{name}\t{value}\t{label}" for kind, name, value, label in rows)])
 
 
-def test_the_real_submission_is_scored_in_full(shared_data: Path, tmp_path: Path) -> None:
+def assess(shared_data: Path, tmp_path: Path) -> Counter[tuple[str, str]]:
+    """Write the assessment package, queries_to_score.tab and claim-mappings.tab of the real run
+    under ``tmp_path`` (as the module's docstring says); the number of ranked lines per query."""
     run = shared_data / "task3-run"
     frames = shared_data / "user-queries" / "Condition5" / "Query_Claim_Frames"
     found, problems = collect([run, frames])
@@ -77,8 +83,17 @@ def test_the_real_submission_is_scored_in_full(shared_data: Path, tmp_path: Path
     for name, rows in (("queries_to_score.tab", queries), ("claim-mappings.tab", mappings)):
         (tmp_path / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
     (package / "cross_claim_relations.tab").write_text("\n".join(relations) + "\n", encoding="utf-8")
+    return lines
 
-    scores = score_ta3(run, tmp_path / "queries_to_score.tab", tmp_path / "claim-mappings.tab", tmp_path / "LDC")
+
+def _score(shared_data: Path, tmp_path: Path, explain: bool = False, run: str = "task3-run"):
+    files = (tmp_path / "queries_to_score.tab", tmp_path / "claim-mappings.tab", tmp_path / "LDC")
+    return score_ta3(shared_data / run, *files, run_id="task3-run", explain=explain)
+
+
+def test_the_real_submission_is_scored_in_full(shared_data: Path, tmp_path: Path) -> None:
+    lines = assess(shared_data, tmp_path)
+    scores = _score(shared_data, tmp_path)
 
     assert scores.run_id == "task3-run"
     assert not scores.warnings
@@ -91,3 +106,24 @@ def test_the_real_submission_is_scored_in_full(shared_data: Path, tmp_path: Path
         macros = {(m.condition, m.relation): m.value for m in scores[metric].macros}
         assert macros["Condition7", "ontopic"] is None  # Condition 7 never has truth
         assert macros["Condition6", "ontopic"] is not None
+
+
+@pytest.mark.parametrize("run", ["task3-run", "task3-expected"])
+def test_every_line_an_explanation_of_the_real_submission_names_holds_its_node(
+    shared_data: Path, tmp_path: Path, run: str
+) -> None:
+    """The run given as its KBs (task3-run), or as NIST's tables of them (task3-expected, whose
+    Condition 5 queries alone NIST published): a claim is named at its KB's line, or at its row of
+    the outer-claim table."""
+    assess(shared_data, tmp_path)
+    if run == "task3-expected":
+        queries = tmp_path / "queries_to_score.tab"
+        kept = [
+            line
+            for line in queries.read_text().splitlines()
+            if "\tCondition6\t" not in line and "\tCondition7\t" not in line
+        ]
+        queries.write_text("\n".join(kept) + "\n")
+    scores = _score(shared_data, tmp_path, explain=True, run=run)
+    checked = check_ta3_lines(scores.explanations)
+    assert set(checked) == {"ranking", "claim", "mapping", "judgement"}, checked

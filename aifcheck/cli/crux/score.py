@@ -34,12 +34,24 @@ def crux_claims(
     system: Annotated[Path, typer.Argument(help="The system's claim frames: CRUX's 12-column .tab.")],
     gold: Annotated[Path, typer.Option(help="The gold claim frames (12 columns, or a header-named table).")],
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
+    explain: Annotated[
+        Path | None,
+        typer.Option(
+            "--explain",
+            metavar="FOLDER",
+            help="Also explain every row (each pair's fields matched or missed, each frame unmatched, at its line): "
+            "FOLDER/explain/crux.jsonl (see aifcheck score explain).",
+        ),
+    ] = None,
 ) -> None:
     """CRUX Task 1: claim-frame P/R/F1, accuracy and per-field P/R/F1 (CRUX plan §2.1)."""
     from aifcheck.render.crux.scores import claims_json, claims_text
+    from aifcheck.render.explain import write_explanations
     from aifcheck.score.crux.claims import score_claims
 
-    scores = score_claims(system, gold)
+    scores = score_claims(system, gold, explain=explain is not None)
+    if explain is not None:
+        write_explanations(explain, "crux", scores.explanations)
     warn(scores.warnings)
     sys.stdout.write(claims_json(scores) if output_format == "json" else claims_text(scores))
 
@@ -48,11 +60,23 @@ def crux_relations(
     system: Annotated[Path, typer.Argument(help="The system's relations: claim_id_1 <tab> label <tab> claim_id_2.")],
     gold: Annotated[Path, typer.Option(help="The gold relations (same layout, or a header-named table).")],
     output_format: Annotated[str, typer.Option("--format", click_type=TABLE_FORMAT, help="text or json.")] = "text",
+    explain: Annotated[
+        Path | None,
+        typer.Option(
+            "--explain",
+            metavar="FOLDER",
+            help="Also explain every row (each gold pair a class counts, matched, missed or falsely predicted, at its "
+            "lines; the macro-F1 and accuracy): FOLDER/explain/crux-relations.jsonl (see aifcheck score explain).",
+        ),
+    ] = None,
 ) -> None:
     """CRUX Task 2: per-class P/R/F1 and macro-F1 of cross-claim relations (CRUX plan §2.2)."""
     from aifcheck.render.crux.scores import relations_json, relations_text
+    from aifcheck.render.explain import write_explanations
     from aifcheck.score.crux.relations import score_relations
 
-    scores = score_relations(system, gold)
+    scores = score_relations(system, gold, explain=explain is not None)
+    if explain is not None:
+        write_explanations(explain, "crux-relations", scores.explanations)
     warn(scores.warnings)
     sys.stdout.write(relations_json(scores) if output_format == "json" else relations_text(scores))

@@ -12,7 +12,19 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FILE_TIMEOUT, FORCE, JOBS, SCHEDULER, SHIP_FILES, check_run_id
+from aifcheck.cli.common import (
+    FILE_TIMEOUT,
+    FORCE,
+    JOBS,
+    SCHEDULER,
+    SHIP_FILES,
+    check_inputs,
+    check_run_id,
+    error,
+    note,
+    warn,
+)
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.progress import ProgressBar
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
@@ -68,9 +80,8 @@ def ta1(
         Path | None,
         typer.Option(
             "--overlay",
-            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, "
-            "its near neighbours at least "
-            "--near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
+            help="A DWD overlay (JSON, as NIST's xpo_v5.1a.json): its synonyms have similarity 1, its near "
+            "neighbours at least --near-neighbour-similarity, and a synonym of a taggable type is evaluable.",
         ),
     ] = None,
     alpha: Annotated[
@@ -82,9 +93,9 @@ def ta1(
         typer.Option(
             "--iou-threshold",
             metavar="LANG:MODALITY:VALUE",
-            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) "
-            "and modality (image, text, video); "
-            "repeat or separate with commas; the others keep 0.1 (NIST's IOU_THRESHOLDS).",
+            help="A mention pair's IoU below this counts as 0, per document language (eng, rus, spa, ukr) and "
+            "modality (image, text, video); repeat or separate with commas; the others keep 0.1 "
+            "(NIST's IOU_THRESHOLDS).",
         ),
     ] = None,
     min_type_similarity: Annotated[
@@ -105,9 +116,8 @@ def ta1(
         str,
         typer.Option(
             "--similarity-types",
-            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: "
-            "class, complex, jc, "
-            "text, topsim, transe (NIST's SIMILARITY_TYPES).",
+            help="The KGTK similarity types of --extra-similarities whose mean is a pair's similarity: class, "
+            "complex, jc, text, topsim, transe (NIST's SIMILARITY_TYPES).",
         ),
     ] = "class,jc",
     run_id: Annotated[
@@ -123,15 +133,23 @@ def ta1(
     file_timeout: Annotated[float | None, FILE_TIMEOUT] = None,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA1 run as NIST's pipeline does: its scores, alignment and results.json, byte for byte."""
-    from aifcheck.render.output import new_folder
-    from aifcheck.render.ta1.scores import NistLayout, headline_table, score_tables, unscored_pairs_warning
+    from aifcheck.render.explain import write_explanations
+    from aifcheck.render.output import check_new_folder, new_folder
+    from aifcheck.render.ta1.scores import (
+        NistLayout,
+        headline_table,
+        missing_documents_warning,
+        score_tables,
+        unscored_pairs_warning,
+    )
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
     spread = Spread(jobs, scheduler, ship_files, file_timeout)
-    check_run_id(run_id)
+    check_run_id(run_id, run.resolve().name)
     settings = TA1Settings(
         alpha,
         TA1Settings.parse_iou_thresholds(iou_threshold or ()),
@@ -140,6 +158,8 @@ def ta1(
         TA1Settings.parse_similarity_types([similarity_types]),
     )
     inputs = [run, gold, aux, type_similarity, taggable_types, extra_similarities, overlay]
+    check_new_folder(output, force, inputs)  # before the inputs are read (new_folder checks it again)
+    check_inputs(files=[type_similarity, taggable_types, extra_similarities, overlay], folders=[run, gold, aux])
     with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar:
         layout = NistLayout(folder)
         scores = score_ta1(
@@ -156,21 +176,19 @@ def ta1(
             settings=settings,
             extra_similarities=extra_similarities,
             overlay=overlay,
+            explain=explain,
         )
         layout.run(scores)
+        if explain:
+            write_explanations(folder, "ta1", scores.explanations)
         if ci and scores.metrics:
             intervals_beside(folder, score_tables(scores, output), ci_seed)
-    for notice in scores.notices:
-        typer.echo(f"note: {notice}", err=True)
-    warning = unscored_pairs_warning(scores)
-    if warning:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)
+    note(scores.notices)
+    warn(warning for warning in (missing_documents_warning(scores), unscored_pairs_warning(scores)) if warning)
     typer.echo(headline_table(scores), nl=False)
     if scores.stopped:
-        typer.echo(
-            f"aifcheck: error: {scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)", err=True
-        )
+        error(f"{scores.stopped}: nothing scored ({output / 'results.json'}: FatalError Yes)")
         raise typer.Exit(int(ExitStatus.UNREADABLE))
     if scores.errors:
-        typer.echo(f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}", err=True)
+        note([f"{scores.errors} error(s) logged by NIST's stages: see {output / 'logs'}"])
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

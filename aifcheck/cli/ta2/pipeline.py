@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE
+from aifcheck.cli.common import FORCE, check_inputs, note
 from aifcheck.errors import ExitStatus
 
 TA2_EXAMPLES = """Example:
@@ -46,17 +46,22 @@ def ta2(
     ],
     force: Annotated[bool, FORCE] = False,
 ) -> None:
-    """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then clean and validate."""
+    """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then
+    clean and validate."""
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.ta2.run import find_kb, pipeline_ta2
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.pipeline import console_table, write_pipeline_ta2
 
+    inputs = (run, queries, aux)
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries], folders=[run, aux])
     kb = find_kb(run)
-    check_new_folder(output, force, (kb,))  # before the work, which a full folder would waste
+    check_unique(queries, ("query_id",))
     result = pipeline_ta2(kb, queries, aux)
-    write_pipeline_ta2(result, kb, output, force)
+    write_pipeline_ta2(result, kb, output, force, inputs)
     typer.echo(console_table(result), nl=False)
     typer.echo(result.summary)
     if result.errors:
-        typer.echo(f"see {output / 'logs' / 'validate-responses.log'}", err=True)
+        note([f"see {output / 'logs' / 'validate-responses.log'}"])
     raise typer.Exit(int(ExitStatus.VIOLATIONS if result.errors else ExitStatus.VALID))

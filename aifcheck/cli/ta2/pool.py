@@ -17,8 +17,9 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE
+from aifcheck.cli.common import FORCE, KIT_SIZE, check_inputs, check_run_names, note
 from aifcheck.errors import ExitStatus
+from aifcheck.names import check_id
 
 EXAMPLES = """Example:
 
@@ -55,23 +56,26 @@ def ta2(
         ),
     ] = None,
     batch: Annotated[str, typer.Option("--batch", "-b", help="The batch ID in the kits' names.")] = "BATCH1",
-    kit_size: Annotated[int, typer.Option("--kit-size", "-k", help="The most lines in a kit.")] = 200,
+    kit_size: Annotated[
+        int, typer.Option("--kit-size", "-k", click_type=KIT_SIZE, help="The most lines in a kit (1 or more).")
+    ] = 200,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
-    from aifcheck.errors import UsageError
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
     from aifcheck.pipeline.ta2.pool import pool_ta2
     from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.pool import pool_summary, write_pool
 
-    check_new_folder(output, force, (*runs, queries_to_score, aux, *(previous_pool or ())))
-    for run in runs:
-        if not run.exists():
-            raise UsageError(f"RUN: {run} does not exist")
-    if not queries_to_score.is_file():
-        raise UsageError(f"--queries-to-score: {queries_to_score} is not a file")
+    check_id(batch, "--batch")
+    check_run_names(runs)
+    inputs = (*runs, queries_to_score, aux, *(previous_pool or ()))
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score], folders=[*runs, aux, *(previous_pool or ())])
+    check_inputs(files=[Path(pool) / "pool.txt" for pool in previous_pool or ()])
+    check_unique(queries_to_score, ("query_id",))
     pool = pool_ta2(
         runs,
         read_queries(queries_to_score, POOLER_COLUMNS),
@@ -80,9 +84,8 @@ def ta2(
         batch,
         kit_size,
     )
-    package = write_pool(pool, queries_to_score, output, force)
-    for note in pool.notes:
-        typer.echo(f"aifcheck: note: {note}", err=True)
-    typer.echo(f"aifcheck: wrote {output}, with the LDC package {package}", err=True)
+    package = write_pool(pool, queries_to_score, output, force, inputs)
+    note(pool.notes)
+    note([f"wrote {output}, with the LDC package {package}"])
     typer.echo(pool_summary(pool), nl=False)
     raise typer.Exit(int(ExitStatus.VIOLATIONS if pool.errors else ExitStatus.VALID))

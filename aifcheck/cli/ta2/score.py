@@ -17,7 +17,8 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE, TABLE_FORMAT
+from aifcheck.cli.common import FORCE, TABLE_FORMAT, check_inputs, check_run_id, note, warn
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
 from aifcheck.errors import ExitStatus
 
@@ -25,7 +26,7 @@ EXAMPLES = """Examples:
 
   aifcheck score ta2 stages/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/
 
-  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/   (run/task2_kb.ttl)
+  aifcheck score ta2 run/ --queries-to-score queries.tab --assessments LDC/ --aux AUX-data/ -o out/  # run/task2_kb.ttl
 """
 
 
@@ -78,21 +79,31 @@ def ta2(
     force: Annotated[bool, FORCE] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
+    from aifcheck.loading.tsv import check_unique
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.scores import score_tables, scores_json, summary_text, write_scores
     from aifcheck.score.ta2 import score_ta2
 
+    # the run ID NIST's scorer takes: the run folder's name (a KB file's folder's), or --run-id
+    check_run_id(run_id, run.name if run.is_dir() else run.parent.name)
     inputs = (run, queries_to_score, assessments, aux)
-    check_new_folder(output, force, inputs)
-    scores = score_ta2(run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan)
-    write_scores(scores, output, force, inputs)
-    if ci:
-        intervals_beside(output, score_tables(scores, output), ci_seed)
-    for warning in scores.warnings:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)
-    for note in scores.notes:
-        typer.echo(f"aifcheck: note: {note}", err=True)
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score], folders=[run, assessments, aux])
+    check_unique(queries_to_score, ("query_id",))
+    scores = score_ta2(
+        run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
+    )
+    write_scores(
+        scores,
+        output,
+        force,
+        inputs,
+        beside=(lambda folder: intervals_beside(folder, score_tables(scores, output), ci_seed)) if ci else None,
+    )
+    warn(scores.warnings)
+    note(scores.notes)
     sys.stdout.write(scores_json(scores) if output_format == "json" else summary_text(scores))
     raise typer.Exit(int(ExitStatus.VIOLATIONS if scores.errors else ExitStatus.VALID))

@@ -1,9 +1,12 @@
 """The ``aifcheck pipeline ta3`` command: a thin layer over aifcheck.pipeline.ta3.
 
-    aifcheck pipeline ta3 RUN --user-queries DIR --aux DIR [--depth Condition5:N,...] [--ltf DIR] -o OUT [--force]
+    aifcheck pipeline ta3 RUN --user-queries DIR --aux DIR [--depth Condition5:N,...] [--ltf DIR]
+                          [--query-set tag|march-2022] -o OUT [--force]
 
-Bad input is one line (file, line where there is one) on stderr and exit 3; warnings (input NIST's
-docker reads in a way worth knowing, or stops on) go to stderr and do not change the exit status.
+Exit status: 0 done, 1 done but NIST's stages logged errors (claims dropped), 2 usage error, 3 an
+input that cannot be read (one line on stderr: file, line where there is one) or an output that
+cannot be written; warnings (input NIST's docker reads in a way worth knowing, or stops on) go to
+stderr and do not change the exit status.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE
+from aifcheck.cli.common import FORCE, QUERY_SET, check_inputs, warn
+from aifcheck.cli.progress import ProgressBar
+from aifcheck.errors import ExitStatus
 
 EXAMPLES = """Example:
 
-  aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/ --depth Condition5:10,Condition6:10,Condition7:10 -o out/
+  aifcheck pipeline ta3 task3-run/ --user-queries user-queries/ --aux AUX-data/ --depth Condition5:10 -o out/
 """
 
 
@@ -37,7 +42,8 @@ def ta3(
         Path, typer.Option(help="NIST's user queries: Condition5|6|7/topics.tsv and Condition5/Query_Claim_Frames/.")
     ],
     aux: Annotated[
-        Path, typer.Option(help="LDC's AUX data as NIST's docker mounts it (its *parent_children.tsv is read).")
+        Path,
+        typer.Option(help="LDC's AUX data as NIST's docker mounts it (documents, elements, their extents, encodings)."),
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Write SPARQL-*-output, ARF-output and logs/ here.")],
     depth: Annotated[
@@ -50,16 +56,28 @@ def ta3(
         Path | None,
         typer.Option(help="LDC's LTF files (<element>.ltf.xml): fill missing object handles from the source text."),
     ] = None,
+    query_set: Annotated[str, QUERY_SET] = "tag",
     force: Annotated[bool, FORCE] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Claim frames queried in N parallel processes.")] = 1,
 ) -> None:
     """Run NIST's TA3 docker: SPARQL tables, clean, merge, validate, handle and ARF, as NIST writes them."""
     from aifcheck.pipeline.ta3.run import pipeline_ta3
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta3.pipeline import summary, write_pipeline
+    from aifcheck.spread.parallel import Spread
 
-    check_new_folder(output, force, [run, user_queries, aux, *([ltf] if ltf else [])])
-    result = pipeline_ta3(run, user_queries, aux, depth, ltf, str(output), shlex.join(["aifcheck", *sys.argv[1:]]))
-    write_pipeline(result, output, force)
-    for warning in result.warnings:
-        typer.echo(f"aifcheck: warning: {warning}", err=True)
+    inputs = [run, user_queries, aux, ltf]
+    check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(folders=inputs)
+    invocation = shlex.join(["aifcheck", *sys.argv[1:]])
+    with ProgressBar.on_terminal(0) as bar:
+        result = pipeline_ta3(
+            run, user_queries, aux, depth, ltf, str(output), invocation, query_set, Spread(jobs), bar.stage
+        )
+    write_pipeline(result, output, force, inputs)
+    warn(result.warnings)
     sys.stdout.write(summary(result, str(output)))
+    # as pipeline ta2 and the scorers: 1 when NIST's stages logged errors (rows or claims dropped)
+    raise typer.Exit(
+        int(ExitStatus.VIOLATIONS if any(log.errors for log in result.logs.values()) else ExitStatus.VALID)
+    )

@@ -16,9 +16,11 @@ from typing import Annotated
 
 import typer
 
-from aifcheck.cli.common import FORCE, check_run_id, warn
+from aifcheck.cli.common import FORCE, check_inputs, check_run_id, warn
+from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
-from aifcheck.render.output import check_new_folder
+from aifcheck.loading.tsv import check_unique
+from aifcheck.render.output import check_scores_folder
 
 EXAMPLES = """Example:
 
@@ -62,19 +64,26 @@ def ta3(
     ] = False,
     ci: Annotated[bool, CI] = False,
     ci_seed: Annotated[int | None, CI_SEED] = None,
+    explain: Annotated[bool, EXPLAIN] = False,
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Score a TA3 run as NIST's scorer does: NDCG V1/V2 and F1 V1A-C/V2A-C (plan §6.3)."""
     # imported here: the other commands start faster without numpy
+    from aifcheck.render.explain import write_explanations
     from aifcheck.render.ta3.scores import score_tables, summary_table, write_score_files
     from aifcheck.score.ta3.scorer import score_ta3
 
-    check_run_id(run_id)
+    check_run_id(run_id, submission.resolve().name)
     inputs = [submission, queries_to_score, claim_mappings, assessments]
-    check_new_folder(output / "scores", force, inputs)  # before the work, which a full folder would waste
-    scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan)
-    write_score_files(scores, output, force, inputs)
-    if ci:
-        intervals_beside(output, score_tables(scores, output), ci_seed)
+    check_scores_folder(output, force, inputs)  # before the work, which a full folder would waste
+    check_inputs(files=[queries_to_score, claim_mappings], folders=[submission, assessments])
+    check_unique(queries_to_score, ("query_id",))
+    scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
+    beside = (
+        (lambda folder: intervals_beside(folder, score_tables(scores, output), ci_seed)) if ci else None
+    )  # into OUT/scores, whole
+    write_score_files(scores, output, force, inputs, beside=beside)
+    if explain:
+        write_explanations(output, "ta3", scores.explanations)
     warn(scores.warnings)
     sys.stdout.write(summary_table(scores))

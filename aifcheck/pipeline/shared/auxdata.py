@@ -25,8 +25,9 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
-from aifcheck.errors import InputError, UsageError
+from aifcheck.errors import InputError
 from aifcheck.extract.model import Span
+from aifcheck.loading.paths import entries, input_folder
 from aifcheck.loading.tsv import read_table
 
 TA1_CORE = ".coredocs-xx.txt"
@@ -122,7 +123,8 @@ class Aux:
             if len(found) > 1:
                 raise InputError(
                     self.parent_children_file,
-                    f"document {document} has elements in several languages ({', '.join(sorted(found))}); NIST's code stops on it",
+                    f"document {document} has elements in several languages ({', '.join(sorted(found))}); "
+                    "NIST's code stops on it",
                 )
             self._languages[document] = found.pop() if found else None
         return self._languages[document]
@@ -132,13 +134,20 @@ def load_aux(folder: str | os.PathLike, core_suffix: str = TA1_CORE) -> Aux:
     """The AUX tables of ``folder``, with the core documents of the file ending in ``core_suffix``
     (TA2: ``TA2_CORE``). A process reads a folder once, and keeps its tables in a cache file for the
     next ones, read again only when the folder's files change (reading the folder takes longer than
-    scoring a small run; see ``cache_file``). UsageError when the folder is missing, InputError
-    (located) for a file that is missing, ambiguous or cannot be read."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise UsageError(f"--aux: {folder} is not a folder")
-    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.iterdir()) if p.is_file())
-    return _load(folder, stamp, core_suffix)
+    scoring a small run; see ``cache_file``). InputError (located) for a folder that is missing or
+    cannot be read, and for a file that is missing, ambiguous or cannot be read (a link to nothing,
+    a FIFO: never taken for no file)."""
+    folder = input_folder(folder, "--aux")
+    return _load(folder, tuple(_stamp(path) for path in entries(folder, "--aux")), core_suffix)
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    """A file's name, size and time (-1 for what cannot be looked at, which its reader tells of)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return path.name, -1, -1
+    return path.name, status.st_size, status.st_mtime_ns
 
 
 def cache_file(key: str) -> Path:

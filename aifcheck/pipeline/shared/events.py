@@ -20,6 +20,7 @@ SPECS: dict[str, tuple[str, str]] = {
         "Response line skipped because all mentions of cluster '{}' were outside annotated regions",
     ),
     "DEFAULT_INFO": ("INFO", "{}"),
+    "IMPROPER_COMPOUND_JUSTIFICATION": ("ERROR", "Compound justification '{}' has more than two justifications"),
     "INVALID_CONFIDENCE": ("WARNING", "Invalid confidence value '{}' (using 1.0)"),
     "INVALID_DATE": ("ERROR", "Cluster {} has invalid {} {}"),
     "INVALID_DATE_RANGE": ("ERROR", "{} {} has invalid date range: {} > {}"),
@@ -33,6 +34,7 @@ SPECS: dict[str, tuple[str, str]] = {
     "MISSING_OPEN_PERFORMER_FILE": ("ERROR", "{}/{} is expected from open performers but not found"),
     "MISSING_REQUIRED_CLAIM_FIELD": ("ERROR", "Claim {} (required for {} KBs) missing in claim {}"),
     "MULTIPLE_CLAIM_RANKS": ("ERROR", "Multiple ranks found for claim {}"),
+    "MULTIPLE_DATES": ("WARNING", "Multiple dates on claim {} - {} - {} - {}"),
     "MULTIPLE_DOCUMENTS": ("ERROR", "Multiple documents in response: '{}', '{}'"),
     "MULTIPLE_METATYPES": ("ERROR", "Multiple metatypes '{}' and '{} for '{}'"),
     "NEGATIVE_NUMBER": ("ERROR", "'{}' is negative, expecting non-negative"),
@@ -50,6 +52,7 @@ SPECS: dict[str, tuple[str, str]] = {
     "START_BIGGER_THAN_END": ("ERROR", "'{}' is bigger than '{}' in '{}'"),
     "UNEXPECTED_CLAIM_ID": ("ERROR", "Unexpected claim ID '{}' (expected '{}')"),
     "UNEXPECTED_CLAIM_VALUE": ("ERROR", "Unexpected {} '{}' for claim {}"),
+    "UNEXPECTED_DOCUMENT": ("ERROR", "Unexpected document (expected '{}', provided '{})"),
     "UNEXPECTED_NUM_CLAIM_COMPONENT_QNODE_TYPES": (
         "WARNING",
         "Unexpected number of claim component QNode types for {} (provided: {}, expected <= {}); removing extra types",

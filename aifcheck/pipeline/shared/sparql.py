@@ -17,7 +17,8 @@ text alone reads back as that string:
   the same way.
 
 Rows come sorted by their printed cells, unless the query's ``# Order:`` header says otherwise
-(aifcheck.extract.query.order_keys).
+(aifcheck.extract.query.order_keys); a SELECT DISTINCT prints each row once, a plain SELECT (NIST's
+CM table) a row per solution, so that rows NIST prints twice are printed twice.
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.extract.query import (
+    TAG,
     EntryPoints,
     Table,
+    check_query_set,
     hidden_columns,
+    is_distinct,
     order_keys,
     orders_by_line,
     parameters,
@@ -66,17 +70,18 @@ class PrintedTable:
         return "\n".join(lines) + "\n"
 
     def records(self) -> list[dict[str, str]]:
-        return [dict(zip(self.columns, row)) for row in self.rows]
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-def run_table(kb: KB, name: str, **params: str | Sequence[str]) -> PrintedTable:
+def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> PrintedTable:
     """One of NIST's tables of a KB, as NIST's SPARQL stage prints it (see aifcheck.extract.query.run_table)."""
-    return printed(kb, run_query(kb, name, **params))
+    return printed(kb, run_query(kb, name, query_set=query_set, **params))
 
 
 def printed(kb: KB, table: Table) -> PrintedTable:
     """A table of queries/ in NIST's printed form and order (``kb`` tells the lines an order may need)."""
-    text = query_text(table.name)
+    text = query_text(table.name, table.query_set)
+    once = dict.fromkeys if is_distinct(text) else list
     hidden = hidden_columns(text)
     shown = [i for i, c in enumerate(table.columns) if c not in hidden]
     keys = order_keys(text)
@@ -88,7 +93,7 @@ def printed(kb: KB, table: Table) -> PrintedTable:
     cells = [tuple(cell(row[i]) for i in shown) for row in rows]
     columns = tuple(table.columns[i] for i in shown)
     if not keys:
-        return PrintedTable(table.name, columns, tuple(sorted(set(cells))))
+        return PrintedTable(table.name, columns, tuple(sorted(once(cells))))
 
     def order(index: int) -> tuple:
         row = rows[index]
@@ -99,8 +104,7 @@ def printed(kb: KB, table: Table) -> PrintedTable:
             + cells[index]
         )
 
-    ordered = dict.fromkeys(cells[i] for i in sorted(range(len(rows)), key=order))  # (distinct, in order)
-    return PrintedTable(table.name, columns, tuple(ordered))
+    return PrintedTable(table.name, columns, tuple(once(cells[i] for i in sorted(range(len(rows)), key=order))))
 
 
 def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> PrintedTable:
@@ -171,7 +175,8 @@ def nist_tables(
     task: str,
     outdir: str | os.PathLike,
     entry_points: EntryPoints | None = None,
-    spread: Spread = Spread(),
+    spread: Spread | None = None,
+    query_set: str = TAG,
 ) -> Iterator[InputTables | InputError]:
     """Every table of ``task`` for every input, each input's tables with their folder of NIST's
     layout under ``outdir`` (``DIR/<input file name>/``), in input order; an input that cannot be
@@ -181,7 +186,9 @@ def nist_tables(
     where NIST puts its tables, ``DIR/ConditionN/<query>/<frame>.ttl/``. When two other inputs
     share a file name, each input's folder path, taken relative to the folder that holds all
     inputs, is mirrored under DIR. TA2 tables run once per entry point of their kind, and need one.
-    ``spread`` runs the inputs in processes or on a Dask cluster (aifcheck.spread.parallel).
+    ``spread`` runs the inputs in processes or on a Dask cluster (aifcheck.spread.parallel; one
+    after another here by default);
+    ``query_set`` is one of aifcheck.extract.query.QUERY_SETS.
     """
     names = tuple(table_names(task))
     entry_points = entry_points or EntryPoints()
@@ -189,32 +196,33 @@ def nist_tables(
         raise UsageError("the TA2 tables need entry points: give --kb-id, --name or --entry-points")
     folders = _output_folders(inputs, Path(outdir), nested=task == "ta3")
     paths = [str(p) for p in inputs]
-    found = map_files(partial(_input_tables, names=names, entry_points=entry_points), paths, InputError, spread)
-    for path, folder, outcome in zip(paths, folders, found):
+    task_tables = partial(_input_tables, names=names, entry_points=entry_points, query_set=check_query_set(query_set))
+    found = map_files(task_tables, paths, InputError, spread or Spread())
+    for path, folder, outcome in zip(paths, folders, found, strict=True):
         yield outcome if isinstance(outcome, InputError) else InputTables(path, folder, outcome)
 
 
 def _input_tables(
-    path: str, names: tuple[str, ...], entry_points: EntryPoints
+    path: str, names: tuple[str, ...], entry_points: EntryPoints, query_set: str
 ) -> tuple[PrintedTable, ...] | InputError:
     """Every table of ``names`` that its entry points allow."""
     try:
-        kb = load_kb(path, lines=any(orders_by_line(name) for name in names))
+        kb = load_kb(path, lines=any(orders_by_line(name, query_set) for name in names))
     except InputError as exc:
         return exc
     tables = []
     with kb:
         for name in names:
-            params = {var: entry_points.get(kind) for var, kind in parameters(name).items()}
+            params = {var: entry_points.get(kind) for var, kind in parameters(name, query_set).items()}
             if all(params.values()):
-                tables.append(run_table(kb, name, **params))
+                tables.append(run_table(kb, name, query_set=query_set, **params))
     return tuple(tables)
 
 
 def _output_folders(inputs: Sequence[str | os.PathLike], outdir: Path, nested: bool = False) -> list[Path]:
     paths = [Path(p).resolve() for p in inputs]
     folders = [outdir / _from_condition(p) if nested and _from_condition(p) else None for p in paths]
-    rest = [p for p, folder in zip(paths, folders) if folder is None]
+    rest = [p for p, folder in zip(paths, folders, strict=True) if folder is None]
     if len({p.name for p in rest}) == len(rest):
         flat = iter(outdir / p.name for p in rest)
     else:

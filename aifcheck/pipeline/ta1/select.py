@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import UsageError
-from aifcheck.loading.kb import load_kb
+from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.paths import entries
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.sparql import PrintedTable, run_table
@@ -22,6 +22,10 @@ from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, read_layout
 TURTLE = "turtle"
 SPARQL = "sparql-output"
 EMPTY = "empty"
+# NIST's docker writes its stages' tables here, in OUT; its gold is /data/gold/SPARQL-VALID-output
+DOCKER_TABLES = "SPARQL-output"
+GOLD_TABLES = "SPARQL-VALID-output"
+LATER_STAGES = ("SPARQL-CLEAN-output", "SPARQL-VALID-output", "SPARQL-FILTERED-output")
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,37 @@ class KbSelection:
     def valid(self) -> int:
         """NIST's count of valid KBs: its entries less its reports."""
         return self.total - self.reports
+
+
+def run_folder(run: Path) -> tuple[Path, str | None]:
+    """The folder of a run's KBs or tables, and a note where it is worth one: every folder NIST's
+    TA1 docker reads or writes is accepted as RUN. Its input (KBs, or tables in the SPARQL-output
+    layout) is RUN; its output folder (``SPARQL-output/`` and the later stages' folders) gives its
+    ``SPARQL-output/``; a later stage's folder is in the SPARQL-output layout, and its tables go
+    through the stages again, as NIST's stages take them (a note names the folder that gives the
+    docker's scores)."""
+    if not run.is_dir():
+        raise UsageError(f"RUN {run} is not a folder")
+    if run.name in LATER_STAGES and any(p.suffix == ".ttl" for p in entries(run, "RUN")):
+        return run, (
+            f"{run} is NIST's {run.name}: its tables go through NIST's stages again, as NIST's stages take them; "
+            f"the docker's output folder ({run.parent}) gives the scores of its {DOCKER_TABLES}/"
+        )
+    tables = run / DOCKER_TABLES
+    if tables.is_dir() and not any(p.suffix == ".ttl" for p in entries(run, "RUN")):
+        return tables, f"{run} is NIST's docker output: its {DOCKER_TABLES}/ is scored"
+    return run, None
+
+
+def gold_folder(gold: Path) -> tuple[Path, str | None]:
+    """The folder of the gold tables (``<doc>.ttl/<table>.rq.tsv``): --gold itself, or the
+    ``SPARQL-VALID-output/`` of NIST's gold folder (the docker's /data/gold), with a note."""
+    if not gold.is_dir():
+        raise UsageError(f"--gold: {gold} is not a folder")
+    tables = gold / GOLD_TABLES
+    if tables.is_dir() and not any(p.suffix == ".ttl" for p in entries(gold, "--gold")):
+        return tables, f"--gold {gold} is NIST's gold folder: its {GOLD_TABLES}/ is read"
+    return gold, None
 
 
 def run_kind(run: Path) -> str:
@@ -94,4 +129,9 @@ def select(run: Path, aux: Aux) -> KbSelection:
 def kb_tables(path: str) -> dict[str, tuple[str, PrintedTable]]:
     """kind -> (path to name in messages, table) of the tables NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
-        return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")) for kind in KINDS}
+        return tables_of(kb, path)
+
+
+def tables_of(kb: KB, path: str) -> dict[str, tuple[str, PrintedTable]]:
+    """kind -> (path to name in messages, table) of the tables of a loaded KB."""
+    return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")) for kind in KINDS}

@@ -45,11 +45,13 @@ class TA1Settings:
         for language, modality in dict(self.iou_thresholds):
             if language not in LANGUAGES:
                 raise UsageError(
-                    f"--iou-threshold {language}:{modality}: unknown language '{language}' (known: {', '.join(LANGUAGES)})"
+                    f"--iou-threshold {language}:{modality}: unknown language '{language}'"
+                    f" (known: {', '.join(LANGUAGES)})"
                 )
             if modality not in MODALITIES:
                 raise UsageError(
-                    f"--iou-threshold {language}:{modality}: unknown modality '{modality}' (known: {', '.join(MODALITIES)})"
+                    f"--iou-threshold {language}:{modality}: unknown modality '{modality}'"
+                    f" (known: {', '.join(MODALITIES)})"
                 )
         if not self.similarity_types:
             raise UsageError(f"--similarity-types: give one or more of {', '.join(SIMILARITY_TYPES)}")
@@ -97,3 +99,7 @@ def _number(option: str, text: str) -> float:
 def _check_fraction(option: str, value: float) -> None:
     if not (isinstance(value, (int, float)) and math.isfinite(value) and 0.0 <= value <= 1.0):
         raise UsageError(f"{option} {value}: give a number from 0 to 1")
+
+
+# NIST Makefile's settings: the default of the functions that take settings (one frozen value, shared)
+NIST_SETTINGS = TA1Settings()

@@ -7,6 +7,8 @@ so the similarity comes from a table ``q1 q2 similarity`` (aifcheck ships the re
 reproduces NIST's example run), pairs the table lacks from an optional file of the service's
 answers (``--extra-similarities``), and synonyms and near neighbours from an optional overlay.
 Identical qnodes have similarity 1; a pair none of them has, 0 (where NIST asks the service).
+While a document is scored (``missing_pairs``), the pairs without a value that its alignment, filter
+and metrics read are recorded: the pairs whose value NIST's service may give and aifcheck takes as 0.
 """
 
 from __future__ import annotations
@@ -16,18 +18,36 @@ import json
 import math
 import os
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import repeat
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.tsv import read_table
-from aifcheck.pipeline.ta1.settings import TA1Settings
+from aifcheck.pipeline.ta1.settings import NIST_SETTINGS, TA1Settings
 
 BUNDLED_SIMILARITY = "similarity.tsv"
 BUNDLED_TAGGABLE = "taggable_types.txt"
+
+
+# The pairs without a value read while a document is scored: a context variable, as Dask's threads
+# score documents side by side with the tables of one process.
+_MISSING: ContextVar[set[tuple[str, str]] | None] = ContextVar("missing_pairs", default=None)
+
+
+@contextmanager
+def missing_pairs() -> Iterator[set[tuple[str, str]]]:
+    """The pairs (q1, q2) of distinct qnodes without a value that ``similarity`` and ``evaluable``
+    read in this block: those a score reads, and NIST asks the KGTK service for."""
+    found: set[tuple[str, str]] = set()
+    token = _MISSING.set(found)
+    try:
+        yield found
+    finally:
+        _MISSING.reset(token)
 
 
 def bundled(name: str) -> str:
@@ -44,13 +64,22 @@ class TypeSimilarity:
     inclusive: bool = False  # the plan's "DWDTypeSim >= alpha" instead of NIST's ">"
     synonyms: frozenset[tuple[str, str]] = frozenset()  # the overlay's, both ways
     _evaluable: dict[str, bool] = field(default_factory=dict, repr=False)
+    _unvalued: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)  # not evaluable
     _known: frozenset[str] = field(default=frozenset(), repr=False)
 
     def __post_init__(self) -> None:
         self._known = frozenset(q for pair in self.pairs for q in pair) | self.taggable
 
     def similarity(self, q1: str, q2: str) -> float:
-        return 1.0 if q1 == q2 else self.pairs.get((q1, q2), 0.0)
+        if q1 == q2:
+            return 1.0
+        found = self.pairs.get((q1, q2))
+        if found is None:
+            missing = _MISSING.get()
+            if missing is not None:
+                missing.add((q1, q2))
+            return 0.0
+        return found
 
     @cached_property
     def neighbours(self) -> dict[str, list[tuple[str, float]]]:
@@ -63,42 +92,31 @@ class TypeSimilarity:
     def knows(self, qnode: str) -> bool:
         return qnode in self._known
 
-    def unscored(self, blocks: Iterable[tuple[Iterable[str], Iterable[str]]]) -> list[tuple[str, str]]:
-        """The pairs (q1 of a block's first, q2 of its second) of distinct qnodes that no table,
-        synonym or near neighbour gives a value, sorted: NIST asks the KGTK service for these,
-        aifcheck takes 0."""
-        found: set[tuple[str, str]] = set()
-        for first, second in blocks:
-            second = set(second)
-            for q1 in first:
-                missing = second - self._valued.get(q1, frozenset())
-                missing.discard(q1)
-                found.update(zip(repeat(q1), missing))
-        return sorted(found)
-
-    @cached_property
-    def _valued(self) -> dict[str, frozenset[str]]:
-        """q1 -> the qnodes q2 whose pair (q1, q2) has a value."""
-        return {q1: frozenset(q2 for q2, _ in found) for q1, found in self.neighbours.items()}
-
     def evaluable(self, qnode: str) -> bool:
-        """A taggable type or its synonym, or one more similar than alpha to a taggable type (NIST: strictly)."""
+        """A taggable type or its synonym, or one more similar than alpha to a taggable type (NIST:
+        strictly). A type found not evaluable has read its pairs with every taggable type: those
+        without a value are recorded (a type found evaluable stays so, whatever their values)."""
         found = self._evaluable.get(qnode)
         if found is None:
             if qnode in self.taggable or any((qnode, t) in self.synonyms for t in self.taggable):
                 found = True
             elif self.inclusive:
-                found = any(self.similarity(qnode, t) >= self.alpha for t in self.taggable)
+                found = any(self.pairs.get((qnode, t), 0.0) >= self.alpha for t in self.taggable)
             else:
-                found = any(self.similarity(qnode, t) > self.alpha for t in self.taggable)
+                found = any(self.pairs.get((qnode, t), 0.0) > self.alpha for t in self.taggable)
             self._evaluable[qnode] = found
+            if not found:
+                self._unvalued[qnode] = tuple((qnode, t) for t in self.taggable if (qnode, t) not in self.pairs)
+        missing = _MISSING.get()
+        if not found and missing is not None:
+            missing.update(self._unvalued[qnode])
         return found
 
 
 def load_similarity(
     similarity_path: str | os.PathLike | None,
     taggable_path: str | os.PathLike | None,
-    settings: TA1Settings = TA1Settings(),
+    settings: TA1Settings = NIST_SETTINGS,
     inclusive: bool = False,
     extra_path: str | os.PathLike | None = None,
     overlay_path: str | os.PathLike | None = None,

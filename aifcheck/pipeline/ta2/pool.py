@@ -11,7 +11,8 @@ entry point is accepted here, where NIST's pooler stops; any other mismatch stop
 The pool lines come sorted by query, document, element, then the four coordinates as numbers;
 response IDs count per query from 1, or on from the largest of the earlier pools; each query's
 lines are cut into kits of at most ``kit_size`` lines; a kit's languages are those of its
-documents. Each run's pooled rows are kept to be written back as NIST's SPARQL-POOLED output.
+documents, a language given as a list in the AUX data (``eng,rus``) split into its languages.
+Each run's pooled rows are kept to be written back as NIST's SPARQL-POOLED output.
 """
 
 from __future__ import annotations
@@ -157,6 +158,10 @@ PART_OF_ENTRYPOINT = (
     "row(s) link to a part of a |-list entry point: pooled (NIST's pooler stops: UNEXPECTED_ENTRYPOINT_DESCRIPTOR)"
 )
 NO_LANGUAGE = "pooled document(s) without a language (kit languages N/A)"
+LANGUAGE_LIST = (
+    "pooled document(s) whose language is a list in the AUX data (eng,rus): each of its languages is its kit's, "
+    "as NIST's pooler splits the list (and warns)"
+)
 
 
 def _pool_file(
@@ -256,6 +261,10 @@ def _kits(lines: list[PoolLine], aux: Aux, batch: str, size: int, seen: dict[str
                     if line.document not in missing:
                         missing.append(line.document)
                 else:
-                    languages.add(language)
+                    if "," in language:
+                        listed = seen.setdefault(LANGUAGE_LIST, [])
+                        if line.document not in listed:
+                            listed.append(line.document)
+                    languages.update(language.split(","))
             kits.append(Kit(f"{batch}_{query_id}_{start // size + 1}.tab", chunk, ",".join(sorted(languages)) or "N/A"))
     return kits

@@ -27,14 +27,18 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.paths import missing, regular_files
 from aifcheck.loading.tsv import read_lines
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.events import Where
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.screen import RowValidator
+
+if TYPE_CHECKING:  # (a run given as NIST's output needs no KB loader)
+    from aifcheck.pipeline.ta2.locate import KbPlaces
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 SUFFIX = ".rq.tsv"
@@ -82,6 +86,7 @@ class LoadedResponses:
     rows: tuple[Response, ...] = ()
     skipped: str | None = None  # why NIST skips the file
     events: tuple[RowEvent, ...] = field(default_factory=tuple)
+    places: KbPlaces | None = None  # a run given as its KB, when asked: the KB's lines of the rows' objects
 
     @property
     def errors(self) -> int:
@@ -99,10 +104,10 @@ def read_folder(
     """The response files of a SPARQL-VALID-output folder, by query ID in file-name order: all the
     files NIST loads, or only those of ``query_ids`` (the others change nothing the scorer computes)."""
     folder = Path(folder)
-    if query_ids is None:
-        paths = sorted(p for p in folder.iterdir() if p.is_file())
-    else:
-        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if p.is_file())
+    if query_ids is None:  # each a file that can be read: a FIFO or a link to nothing is an error, never left out
+        paths = regular_files(folder, lambda _: True, "a response file")
+    else:  # (a query without a file has no response; one that is there is read, whatever it is)
+        paths = sorted(p for p in (folder / f"{q}{SUFFIX}" for q in dict.fromkeys(query_ids)) if not missing(p))
     validator = RowValidator(aux)
     found = {}
     for path in paths:
@@ -156,21 +161,26 @@ def _rows(
 
 
 KB_NAME = "task2_kb.ttl"
+DOCKER_STAGES = ("SPARQL-output", "SPARQL-CLEAN-output", VALID_FOLDER)  # NIST's TA2 docker writes these
 
 
 def load_run(
-    run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False
+    run: str | os.PathLike, aux: Aux, queries: Mapping[str, Query], every_file: bool = False, places: bool = False
 ) -> dict[str, LoadedResponses]:
     """A run's response files by query ID (those of ``queries``, or with ``every_file`` all that
     NIST loads): from RUN/SPARQL-VALID-output (NIST's docker output), or from its KB
-    (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb``."""
+    (RUN/task2_kb.ttl, or the .ttl itself) through ``responses_from_kb`` (``places``: with the KB's
+    lines of the rows' objects)."""
     run = Path(run)
     if (run / VALID_FOLDER).is_dir():
         return read_folder(run / VALID_FOLDER, aux, None if every_file else queries)
     kb = kb_of(run)
+    if kb is None and run.name in DOCKER_STAGES and (run.parent / VALID_FOLDER).is_dir():
+        # a stage's folder of NIST's docker output: the run is the folder above it (its name the run ID)
+        raise UsageError(f"{run}: a stage's folder of NIST's docker output: give the run, {run.parent}")
     if kb is None:
         raise UsageError(f"{run}: not a TA2 run (a folder holding {VALID_FOLDER}/ or {KB_NAME})")
-    return responses_from_kb(kb, aux, queries)
+    return responses_from_kb(kb, aux, queries, places)
 
 
 def kb_of(run: str | os.PathLike) -> Path | None:
@@ -184,7 +194,9 @@ def kb_of(run: str | os.PathLike) -> Path | None:
     return run if run.is_file() and run.suffix == ".ttl" else None
 
 
-def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[str, LoadedResponses]:
+def responses_from_kb(
+    kb: Path, aux: Aux, queries: Mapping[str, Query], places: bool = False
+) -> dict[str, LoadedResponses]:
     """A run given as its KB: NIST's TA2 docker stages (aifcheck.pipeline.ta2.run: each query's SPARQL
     on the KB, then clean and validate) give the rows NIST's docker writes to SPARQL-VALID-output,
     which are read as from that folder (validated again, as NIST's scorer does), by query ID in
@@ -195,7 +207,7 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
         pipeline_ta2,
     )  # imported when needed: a run given as NIST's output needs no KB loader
 
-    stages = pipeline_ta2(kb, list(queries.values()), aux)
+    stages = pipeline_ta2(kb, list(queries.values()), aux, places)
     # what the validate stage dropped or corrected never reaches the scorer: kept as "stage" events
     logged: dict[str, list[RowEvent]] = {}
     for event in stages.log:
@@ -211,6 +223,11 @@ def responses_from_kb(kb: Path, aux: Aux, queries: Mapping[str, Query]) -> dict[
         rows, events = _rows(path, enumerate(file.rows, 2), validator)
         query_id = query_id_of(file.path)
         found[query_id] = LoadedResponses(
-            path, query_id, "\t".join(file.header), rows, events=(*logged.get(query_id, ()), *events)
+            path,
+            query_id,
+            "\t".join(file.header),
+            rows,
+            events=(*logged.get(query_id, ()), *events),
+            places=stages.places,
         )
     return found

@@ -23,6 +23,7 @@ from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
 from aifcheck.pipeline.shared.tables import StageTable
+from aifcheck.pipeline.ta2.locate import KbPlaces, kb_places
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.screen import validate_stage
 
@@ -50,6 +51,7 @@ class TA2Pipeline:
     clean: tuple[StageTable, ...]  # SPARQL-CLEAN-output
     valid: tuple[StageTable, ...]  # SPARQL-VALID-output
     log: tuple[Event, ...]
+    places: KbPlaces | None = None  # where the KB writes the tables' clusters and mentions, when asked
 
     @property
     def errors(self) -> int:
@@ -74,11 +76,15 @@ class TA2Pipeline:
 
 
 def pipeline_ta2(
-    kb: str | os.PathLike, queries: str | os.PathLike | Sequence[Query], aux: str | os.PathLike | Aux
+    kb: str | os.PathLike,
+    queries: str | os.PathLike | Sequence[Query],
+    aux: str | os.PathLike | Aux,
+    places: bool = False,
 ) -> TA2Pipeline:
     """NIST's TA2 docker stages on the KB ``kb`` (a ``task2_kb.ttl``): one query per row of
     ``queries`` (NIST's queries table, or its queries), cleaned, then validated
-    against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``).
+    against NIST's AUX-data folder ``aux`` (or an Aux loaded with ``TA2_CORE``); ``places``: also
+    the KB's lines of the tables' clusters and mentions, from the same load (for explanations).
     Raises UsageError (a missing folder) or InputError (a file that cannot be read, located)."""
     rows = (
         tuple(read_queries(queries, PIPELINE_COLUMNS, TEMPLATES).values())
@@ -86,11 +92,12 @@ def pipeline_ta2(
         else tuple(queries)
     )
     tables = aux if isinstance(aux, Aux) else load_aux(aux, TA2_CORE)
-    with load_kb(kb, lines=False) as store:
+    with load_kb(kb, lines=places) as store:
         sparql = sparql_stage(store, rows)
-    clean = clean_stage(sparql)
+        clean = clean_stage(sparql)
+        found = kb_places(store, str(kb), sparql, clean) if places else None
     valid, log = validate_stage(clean, tables)
-    return TA2Pipeline(rows, sparql, clean, valid, log)
+    return TA2Pipeline(rows, sparql, clean, valid, log, found)
 
 
 def find_kb(run: str | os.PathLike) -> Path:

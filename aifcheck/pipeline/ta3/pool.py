@@ -17,20 +17,29 @@ every claim not in a previous pool (``--previous-pool DIR``), ``claim-mappings.t
 claim, sorted) and ``human-readable-format.tab``. Where NIST's code stops (a missing file, a short
 row, a rank given twice, a depth without one of the query's lists) this is an InputError naming the
 file and line.
+
+NIST's scorer reads each Condition 5 query's claim frame from the pool, as the claim of run
+``query_claim_frames`` (aifcheck.pipeline.ta3.qcf). Given that run's stages (``query_claim_frames``,
+the frames of the user queries through ``pipeline_ta3``), the pool pools it after the runs, as
+NIST's evaluation pooled it beside them; where the pool then maps no query claim frame of a
+Condition 5 query, it says so in one warning.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
-from aifcheck.loading.ranking import RANKING_SUFFIX, ranking_width, read_ranking
+from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, ranking_rows, ranking_width, read_ranking
 from aifcheck.pipeline.shared.tables import ended_lines
+from aifcheck.pipeline.ta3.qcf import QCF_CONDITION, QCF_RUN
 from aifcheck.pipeline.ta3.queries import split_cells
+from aifcheck.pipeline.ta3.run import ARF, VALID, PipelineTA3
 
 PLACEHOLDER = "xxxxxxxxxxx"
 COMPONENT_ORDER = (
@@ -72,6 +81,7 @@ _OUTER_COLUMNS = ("claim_id", "component_type", "id", "fieldname", "value", "cor
 
 # component type -> member index -> field name -> value -> (field name, value, correctness)
 Components = dict[str, dict[int, dict[str, dict[str, tuple[str, str, str]]]]]
+Depth = tuple[str, int, str]  # a query's depth: (queries file, line, ontopic:N,supporting:N,...)
 
 
 @dataclass(frozen=True)
@@ -150,67 +160,148 @@ class TA3Pool:
     claims: dict[str, PoolClaim]  # uid -> the first run claim of that content
     new: tuple[str, ...]  # the uids not in a previous pool: their files are written
     mappings: tuple[ClaimMapping, ...]  # in the order the runs were read
+    query_claim_frames: PipelineTA3 | None = None  # the query claim frames' run, when the pool made it
+    warnings: tuple[str, ...] = ()
+
+
+class _Folder:
+    """A run as NIST's docker wrote it: RUN/ARF-output and RUN/SPARQL-VALID-output."""
+
+    def __init__(self, run: str | os.PathLike):
+        self.path = Path(run)
+        self.run_id, self.directory = self.path.name, os.path.dirname(str(run)) or "."
+        self.arf = self.path / ARF
+        if not self.arf.is_dir():
+            raise UsageError(f"{run}: no ARF-output folder (expected the output of aifcheck pipeline ta3)")
+
+    def queries(self) -> list[tuple[str, str]]:
+        return [
+            (condition, query)
+            for condition in sorted(p.name for p in self.arf.iterdir() if p.is_dir())
+            for query in sorted(p.name for p in (self.arf / condition).iterdir() if p.is_dir())
+        ]
+
+    def ranking(self, condition: str, query: str) -> tuple[str, tuple[RankingLine, ...]]:
+        path = self.path / VALID / condition / query / f"{query}{RANKING_SUFFIX}"
+        return str(path), read_ranking(path)
+
+    def claim(self, condition: str, query: str, claim_id: str) -> PoolClaim:
+        folder = self.arf / condition / query
+        outer, kes = folder / f"{claim_id}-outer-claim.tab", folder / f"{claim_id}-raw-kes.tab"
+        readable = _read(folder / f"{claim_id}-readable-kes.txt")
+        return _claim(str(outer), _read(outer), str(kes), _read(kes), readable)
+
+
+class _Stages:
+    """A run as aifcheck's pipeline_ta3 returned it, not written: the query claim frames' run."""
+
+    def __init__(self, result: PipelineTA3, run_id: str, directory: str):
+        self.run_id, self.directory = run_id, directory
+        self.arf = {(c.condition, c.query, c.claim_id): c for c in result.arf}
+        self.valid = {file.path: file for file in result.valid}
+
+    def queries(self) -> list[tuple[str, str]]:
+        return sorted({(condition, query) for condition, query, _ in self.arf})
+
+    def ranking(self, condition: str, query: str) -> tuple[str, tuple[RankingLine, ...]]:
+        path = f"{condition}/{query}/{query}{RANKING_SUFFIX}"
+        if path not in self.valid:
+            raise InputError(f"{self.run_id}/{VALID}/{path}", "missing")
+        return f"{self.run_id}/{VALID}/{path}", ranking_rows(self.valid[path].rows)
+
+    def claim(self, condition: str, query: str, claim_id: str) -> PoolClaim:
+        where = f"{self.run_id}/{ARF}/{condition}/{query}/{claim_id}"
+        found = self.arf.get((condition, query, claim_id))
+        if found is None:
+            raise InputError(f"{where}-outer-claim.tab", "missing")
+        outer, kes = found.outer_text(), found.raw_kes_text()
+        return _claim(f"{where}-outer-claim.tab", outer, f"{where}-raw-kes.tab", kes, found.readable_text())
 
 
 def pool_ta3(
     runs: list[str | os.PathLike],
     queries_to_score: str | os.PathLike,
     previous_pools: list[str | os.PathLike] | None = None,
+    query_claim_frames: PipelineTA3 | None = None,
+    qcf_directory: str = "runs",
 ) -> TA3Pool:
+    """Pool ``runs`` (folders of NIST's docker output) for the queries of ``queries_to_score``.
+    ``query_claim_frames``: the query claim frames' run (aifcheck.pipeline.ta3.qcf through
+    pipeline_ta3), pooled last as run ``query_claim_frames`` of folder ``qcf_directory``."""
     queries = _read_queries(Path(queries_to_score))
     previous = _previous(previous_pools or [])
+    sources: list[_Folder | _Stages] = [_Folder(run) for run in runs]
+    if query_claim_frames is not None:
+        if any(source.run_id == QCF_RUN for source in sources):
+            raise UsageError(f"a run is named {QCF_RUN}, the run of the query claim frames the pool makes")
+        sources.append(_Stages(query_claim_frames, QCF_RUN, qcf_directory))
     claims: dict[str, PoolClaim] = {}
     mappings = []
-    for run in runs:
-        run_id, runs_directory = Path(run).name, os.path.dirname(str(run)) or "."
-        arf = Path(run) / "ARF-output"
-        if not arf.is_dir():
-            raise UsageError(f"{run}: no ARF-output folder (expected the output of aifcheck pipeline ta3)")
-        for condition in sorted(p.name for p in arf.iterdir() if p.is_dir()):
-            for query in sorted(p.name for p in (arf / condition).iterdir() if p.is_dir()):
-                if (condition, query) not in queries:
-                    continue
-                depth_path, line, depth = queries[condition, query]
-                for rank, claim_id, relations in _pooled(Path(run), condition, query, depth, depth_path, line):
-                    claim = _read_claim(arf / condition / query, claim_id)
-                    uid = claim.uid
-                    claims.setdefault(uid, claim)
-                    ordered = ",".join(sorted(relations, key=RELATION_ORDER.index))
-                    mappings.append(
-                        ClaimMapping(
-                            uid,
-                            condition,
-                            query,
-                            ordered,
-                            str(rank),
-                            claim_id,
-                            run_id,
-                            runs_directory,
-                            str(uid in previous),
-                        )
+    for source in sources:
+        for condition, query in source.queries():
+            if (condition, query) not in queries:
+                continue
+            depth_path, line, depth = queries[condition, query]
+            path, lines = source.ranking(condition, query)
+            for rank, claim_id, relations in _pooled(path, lines, condition, query, (depth_path, line, depth)):
+                claim = source.claim(condition, query, claim_id)
+                uid = claim.uid
+                claims.setdefault(uid, claim)
+                ordered = ",".join(sorted(relations, key=RELATION_ORDER.index))
+                mappings.append(
+                    ClaimMapping(
+                        uid,
+                        condition,
+                        query,
+                        ordered,
+                        str(rank),
+                        claim_id,
+                        source.run_id,
+                        source.directory,
+                        str(uid in previous),
                     )
-    return TA3Pool(claims, tuple(uid for uid in claims if uid not in previous), tuple(mappings))
+                )
+    return TA3Pool(
+        claims,
+        tuple(uid for uid in claims if uid not in previous),
+        tuple(mappings),
+        query_claim_frames,
+        _without_query_claim_frames(queries, mappings),
+    )
 
 
-def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, depth_line: int):
+def condition5_queries(queries_to_score: str | os.PathLike) -> list[str]:
+    """The Condition 5 queries of a queries table: those with a query claim frame."""
+    return [query for condition, query in _read_queries(Path(queries_to_score)) if condition == QCF_CONDITION]
+
+
+def _without_query_claim_frames(queries: dict[tuple[str, str], Depth], mappings: list[ClaimMapping]) -> tuple[str, ...]:
+    """One warning for the Condition 5 queries whose query claim frame the pool does not map:
+    NIST's scorer, and score ta3, need it."""
+    mapped = {m.query_id for m in mappings if m.run_id == QCF_RUN and m.run_claim_id == m.query_id}
+    missing = [query for condition, query in queries if condition == QCF_CONDITION and query not in mapped]
+    if not missing:
+        return ()
+    shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+    return (
+        f"the pool maps no query claim frame of {len(missing)} Condition 5 quer(ies) ({shown}): score ta3 needs "
+        "them; give --user-queries and --aux to pool them as NIST did (run query_claim_frames)",
+    )
+
+
+def _pooled(path: str, lines: Sequence[RankingLine], condition: str, query: str, depth: Depth):
     """(rank, claim, lists) of the claims the depth lets in, in rank order."""
-    left: dict[str, int] = {}
-    for item in depth.split(","):
-        name, _, number = item.partition(":")
-        if not number.strip().lstrip("+-").isdigit() or ":" in number:
-            raise InputError(depth_path, f"depth '{depth}': '{item}' is not <list>:<number>", depth_line)
-        left[name] = int(number)
-    path = run / "SPARQL-VALID-output" / condition / query / f"{query}{RANKING_SUFFIX}"
-    ranks = _ranks(path, condition)
+    left = _depth_left(depth)
+    ranks = _ranks(path, lines, condition)
     for rank in sorted(ranks):
         claim_id, relations, number = ranks[rank]
         missing = sorted(relations - set(left))
         if missing:
             raise InputError(
-                depth_path,
+                depth[0],
                 f"the depth of {condition} {query} has no {', '.join(missing)} "
                 f"({path}:{number} needs it): NIST's pool stops on it",
-                depth_line,
+                depth[1],
             )
         if any(left[r] > 0 for r in relations):
             yield rank, claim_id, relations
@@ -219,56 +310,63 @@ def _pooled(run: Path, condition: str, query: str, depth: str, depth_path: str, 
                     left[r] -= 1
 
 
-def _ranks(path: Path, condition: str) -> dict[int, tuple[str, set[str], int]]:
+def _depth_left(depth: Depth) -> dict[str, int]:
+    path, line, text = depth
+    left: dict[str, int] = {}
+    for item in text.split(","):
+        name, _, number = item.partition(":")
+        if not number.strip().lstrip("+-").isdigit() or ":" in number:
+            raise InputError(path, f"depth '{text}': '{item}' is not <list>:<number>", line)
+        left[name] = int(number)
+    return left
+
+
+def _ranks(path: str, lines: Sequence[RankingLine], condition: str) -> dict[int, tuple[str, set[str], int]]:
     """rank -> (claim, the lists it is in, line) of a ranking file, as NIST's pooler reads it."""
     ranks: dict[int, tuple[str, set[str], int]] = {}
     needed = ranking_width(condition)
-    for line in read_ranking(path):
+    for line in lines:
         cells, number = line.stripped, line.number
         if len(cells) < needed:
-            raise InputError(str(path), f"{len(cells)} columns, expected {needed}", number)
+            raise InputError(path, f"{len(cells)} columns, expected {needed}", number)
         try:
             rank = int(cells[2])
         except ValueError:
-            raise InputError(str(path), f"rank '{cells[2]}' is not a whole number", number) from None
+            raise InputError(path, f"rank '{cells[2]}' is not a whole number", number) from None
         relations = {"ontopic"}
-        if condition == "Condition5":
+        if condition == QCF_CONDITION:
             if cells[3] not in EXPANDED:
-                raise InputError(str(path), f"relation '{cells[3]}' is none of {', '.join(EXPANDED)}", number)
+                raise InputError(path, f"relation '{cells[3]}' is none of {', '.join(EXPANDED)}", number)
             relations |= {cells[3], *EXPANDED[cells[3]]}
         if rank in ranks:
-            raise InputError(
-                str(path), f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number
-            )
+            raise InputError(path, f"rank {rank} is also on line {ranks[rank][2]}: NIST's pool stops on it", number)
         ranks[rank] = (cells[1], relations, number)
     return ranks
 
 
-def _read_claim(folder: Path, claim_id: str) -> PoolClaim:
-    outer = folder / f"{claim_id}-outer-claim.tab"
-    header, rows = _table(outer, _OUTER_COLUMNS)
+def _claim(outer_path: str, outer_text: str, kes_path: str, kes_text: str, readable: str) -> PoolClaim:
+    """A run claim's three ARF files, read as NIST's pool reads them."""
+    header, rows = _table(outer_path, outer_text, _OUTER_COLUMNS)
     components: Components = {}
     for number, row in rows:
         kind = row["component_type"]
         if kind not in COMPONENT_ORDER:
             raise InputError(
-                str(outer), f"component type '{kind}' is none of NIST's ({', '.join(COMPONENT_ORDER)})", number
+                outer_path, f"component type '{kind}' is none of NIST's ({', '.join(COMPONENT_ORDER)})", number
             )
         try:
             index = int(row["id"]) - 1
         except ValueError:
-            raise InputError(str(outer), f"component id '{row['id']}' is not a number", number) from None
+            raise InputError(outer_path, f"component id '{row['id']}' is not a number", number) from None
         values = components.setdefault(kind, {}).setdefault(index, {}).setdefault(row["fieldname"], {})
         if row["value"] in values:
             raise InputError(
-                str(outer),
+                outer_path,
                 f"{kind} {row['id']} has {row['fieldname']} '{row['value']}' twice: NIST's pool stops on it",
                 number,
             )
         values[row["value"]] = (row["fieldname"], row["value"], row["correctness"])
-    kes = folder / f"{claim_id}-raw-kes.tab"
-    edges_header, edges = _table(kes, ("ClaimID", "JustificationNum"))
-    readable = _read(folder / f"{claim_id}-readable-kes.txt")
+    edges_header, edges = _table(kes_path, kes_text, ("ClaimID", "JustificationNum"))
     return PoolClaim(
         header,
         components,
@@ -278,31 +376,32 @@ def _read_claim(folder: Path, claim_id: str) -> PoolClaim:
     )
 
 
-def _table(path: Path, required: tuple[str, ...]) -> tuple[str, list[tuple[int, dict[str, str]]]]:
+def _table(path: str, text: str, required: tuple[str, ...]) -> tuple[str, list[tuple[int, dict[str, str]]]]:
     """A table read as NIST's file reader reads it: the header line without trailing whitespace,
-    each row split into at most as many cells as the header has, each stripped."""
-    lines = ended_lines(_read(path))
+    each row split into at most as many cells as the header has (further tabs stay in the last),
+    each stripped."""
+    lines = ended_lines(text)
     if not lines:
-        raise InputError(str(path), "empty: expected a header line")
+        raise InputError(path, "empty: expected a header line")
     header = lines[0].rstrip()
     columns = [c.strip() for c in header.split("\t")]
     missing = [c for c in required if c not in columns]
     if missing:
-        raise InputError(str(path), f"the header has no column {', '.join(missing)}", 1)
+        raise InputError(path, f"the header has no column {', '.join(missing)}", 1)
     rows = []
     for number, line in enumerate(lines[1:], 2):
         cells = split_cells(line.rstrip("\n"), len(columns))
         if len(cells) < len(columns):
             raise InputError(
-                str(path), f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number
+                path, f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number
             )
         rows.append((number, dict(zip(columns, cells, strict=True))))
     return header, rows
 
 
-def _read_queries(path: Path) -> dict[tuple[str, str], tuple[str, int, str]]:
+def _read_queries(path: Path) -> dict[tuple[str, str], Depth]:
     """(condition, query) -> (file, line, depth), the last row of a query winning as in NIST's dict."""
-    _, rows = _table(path, ("condition", "query_id", "depth"))
+    _, rows = _table(str(path), _read(path), ("condition", "query_id", "depth"))
     return {(row["condition"], row["query_id"]): (str(path), number, row["depth"]) for number, row in rows}
 
 

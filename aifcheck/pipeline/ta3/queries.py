@@ -1,12 +1,8 @@
-"""What NIST's TA3 validator reads besides the run: the user queries and LDC's documents.
-
-- User queries (``--user-queries DIR``, NIST's ``/data/user-queries``): one folder per condition,
-  each with ``topics.tsv`` (no header line; ``topic_id topic subtopic claim_template`` in
-  Conditions 5 and 6, ``topic_id topic`` in Condition 7), and in Condition 5 a folder
-  ``Query_Claim_Frames`` of ``<query claim frame ID>.ttl`` files (NIST reads their names only
-  when validating).
-- The documents: the ``docid`` column of LDC's ``*parent_children.tsv`` in the AUX folder
-  (``--aux DIR``, NIST's ``/data/AUX-data``), the only AUX file the TA3 stages use.
+"""What NIST's TA3 validator reads besides the run and LDC's AUX data (aifcheck.pipeline.shared.auxdata):
+the user queries (``--user-queries DIR``, NIST's ``/data/user-queries``): one folder per condition,
+each with ``topics.tsv`` (no header line; ``topic_id topic subtopic claim_template`` in Conditions 5
+and 6, ``topic_id topic`` in Condition 7), and in Condition 5 a folder ``Query_Claim_Frames`` of
+``<query claim frame ID>.ttl`` files (NIST reads their names only when validating).
 
 A file NIST would stop on (a short row, a missing column, a missing file) is an InputError naming
 the file and, where there is one, the line.
@@ -99,31 +95,6 @@ def split_cells(line: str, width: int) -> list[str]:
     """A line's cells as NIST's file reader takes them: split at tabs into at most ``width`` cells
     (further tabs stay in the last), each stripped."""
     return [cell.strip() for cell in line.split("\t", width - 1)]
-
-
-def read_documents(aux: str | os.PathLike) -> frozenset[str]:
-    """The document IDs of the AUX folder's ``*parent_children.tsv``."""
-    folder = Path(aux)
-    if not folder.is_dir():
-        raise UsageError(f"--aux {aux}: not a folder")
-    found = sorted(p for p in folder.iterdir() if p.name.endswith("parent_children.tsv"))
-    if len(found) != 1:
-        what = "no" if not found else f"{len(found)}"
-        raise UsageError(
-            f"--aux {aux}: {what} *parent_children.tsv file (expected one, as NIST's docker mounts LDC's AUX data)"
-        )
-    lines = text_lines(_read(found[0]))
-    header = lines[0].rstrip().split("\t") if lines else []
-    if "docid" not in header:
-        raise InputError(str(found[0]), "the header has no column docid", 1)
-    at = header.index("docid")
-    documents = set()
-    for number, line in enumerate(lines[1:], 2):
-        cells = split_cells(line, len(header))
-        if len(cells) < len(header):
-            raise InputError(str(found[0]), f"{len(cells)} columns, the header has {len(header)}", number)
-        documents.add(cells[at])
-    return frozenset(documents)
 
 
 def _read(path: Path) -> str:

@@ -3,26 +3,30 @@
 select (which claim frames and ranking lines, ``--depth``) -> SPARQL-output -> SPARQL-CLEAN-output
 -> SPARQL-MERGED-output -> SPARQL-VALID-output -> SPARQL-AUGMENTED-output (the handle stage with
 LTF files, a copy without) -> ARF-output, with NIST's log of each stage. Each stage returns values;
-render/pipeline_ta3.py writes them in NIST's layout.
+aifcheck.render.ta3.pipeline writes them in NIST's layout.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import UsageError
+from aifcheck.extract.query import TAG
+from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import GR, merge
-from aifcheck.pipeline.ta3.queries import read_documents, read_user_queries
+from aifcheck.pipeline.ta3.queries import UserQueries, read_user_queries
 from aifcheck.pipeline.ta3.screen import validate
 from aifcheck.pipeline.ta3.select import FrameSelection, parse_depth, select_frames
-from aifcheck.pipeline.ta3.sparql import sparql_output
+from aifcheck.pipeline.ta3.sparql import Progress, sparql_output
+from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread
 
 SPARQL, CLEAN, MERGED, VALID, AUGMENTED, ARF = (
     "SPARQL-output",
@@ -65,19 +69,26 @@ class PipelineTA3:
 
 
 def pipeline_ta3(
-    run: str | os.PathLike,
+    run: str | os.PathLike | Callable[[UserQueries], FrameSelection],
     user_queries: str | os.PathLike,
     aux: str | os.PathLike,
     depth: str | None = None,
     ltf: str | os.PathLike | None = None,
     out: str = "OUT",
     invocation: str = "",
+    query_set: str = TAG,
+    spread: Spread = IN_THIS_PROCESS,
+    progress: Progress | None = None,
 ) -> PipelineTA3:
-    """Run NIST's TA3 docker stages on a run. ``out`` is where the output will be written (its
-    paths appear in the logs, as NIST's do); ``invocation`` is the command line the logs open with."""
+    """Run NIST's TA3 docker stages on a run: a folder, or what selects its frames and ranking
+    lines from the user queries (the query claim frames: aifcheck.pipeline.ta3.qcf). ``out`` is
+    where the output will be written (its paths appear in the logs, as NIST's do); ``invocation``
+    is the command line the logs open with; ``query_set`` is the SPARQL stage's
+    (aifcheck.extract.query.QUERY_SETS: the tag's by default); the claim frames are queried as
+    ``spread`` says (``--jobs``), ``progress`` hearing of each."""
     depths = parse_depth(depth)
     queries = read_user_queries(user_queries)
-    documents = read_documents(aux)
+    aux_data = load_aux(aux, TA2_CORE)
     if ltf is not None and not Path(ltf).is_dir():
         raise UsageError(f"--ltf {ltf}: not a folder")
     logs = {name: EventLog(program) for name, program in LOGS.items() if ltf is not None or "handle" not in name}
@@ -86,11 +97,11 @@ def pipeline_ta3(
         log.begin(invocation, cwd)
     say = logs["run.log"].info
     say("Inspecting the input directory.")
-    selection = select_frames(run, queries, depths)
+    selection = run(queries) if callable(run) else select_frames(run, queries, depths)
     for message in selection.messages:
         say(message)
     say("Verifying input directory structure.")
-    sparql, folders = sparql_output(selection)
+    sparql, folders = sparql_output(selection, query_set, spread, progress)
     _say_sparql(say, out, selection, folders)
     say("SPARQL output generated.")
     say("Cleaning SPARQL output.")
@@ -100,7 +111,7 @@ def pipeline_ta3(
     say("Validating SPARQL output.")
     log = logs["validate-responses.log"]
     log.info("validation started")
-    validated = validate(merged, queries, documents, log, f"{out}/{MERGED}")
+    validated = validate(merged, queries, aux_data, log, f"{out}/{MERGED}")
     log.info(f"validation finished (warnings:{log.warnings}, errors:{log.errors})")
     say("Replacing missing handle-span with text, if provided.")
     if ltf is not None:
@@ -111,7 +122,7 @@ def pipeline_ta3(
     say("Generating ARF output.")
     log = logs["generate-arf.log"]
     log.info("validation started")
-    again = validate(augmented, queries, documents, log, f"{out}/{AUGMENTED}")
+    again = validate(augmented, queries, aux_data, log, f"{out}/{AUGMENTED}")
     claims = arf(again.claims, log)
     log.info(f"ARF generation finished (warnings:{log.warnings}, errors:{log.errors})")
     say("Done.")
@@ -158,6 +169,6 @@ def _unread_warning(unread: tuple[str, ...], log: str) -> tuple[str, ...]:
     if not tables:
         return ()
     return (
-        f"NIST's validator knows no 22-column {GR.removesuffix('.rq.tsv')} table: the KEs of {len(tables)} claim "
-        f"frame(s) are left out of {VALID} and {ARF}, as in NIST's docker ({log})",
+        f"NIST's validator knows no 22-column {GR.removesuffix('.rq.tsv')} table (the March 2022 queries): the KEs "
+        f"of {len(tables)} claim frame(s) are left out of {VALID} and {ARF}, as NIST's code leaves them out ({log})",
     )

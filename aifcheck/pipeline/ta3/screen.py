@@ -4,10 +4,10 @@ runs again on its own input.
 Files are read per query folder in NIST's order (OC, CC, CT, GR, TM tables, then the ranking), each
 row split into at most as many cells as its header has, each cell stripped. A file whose header is
 none of NIST's TA3 tables is not read (UNKNOWN_RESPONSE_FILE_TYPE, an error): the merged
-``AIDA_P3_TA3_GR_0001`` table, whose 22 columns NIST's validator does not know (it knows a
-26-column one), is always such a file, so no KE row reaches SPARQL-VALID-output, as in NIST's
-docker. A row belongs to the claim ``ConditionN:<query>:<claim ID>`` (a ClaimKey) (the claim ID of its row, or
-the claim frame's file name); the checks, in NIST's order, each logging its event:
+``AIDA_P3_TA3_GR_0001`` table of the March 2022 queries (22 columns; NIST's validator knows the
+tag's 26) is such a file, so that none of its KE rows reaches SPARQL-VALID-output. A row belongs to
+the claim ``ConditionN:<query>:<claim ID>`` (a ClaimKey: the claim ID of its row, or the claim
+frame's file name); the checks, in NIST's order, each logging its event:
 
 - every table: the claim ID is the frame's file name (UNEXPECTED_CLAIM_ID);
 - outer claim (OC): epistemic and sentiment values, topic (every condition), subtopic and template
@@ -15,6 +15,12 @@ the claim frame's file name); the checks, in NIST's order, each logging its even
 - claim components (CC): the component type;
 - claim time (CT) and temporal (TM): each bound a valid date, each range and the claim's span in
   order (start after <= start before, end after <= end before, start after <= end before);
+- graph (GR): the document known and the outer claim's; each negation Negated or NotNegated; the
+  object's metatype Entity, Relation or Event, the subject's Relation or Event; each confidence
+  (one that is no number in (0, 1], NULL too, becomes "1.0", a warning); the object's informative
+  span, and each of the one or two spans of the edge's justification (NULL passes), against the AUX
+  data (aifcheck.pipeline.shared.checks.SpanChecker): a lone span partly outside its element is
+  moved inside it (a warning), one of a pair is an error;
 - ranking: the claim exists, the relation (Condition 5), the query ID is the folder's and a query
   claim frame or topic of the user queries.
 
@@ -32,6 +38,8 @@ from dataclasses import dataclass, field
 
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
+from aifcheck.pipeline.shared.auxdata import Aux
+from aifcheck.pipeline.shared.checks import RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.shared.tables import StageTable, fit_cells
 from aifcheck.pipeline.ta3.queries import UserQueries
@@ -82,6 +90,65 @@ SCHEMAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     "TM": (("?cluster", *_DATE_HEADER), ("subject_cluster_id", *_DATE_COLUMNS)),
+    # the table NIST's queries print at the tag (the four claim-association flags added in April 2022)
+    "GR": (
+        (
+            "?docid",
+            "?edge_type",
+            "?is_assertion_negated",
+            "?object_cluster",
+            "?is_object_associated_to_claim",
+            "?is_object_in_claim_semantics",
+            "?objectmo",
+            "?objectmo_metatype",
+            "?is_objectmo_negated",
+            "?oinf_j_span",
+            "?object_type",
+            "?subject_cluster",
+            "?is_subject_associated_to_claim",
+            "?is_subject_in_claim_semantics",
+            "?subjectmo",
+            "?subjectmo_metatype",
+            "?is_subjectmo_negated",
+            "?sinf_j_span",
+            "?subject_type",
+            "?ej_span",
+            "?objectc_handle",
+            "?edge_cj_cv",
+            "?oinf_j_cv",
+            "?obcm_cv",
+            "?sinf_j_cv",
+            "?sbcm_cv",
+        ),
+        (
+            "document_id",
+            "predicate",
+            "is_assertion_negated",
+            "object_cluster_id",
+            "is_object_associated_to_claim",
+            "is_object_in_claim_semantics",
+            "object_cluster_member_id",
+            "object_cluster_member_metatype",
+            "is_object_cluster_member_negated",
+            "object_informative_justification_span_text",
+            "object_type",
+            "subject_cluster_id",
+            "is_subject_associated_to_claim",
+            "is_subject_in_claim_semantics",
+            "subject_cluster_member_id",
+            "subject_cluster_member_metatype",
+            "is_subject_cluster_member_negated",
+            "subject_informative_justification_span_text",
+            "subject_type",
+            "predicate_justification_spans_text",
+            "object_cluster_handle",
+            "predicate_justification_confidence",
+            "object_informative_justification_confidence",
+            "object_cluster_membership_confidence",
+            "subject_informative_justification_confidence",
+            "subject_cluster_membership_confidence",
+        ),
+    ),
 }
 _ORDER = {
     "AIDA_P3_TA3_OC_0001.rq.tsv": 1,
@@ -100,6 +167,10 @@ EPISTEMIC = (
 SENTIMENT = ("SentimentPositive", "SentimentNegative", "SentimentMixed", "SentimentNeutralUnknown")
 COMPONENT_TYPES = ("claimMedium", "claimer", "claimerAffiliation", "claimLocation", "xVariable")
 RELATIONS = ("supporting", "refuting", "related")
+NEGATION = ("Negated", "NotNegated")
+METATYPES = ("Entity", "Relation", "Event")
+NULL = "NULL"  # a GR span NIST's queries leave out (the subject's; the edge's, unjustified)
+_NULL_PASSES = ("subject_informative_justification_span_text", "predicate_justification_spans_text")
 
 
 @dataclass
@@ -134,6 +205,8 @@ class GatheredClaim:
     key: ClaimKey
     outer: Entry | None = None  # the last OC row
     components: list[Entry] = field(default_factory=list)
+    edges: list[Entry] = field(default_factory=list)  # GR rows: the claim's KEs
+    times: list[Entry] = field(default_factory=list)  # TM rows: its events' and relations' times
     time: Entry | None = None
     rank: Entry | None = None
     qnode_types: dict[str, set[str]] = field(default_factory=dict)  # component key -> its qnode types
@@ -151,9 +224,10 @@ class Validated:
 class _Screening:
     """One validation: NIST's ResponseSet for task3."""
 
-    def __init__(self, queries: UserQueries, documents: frozenset[str], log: EventLog, root: str) -> None:
+    def __init__(self, queries: UserQueries, aux: Aux, log: EventLog, root: str) -> None:
         self.queries = queries
-        self.documents = documents
+        self.documents = aux.documents
+        self.spans = SpanChecker(aux)
         self.log = log
         self.root = root
         self.claims: dict[ClaimKey, GatheredClaim] = {}
@@ -232,6 +306,10 @@ class _Screening:
             claim.outer = entry
         elif entry.schema == "CC":
             claim.components.append(entry)
+        elif entry.schema == "GR":
+            claim.edges.append(entry)
+        elif entry.schema == "TM":
+            claim.times.append(entry)
         elif entry.schema == "CT":
             if claim.time is not None:
                 raise InputError(
@@ -311,6 +389,85 @@ class _Screening:
         self.date(entry, "start_after", dates["start_after"])
 
     check_tm = check_ct
+
+    def check_gr(self, entry: Entry, condition: str, query: str, key: ClaimKey) -> None:
+        values = entry.values
+        self.check_condition(entry, condition)
+        self.check_query(entry, condition, query)
+        self.check_document(entry)
+        for name in ("is_assertion_negated", "is_object_cluster_member_negated", "is_subject_cluster_member_negated"):
+            self.member(entry, "negation_status", values[name], NEGATION)
+        self.metatype(entry, values["object_cluster_member_metatype"])
+        for name in ("object_cluster_membership_confidence", "object_informative_justification_confidence"):
+            self.confidence(entry, name)
+        self.provenance(entry, "object_informative_justification_span_text")
+        self.edge_spans(entry)
+        self.confidence(entry, "predicate_justification_confidence")
+        self.metatype(entry, values["subject_cluster_member_metatype"], subject=True)
+        for name in ("subject_cluster_membership_confidence", "subject_informative_justification_confidence"):
+            self.confidence(entry, name)
+        self.provenance(entry, "subject_informative_justification_span_text")
+
+    def check_document(self, entry: Entry) -> None:
+        """The row's document: known, and the outer claim's (NIST stops at the first that fails)."""
+        document = entry.values["document_id"]
+        outer = entry.claim.outer
+        if document not in self.documents:
+            entry.valid = False
+            self.event("UNKNOWN_ITEM", "document", document, where=entry.where)
+        elif outer is not None and document != outer.values["document_id"]:
+            entry.valid = False
+            self.event("UNEXPECTED_DOCUMENT", outer.values["document_id"], document, where=entry.where)
+
+    def metatype(self, entry: Entry, value: str, subject: bool = False) -> None:
+        if value not in METATYPES:
+            entry.valid = False
+            # NIST passes the arguments the other way round from its message
+            self.event("INVALID_METATYPE", value, ",".join(METATYPES), where=entry.where)
+        elif subject and value == "Entity":
+            entry.valid = False
+            self.event("UNEXPECTED_VALUE", "metatype", value, where=entry.where)
+
+    def confidence(self, entry: Entry, name: str) -> None:
+        """One that is no number in (0, 1] becomes "1.0" (a warning); the row stays valid."""
+        _, entry.values[name], finding = confidence(entry.values[name])
+        if finding is not None:
+            self.event(finding.code, *finding.args, where=entry.where)
+
+    def edge_spans(self, entry: Entry) -> None:
+        """The edge's spans, ``A`` or ``A;B``: NIST corrects a lone span only."""
+        name = "predicate_justification_spans_text"
+        parts = entry.values[name].split(";")
+        if len(parts) > 2:
+            entry.valid = False
+            self.event("IMPROPER_COMPOUND_JUSTIFICATION", entry.values[name], where=entry.where)
+            return
+        for part in parts:
+            if not self.provenance(entry, name, part, correct=len(parts) == 1):
+                return
+
+    def provenance(self, entry: Entry, name: str, span: str | None = None, correct: bool = True) -> bool:
+        """A span (the column's, or one of its spans) against the AUX data; one partly outside its
+        element is moved inside it when ``correct`` (a warning), else an error. NULL passes in the
+        subject's and the edge's columns."""
+        span = entry.values[name] if span is None else span
+        if span == NULL and name in _NULL_PASSES:
+            return True
+        checked = self.spans.check(span, entry.values["document_id"])
+        finding = checked.problem or checked.corrected
+        if finding is None:
+            return True
+        if finding.stops is not None:
+            raise InputError(entry.where, f"{finding.stops}: NIST's validator stops on it")
+        if finding is checked.corrected and not correct:
+            box, _, bounds, element = finding.args
+            finding = RowFinding("SPAN_OFF_BOUNDARY_ERROR", (box, bounds, element), "")
+        self.event(finding.code, *finding.args, where=entry.where)
+        if finding is checked.corrected:
+            entry.values[name] = checked.span
+            return True
+        entry.valid = False
+        return False
 
     def date(self, entry: Entry, name: str, date: tuple[int, int, int]) -> None:
         year, month, day = date
@@ -412,11 +569,9 @@ class _Screening:
         return Validated(tuple(tables), tuple(self.claims.values()), tuple(self.unknown), tuple(self.warnings))
 
 
-def validate(
-    files: Iterable[StageTable], queries: UserQueries, documents: frozenset[str], log: EventLog, root: str
-) -> Validated:
+def validate(files: Iterable[StageTable], queries: UserQueries, aux: Aux, log: EventLog, root: str) -> Validated:
     """Validate a stage's files (``root`` names their folder in the log) as NIST does."""
-    run = _Screening(queries, documents, log, root)
+    run = _Screening(queries, aux, log, root)
     for table in sorted(files, key=_order):
         run.load(table)
     run.check_claims()

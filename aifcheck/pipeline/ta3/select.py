@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from aifcheck.errors import InputError, UsageError
+from aifcheck.errors import InputError, UsageError, cut
 from aifcheck.loading.ranking import RANKING_SUFFIX, named_columns, ranking_width, read_ranking
 from aifcheck.pipeline.shared.tables import TextFile
 from aifcheck.pipeline.ta3.queries import UserQueries
@@ -73,9 +74,15 @@ def parse_depth(text: str | None) -> dict[str, int]:
     for item in text.split(","):
         match = _DEPTH.match(item.strip())
         if not match:
-            raise UsageError(f"--depth {text}: '{item}' is not ConditionN:DEPTH (N 5, 6 or 7)")
-        depths[match[1]] = int(match[2])
+            raise UsageError(f"--depth {cut(text, 80)}: '{cut(item, 80)}' is not ConditionN:DEPTH (N 5, 6 or 7)")
+        if match[1] in depths:
+            raise UsageError(f"--depth {cut(text, 80)}: {match[1]} is given twice")
+        # a depth beyond any ranking (more digits than a number holds) keeps every line
+        depths[match[1]] = int(match[2]) if len(match[2]) <= _DIGITS else sys.maxsize
     return depths
+
+
+_DIGITS = 18  # of a depth read as it is (a 64-bit integer)
 
 
 def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str, int] | None = None) -> FrameSelection:
@@ -111,10 +118,15 @@ def select_frames(run: str | os.PathLike, queries: UserQueries, depth: dict[str,
 
 
 def _walk(root: Path) -> tuple[dict[str, bool], dict[str, dict[str, dict[str, _Ranked]]]]:
-    """The claim frames of a run (path -> valid: no -report.txt beside it) and its ranking lines."""
+    """The claim frames of a run (path -> valid: no -report.txt beside it) and its ranking lines;
+    a folder that cannot be read is an InputError, never a folder left out."""
+
+    def unreadable(exc: OSError) -> None:
+        raise InputError(str(exc.filename), f"cannot read this folder: {exc.strerror or exc}")
+
     frames: dict[str, bool] = {}
     ranks: dict[str, dict[str, dict[str, _Ranked]]] = defaultdict(lambda: defaultdict(dict))
-    for folder, names, files in os.walk(root):
+    for folder, names, files in os.walk(root, onerror=unreadable):
         names.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)

@@ -17,7 +17,7 @@ from aifcheck.pipeline.ta1.align import SimilarityBlock
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
 from aifcheck.render.score_table import cell, score_table, tab_table
 from aifcheck.score.ta1.document import DocumentOutputs
-from aifcheck.score.ta1.metrics import HEADLINE
+from aifcheck.score.ta1.metrics import HEADLINE, METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
 from aifcheck.score.ta1.scorer import TA1Scores
 from aifcheck.score.table import Column
@@ -106,17 +106,35 @@ def headline_table(scores: TA1Scores) -> str:
 
 
 def unscored_pairs_warning(scores: TA1Scores, shown: int = 3) -> str | None:
-    """The one line saying how many type pairs were scored 0 for want of a similarity (where NIST
-    asks the KGTK service), with the first few; None when there is none."""
+    """The one line saying how many type pairs that the scores read were taken as 0 for want of a
+    similarity (where NIST asks the KGTK service), with the first few; None when there is none."""
     pairs = scores.unscored_pairs
     if not pairs:
         return None
     first = ", ".join(f"{cut(printable(q1), 100)} {cut(printable(q2), 100)}" for q1, q2 in pairs[:shown])
     more = ", ..." if len(pairs) > shown else ""
     return (
-        f"{len(pairs)} type pair(s) have no similarity in the tables "
-        "(NIST's filter stage asks the KGTK service for them): "
-        f"scored 0; add them with --extra-similarities ({first}{more})"
+        f"{len(pairs)} type pair(s) that the scores read have no similarity in the tables (NIST's filter stage asks "
+        f"the KGTK service for them): taken as 0; add them with --extra-similarities ({first}{more})"
+    )
+
+
+ARGUMENT = "ArgumentMetricV3"
+
+
+def missing_documents_warning(scores: TA1Scores, shown: int = 3) -> str | None:
+    """The one line saying that the run lacks core documents, and what that does to each metric
+    (as NIST's scorer computes them); None when it lacks none."""
+    missing = scores.missing
+    if not missing:
+        return None
+    first = ", ".join(missing[:shown]) + (", ..." if len(missing) > shown else "")
+    left_out = [m.name for m in METRICS if m.submitted_only]
+    zero = [m.name for m in METRICS if not m.submitted_only and not m.name.startswith(ARGUMENT)]
+    return (
+        f"the run lacks {len(missing)} of {scores.core} core document(s) ({first}): {', '.join(zero)} and the "
+        f"{ARGUMENT} variants count each as 0 where its gold has rows; {', '.join(left_out)} average over the "
+        f"{len(scores.documents)} document(s) scored only, as NIST's scorer does"
     )
 
 

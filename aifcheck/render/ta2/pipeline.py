@@ -12,12 +12,13 @@ OUT is written whole or not at all (aifcheck.render.output.new_folder).
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from aifcheck.errors import printable
+from aifcheck.errors import cut, printable
 from aifcheck.extract.query import query_text
 from aifcheck.loading.rdf import literal_text
 from aifcheck.pipeline.shared.events import Event
@@ -31,10 +32,12 @@ STAGES = {"SPARQL-output": "sparql", CLEAN_FOLDER: "clean", "SPARQL-VALID-output
 _TIME = "%m/%d/%Y %I:%M:%S %p"  # NIST's logger's
 
 
-def write_pipeline_ta2(result: TA2Pipeline, kb: Path, out: Path, force: bool = False) -> None:
-    """Write NIST's TA2 docker output for ``result`` (of the KB ``kb``) as the folder ``out``;
-    log lines name the files as they will be, under ``out``."""
-    with new_folder(out, force, (kb,)) as folder:
+def write_pipeline_ta2(
+    result: TA2Pipeline, kb: Path, out: Path, force: bool = False, inputs: Iterable[str | os.PathLike] = ()
+) -> None:
+    """Write NIST's TA2 docker output for ``result`` (of the KB ``kb``, with the other ``inputs``)
+    as the folder ``out``; log lines name the files as they will be, under ``out``."""
+    with new_folder(out, force, (kb, *inputs)) as folder:
         write_file(folder / "SPARQL-KB-source" / "source.txt", "Direct mount.")
         (folder / "SPARQL-KB-input").mkdir()
         shutil.copyfile(kb, folder / "SPARQL-KB-input" / KB_FILE)
@@ -61,6 +64,9 @@ def log_text(events: Iterable[Event], program: str, when: str, out: Path) -> str
     )
 
 
+CELL = 200  # characters of a cell shown in the console table: a 50 MB entry point is cut, not padded to
+
+
 def console_table(result: TA2Pipeline) -> str:
     """One line per query: its entry point and its rows in SPARQL-output and SPARQL-VALID-output."""
     sparql = {file.path: len(file.rows) for file in result.sparql}
@@ -74,9 +80,9 @@ def console_table(result: TA2Pipeline) -> str:
     )
     rows = [
         {
-            "query": printable(q.query_id),
-            "type": q.entrypoint_type,
-            "entrypoint": printable(q.entrypoint),
+            "query": cut(printable(q.query_id), CELL),
+            "type": cut(printable(q.entrypoint_type), CELL),
+            "entrypoint": cut(printable(q.entrypoint), CELL),
             "sparql": str(sparql[q.file_name]),
             "valid": str(valid[q.file_name]),
         }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.ta2.pool import POOL_HEADER, UNFILLED, PoolLine, TA2Pool
@@ -42,6 +43,13 @@ def _response_line(response: Response) -> str:
     return "\t".join(response[1:8]) + "\n"
 
 
+def pool_folders(pool: TA2Pool) -> list[str]:
+    """The folders NIST's pooler makes whatever they hold: the kits' folder (empty when nothing new
+    is pooled) and each run's SPARQL-POOLED-<BATCH>-output (empty for a run without response files)."""
+    package = f"task2_pool_{pool.batch.lower()}"
+    return [f"{package}/kits", *(f"runs/{run.run_id}/SPARQL-POOLED-{pool.batch}-output" for run in pool.runs)]
+
+
 def package_name(pool: TA2Pool, data: bytes, when: int) -> str:
     """NIST's name of the LDC package: task2_pool_<batch>_<YYYYMMDDhhmm>_<md5>.tgz.txt."""
     import hashlib
@@ -72,11 +80,19 @@ def package(folder: Path, name: str, when: int) -> bytes:
     return buffer.getvalue()
 
 
-def write_pool(pool: TA2Pool, queries_file: str | os.PathLike, out: str | os.PathLike, force: bool = False) -> str:
+def write_pool(
+    pool: TA2Pool,
+    queries_file: str | os.PathLike,
+    out: str | os.PathLike,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike] = (),
+) -> str:
     """Write the pool folder whole (see pool_texts), with a copy of the queries table and the LDC
     package (the kits' folder as a .tgz.txt named with its md5, where NIST's code calls macOS's
     ``md5``); returns the package's name."""
-    with new_folder(Path(out), force, (queries_file,)) as folder:
+    with new_folder(Path(out), force, (queries_file, *inputs)) as folder:
+        for name in pool_folders(pool):
+            (folder / name).mkdir(parents=True)
         for name, text in pool_texts(pool).items():
             write_file(folder / name, text)
         shutil.copyfile(queries_file, folder / Path(queries_file).name)

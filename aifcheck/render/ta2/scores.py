@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from aifcheck.loading.tsv import TsvTable
+from aifcheck.render.explain import write_explanations
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.score_table import Column, cell, score_table, tab_table
 from aifcheck.score.ta2.scores import PLAN, TA2Scores
@@ -154,9 +155,19 @@ def scores_json(scores: TA2Scores) -> str:
 
 
 def write_scores(
-    scores: TA2Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()
+    scores: TA2Scores,
+    out: str | os.PathLike,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike] = (),
+    beside: Callable[[Path], None] | None = None,
 ) -> None:
-    """OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.txt and .tab, OUT written whole."""
+    """OUT/scores/AcrossDocumentsCoreferenceMetricV2-scores.txt and .tab (and, when the rows were
+    explained, OUT/explain/ta2.jsonl and .txt), OUT written whole; what ``beside`` writes into the
+    folder (the intervals of --ci) is part of it."""
     with new_folder(Path(out), force, inputs) as folder:
         for name, text in score_files(scores).items():
             write_file(folder / name, text)
+        if scores.explanations:
+            write_explanations(folder, "ta2", scores.explanations)
+        if beside is not None:
+            beside(folder)

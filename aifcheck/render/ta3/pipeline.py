@@ -4,44 +4,46 @@ ARF files without a final newline, as NIST joins their lines), and the summary p
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.pipeline.shared.tables import StageTable
-from aifcheck.pipeline.ta3.arf import HEADER, RAW_KES_HEADER, ArfClaim
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.tables import stage_text
 
 
-def outer_claim_text(claim: ArfClaim) -> str:
-    before = "\n".join("\t".join(row) for row in (HEADER, *claim.outer))
-    return before + "\n" + "\n".join("\t".join(row) for row in claim.components)
+def write_pipeline(
+    result: PipelineTA3, target: Path, force: bool = False, inputs: Iterable[str | os.PathLike | None] = ()
+) -> None:
+    """Write every stage's output under ``target`` (NIST's /output), a new folder."""
+    with new_folder(target, force, [i for i in inputs if i is not None]) as out:
+        write_stages(result, out)
 
 
-def write_pipeline(result: PipelineTA3, target: Path, force: bool = False) -> None:
-    """Write every stage's output under ``target`` (NIST's /output)."""
-    with new_folder(target, force) as out:
-        for folder in result.sparql_folders:
-            (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
-        for name, files in (
-            (SPARQL, result.sparql),
-            (CLEAN, result.clean),
-            (MERGED, result.merged),
-            (VALID, result.valid),
-            (AUGMENTED, result.augmented),
-        ):
-            (out / name).mkdir(exist_ok=True)
-            for file in files:
-                write_file(out / name / file.path, stage_text(file))
-        (out / ARF).mkdir()
-        for claim in result.arf:
-            folder = out / ARF / claim.condition / claim.query
-            write_file(folder / f"{claim.claim_id}-outer-claim.tab", outer_claim_text(claim))
-            # the KE files: NIST's validator never passes on the GR rows they are made of (arf.py)
-            write_file(folder / f"{claim.claim_id}-raw-kes.tab", "\t".join(RAW_KES_HEADER) + "\n")
-            write_file(folder / f"{claim.claim_id}-readable-kes.txt", "")
-        for name, log in result.logs.items():
-            write_file(out / "logs" / name, log.text())
+def write_stages(result: PipelineTA3, out: Path) -> None:
+    """Every stage's output under ``out``, a folder being written."""
+    for folder in result.sparql_folders:
+        (out / SPARQL / folder).mkdir(parents=True, exist_ok=True)
+    for name, files in (
+        (SPARQL, result.sparql),
+        (CLEAN, result.clean),
+        (MERGED, result.merged),
+        (VALID, result.valid),
+        (AUGMENTED, result.augmented),
+    ):
+        (out / name).mkdir(parents=True, exist_ok=True)
+        for file in files:
+            write_file(out / name / file.path, stage_text(file))
+    (out / ARF).mkdir(parents=True)
+    for claim in result.arf:
+        folder = out / ARF / claim.condition / claim.query
+        write_file(folder / f"{claim.claim_id}-outer-claim.tab", claim.outer_text())
+        write_file(folder / f"{claim.claim_id}-raw-kes.tab", claim.raw_kes_text())
+        write_file(folder / f"{claim.claim_id}-readable-kes.txt", claim.readable_text())
+    for name, log in result.logs.items():
+        write_file(out / "logs" / name, log.text())
 
 
 def summary(result: PipelineTA3, target: str) -> str:

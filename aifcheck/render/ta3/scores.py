@@ -9,7 +9,7 @@ over no query with GT > 0, where NIST's code stops, has a blank value.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from aifcheck.loading.tsv import TsvTable
@@ -88,10 +88,15 @@ def _metric_rows(scores: TA3MetricScores, run_id: str) -> tuple[tuple[Column, ..
 
 
 def write_score_files(
-    scores: TA3Scores, out: str | os.PathLike, force: bool = False, inputs: Iterable[str | os.PathLike] = ()
+    scores: TA3Scores,
+    out: str | os.PathLike,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike] = (),
+    beside: Callable[[Path], None] | None = None,
 ) -> list[Path]:
     """Write ``OUT/scores/<Metric>-scores.txt`` and ``.tab`` for every metric; returns the paths.
-    The folder ``scores`` is written whole, then put in place (``force``: of one that holds files)."""
+    The folder ``scores`` is written whole, with what ``beside`` writes into it (the intervals of
+    --ci), then put in place (``force``: of one that holds files)."""
     folder = Path(out) / "scores"
     written = []
     with new_folder(folder, force, inputs) as partial:
@@ -100,6 +105,8 @@ def write_score_files(
                 name = f"{metric.metric}-scores.{suffix}"
                 write_file(partial / name, metric_table(metric, scores.run_id, separator))
                 written.append(folder / name)
+        if beside is not None:
+            beside(partial)
     return written
 
 

@@ -22,9 +22,11 @@ Reading (each a documented default; README "CRUX readings"):
   number of pairs, FP = |system| - TP, FN = |gold| - TP (pooled over documents); accuracy is
   the matched weight over 100 TP. Every maximum matching has the same TP and weight.
 - A9: per field, P/R/F1 of the sets of (root_uid, value), EMPTY_NA left out, several
-  affiliations counted one by one. A10: affiliations (``;``-separated) are equal iff their
-  sets are. A11: a frame listed twice is a false positive the second time. A14: a gold claim
-  ID may appear once.
+  affiliations counted one by one; a field with no value on either side (both sets empty, the
+  gold holding claims) scores 1 in P, R and F1: nothing to find, and nothing wrongly found.
+  A10: affiliations (separated by ``;`` or ``,``: the plan names no separator) are equal iff
+  their sets are. A11: a frame listed twice is a false positive the second time. A14: a gold
+  claim ID may appear once.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from aifcheck.extract.model import CRUX_EPISTEMIC, CRUX_SENTIMENT, Claim, ClaimC
 from aifcheck.loading.tsv import read_rows
 from aifcheck.pipeline.shared.matching import assign
 from aifcheck.score.allocations import cyclic_gc_paused
+from aifcheck.score.crux.explain import explain_claims
+from aifcheck.score.explain import Explanation
 
 COLUMNS = (
     "root_uid",
@@ -74,7 +78,8 @@ EMPTY = "EMPTY_NA"
 EPISTEMIC = ("true-certain", "true-uncertain", "false-certain", "false-uncertain", "unknown")
 SENTIMENT = ("negative", "positive", "mixed", "neutral-unknown")
 ENTITIES = ("x_variable", "claimer", "claim_location", "claim_medium")  # may have an identity column
-AFFILIATION_SEPARATOR = ";"
+# the plan names no separator of several affiliations: aifcheck claims writes ";", others ","
+AFFILIATION_SEPARATORS = re.compile(r"[;,]")
 _DATE = re.compile(
     r"(on|before|after|unknown) ([0-9x]{4})-([0-9x]{2})-([0-9x]{2})"
     r"T([0-9x]{2}):([0-9x]{2}):([0-9x]{2})"
@@ -86,6 +91,7 @@ _DATE_RANGES = ((1, 12), (1, 31), (0, 23), (0, 59), (0, 59))  # month, day, hour
 class ClaimFile:
     claims: tuple[Claim, ...]
     identities: frozenset[str]  # the entity columns this file gives identities for
+    lines: tuple[int, ...] = ()  # each claim's line in its file
 
 
 def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
@@ -101,18 +107,19 @@ def read_claim_file(path: str | os.PathLike, gold: bool = False) -> ClaimFile:
             raise InputError(path, f"the header has no column {', '.join(missing)}", rows[0][0])
         rows = rows[1:]
     identities = frozenset(f for f in ENTITIES if f"qnode_{f}_identity" in columns)
-    claims = []
+    claims, lines = [], []
     seen: dict[str, int] = {}
     for line, cells in rows:
         if len(cells) != len(columns):
             raise InputError(path, f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", line)
-        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells))))
+        claim = _claim(path, line, dict(zip(columns, (c.strip() for c in cells), strict=True)))
         if gold and claim.claim_id in seen:
             first = seen[claim.claim_id]
             raise InputError(path, f"gold claim ID {claim.claim_id} is repeated (first at line {first})", line)
         seen.setdefault(claim.claim_id, line)
         claims.append(claim)
-    return ClaimFile(tuple(claims), identities)
+        lines.append(line)
+    return ClaimFile(tuple(claims), identities, tuple(lines))
 
 
 _AIF_EPISTEMIC = {label: name for name, label in CRUX_EPISTEMIC.items()}
@@ -132,7 +139,7 @@ def _claim(path: str, line: int, record: dict[str, str]) -> Claim:
         has_identity = identity and not identity.startswith("EMPTY_")
         return None if record[field] == EMPTY else ClaimComponent(record[field], identity if has_identity else "")
 
-    affiliations = (a.strip() for a in record["claimer_affiliation"].split(AFFILIATION_SEPARATOR))
+    affiliations = (a.strip() for a in AFFILIATION_SEPARATORS.split(record["claimer_affiliation"]))
     return Claim(
         source=path,
         document=record["root_uid"],
@@ -162,7 +169,7 @@ def comparison_keys(claim: Claim, identities: frozenset[str]) -> dict[str, objec
         "claim_datetime": claim.crux_date,
         "claimer_affiliation": frozenset(_name(a.name) for a in claim.affiliations),
     }
-    for field, component in zip(ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium)):
+    for field, component in zip(ENTITIES, (claim.x_variable, claim.claimer, claim.location, claim.medium), strict=True):
         if component is None:
             keys[field] = None
         elif component.identity and field in identities:
@@ -187,7 +194,7 @@ def _date(path: str, line: int, text: str) -> str | None:
             "yyyy-mm-ddTHH:MM:SS (x for an unknown digit)",
             line,
         )
-    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES):
+    for part, (low, high) in zip(match.groups()[2:], _DATE_RANGES, strict=True):
         if part.isdigit() and not low <= int(part) <= high:
             raise InputError(path, f"claim_datetime '{text}': '{part}' is out of range", line)
     return None if match.group(1) == "unknown" else match.group(0)
@@ -245,6 +252,7 @@ class ClaimScores(Counts):
     fields: dict[str, PRF]  # per field, in FIELDS order
     documents: tuple[DocumentScore, ...]  # per root_uid of either file, sorted
     warnings: tuple[str, ...] = ()
+    explanations: tuple[Explanation, ...] = ()  # when asked (aifcheck.score.crux.explain)
 
 
 Keys = tuple[str, dict[str, object]]  # (root_uid, a claim's comparison keys)
@@ -258,42 +266,66 @@ def weight(system: dict[str, object], gold: dict[str, object]) -> int:
     return sum(w for f, w in WEIGHTS.items() if system[f] == gold[f])
 
 
-def score_claims(system: str | os.PathLike, gold: str | os.PathLike) -> ClaimScores:
-    """Score a Task 1 system file against a gold file (see the module's docstring)."""
+def score_claims(system: str | os.PathLike, gold: str | os.PathLike, explain: bool = False) -> ClaimScores:
+    """Score a Task 1 system file against a gold file (see the module's docstring); ``explain``:
+    explain each row (ClaimScores.explanations)."""
     with cyclic_gc_paused():
-        scores = _score_claims(read_claim_file(system), read_claim_file(gold, gold=True))
+        scores = _score_claims(read_claim_file(system), read_claim_file(gold, gold=True), explain)
     if scores.true_positives + scores.false_negatives == 0:  # (the CRUX plan's reading: every score 0)
         return replace(scores, warnings=(f"{gold}: holds no claim frame: every score is 0",))
     return scores
 
 
-def _score_claims(ours: ClaimFile, theirs: ClaimFile) -> ClaimScores:
+def _score_claims(ours: ClaimFile, theirs: ClaimFile, explain: bool = False) -> ClaimScores:
     identities = ours.identities & theirs.identities
     system_keys = [(c.document, comparison_keys(c, identities)) for c in ours.claims]
     gold_keys = [(c.document, comparison_keys(c, identities)) for c in theirs.claims]
-    blocks: dict[tuple[str, tuple[object, ...]], tuple[list[dict[str, object]], ...]] = defaultdict(lambda: ([], []))
+    blocks: dict[tuple[str, tuple[object, ...]], tuple[list[int], ...]] = defaultdict(lambda: ([], []))
     for side, frames in enumerate((system_keys, gold_keys)):
-        for root_uid, keys in frames:
-            blocks[root_uid, tuple(keys[f] for f in BLOCK_FIELDS)][side].append(keys)
+        for index, (root_uid, keys) in enumerate(frames):
+            blocks[root_uid, tuple(keys[f] for f in BLOCK_FIELDS)][side].append(index)
     matched: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # root_uid -> [pairs, weight]
+    paired: list[tuple[int, int, int]] = []  # (system frame, gold frame, weight)
     for (root_uid, _), (found, wanted) in blocks.items():
         if found and wanted:
-            weights = [[weight(s, g) for g in wanted] for s in found]
+            weights = [[weight(system_keys[s][1], gold_keys[g][1]) for g in wanted] for s in found]
             matching = assign(weights)
             matched[root_uid][0] += len(matching)
             matched[root_uid][1] += sum(weights[s][g] for s, g in matching)
+            paired += [(found[s], wanted[g], weights[s][g]) for s, g in matching]
     system_sizes, gold_sizes = _count(system_keys), _count(gold_keys)
     documents = tuple(
         _document(root, matched[root], system_sizes.get(root, 0), gold_sizes.get(root, 0))
         for root in sorted(system_sizes.keys() | gold_sizes.keys())
     )
     pairs, total = sum(m[0] for m in matched.values()), sum(m[1] for m in matched.values())
-    return ClaimScores(
+    scores = ClaimScores(
         **counts(pairs, len(system_keys), len(gold_keys)),
         accuracy=_accuracy(pairs, total),
         fields=_fields(system_keys, gold_keys),
         documents=documents,
     )
+    if not explain:
+        return scores
+    rows = {d.root_uid: _row_values(d) for d in documents} | {"ALL": _row_values(scores)}
+    rows |= {f"field:{f}": tuple(vars(found).items()) for f, found in scores.fields.items()}
+
+    def frames(keys: list[Keys], file: ClaimFile) -> list[tuple[str, dict, str, int, str]]:
+        return [(*k, c.source, line, c.claim_id) for k, c, line in zip(keys, file.claims, file.lines, strict=True)]
+
+    found = explain_claims(frames(system_keys, ours), frames(gold_keys, theirs), paired, FIELDS, _values, rows)
+    return replace(scores, explanations=tuple(found))
+
+
+def count_values(found: Counts) -> tuple[tuple[str, object], ...]:
+    """TP, FP, FN, P, R and F1 by the names of the explanation's steps."""
+    names = ("true_positives", "false_positives", "false_negatives", "precision", "recall", "f1")
+    steps = ("tp", "fp", "fn", "precision", "recall", "f1")
+    return tuple((step, getattr(found, name)) for step, name in zip(steps, names, strict=True))
+
+
+def _row_values(found: DocumentScore | ClaimScores) -> tuple[tuple[str, object], ...]:
+    return (*count_values(found), ("accuracy", found.accuracy))
 
 
 def _count(frames: Iterable[Keys]) -> dict[str, int]:
@@ -317,11 +349,15 @@ def _fields(system: list[Keys], gold: list[Keys]) -> dict[str, PRF]:
     scores = {}
     for field in FIELDS:
         ours, theirs = _values(system, field), _values(gold, field)
-        scores[field] = prf(len(ours & theirs), len(ours), len(theirs))
+        if gold and not ours and not theirs:  # A9: empty against empty agrees
+            scores[field] = PRF(1.0, 1.0, 1.0)
+        else:
+            scores[field] = prf(len(ours & theirs), len(ours), len(theirs))
     return scores
 
 
 def _values(frames: Iterable[Keys], field: str) -> set[tuple[str, object]]:
+    """The (root_uid, value) pairs of a field over the frames (EMPTY_NA left out)."""
     values: set[tuple[str, object]] = set()
     for root_uid, keys in frames:
         key = keys[field]

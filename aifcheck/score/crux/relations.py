@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from aifcheck.errors import InputError
 from aifcheck.loading.tsv import read_rows
 from aifcheck.score.allocations import cyclic_gc_paused
-from aifcheck.score.crux.claims import Counts, counts
+from aifcheck.score.crux.claims import Counts, count_values, counts
+from aifcheck.score.crux.explain import Instance, explain_relations
+from aifcheck.score.explain import Explanation
 
 LABELS = ("identical", "support", "refute", "related")
 SYMMETRIC = frozenset({"identical", "refute", "related"})
@@ -41,6 +43,8 @@ HEADER = ("claim_id_1", "relation", "claim_id_2")
 class RelationFile:
     relations: dict[tuple[str, str], str]  # (x, y) -> label, the first row of each pair
     warnings: tuple[str, ...]
+    path: str = ""
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (x, y) -> the line of its row
 
 
 def read_relation_file(path: str | os.PathLike) -> RelationFile:
@@ -78,7 +82,7 @@ def read_relation_file(path: str | os.PathLike) -> RelationFile:
             )
             continue
         relations[key], lines[key] = label, line
-    return RelationFile(relations, tuple(warnings))
+    return RelationFile(relations, tuple(warnings), path, lines)
 
 
 @dataclass(frozen=True)
@@ -95,29 +99,36 @@ class RelationScores:
     unscored: int  # system rows that no gold pair uses
     confusion: dict[str, dict[str, int]]  # gold label -> predicted label (or "none") -> count
     warnings: tuple[str, ...]
+    explanations: tuple[Explanation, ...] = ()  # when asked (aifcheck.score.crux.explain)
 
 
-def score_relations(system: str | os.PathLike, gold: str | os.PathLike) -> RelationScores:
-    """Score a Task 2 system file against a gold file (see the module's docstring)."""
+def score_relations(system: str | os.PathLike, gold: str | os.PathLike, explain: bool = False) -> RelationScores:
+    """Score a Task 2 system file against a gold file (see the module's docstring); ``explain``:
+    explain each class's row and the macro-F1 (RelationScores.explanations)."""
     with cyclic_gc_paused():
-        scores = _score_relations(read_relation_file(system), read_relation_file(gold))
+        scores = _score_relations(read_relation_file(system), read_relation_file(gold), explain)
     if scores.instances == 0:  # (the CRUX plan's reading: every score 0)
         return replace(scores, warnings=(*scores.warnings, f"{gold}: holds no relation: every score is 0"))
     return scores
 
 
-def _score_relations(ours: RelationFile, theirs: RelationFile) -> RelationScores:
-    used: set[tuple[str, str]] = set()
+def _score_relations(ours: RelationFile, theirs: RelationFile, explain: bool = False) -> RelationScores:
+    used: dict[tuple[str, str], None] = {}  # the system rows the instances read, in their order
     pairs = []
+    instances = []
     for (first, second), label in theirs.relations.items():
-        predicted = NONE
+        predicted, row = NONE, None
         if (first, second) in ours.relations:
-            used.add((first, second))
-            predicted = ours.relations[first, second]
+            row = (first, second)
         elif ours.relations.get((second, first)) in SYMMETRIC:
-            used.add((second, first))
-            predicted = ours.relations[second, first]
+            row = (second, first)
+        if row is not None:
+            used[row] = None
+            predicted = ours.relations[row]
         pairs.append((label, predicted))
+        if explain:
+            system_line = ours.lines[row] if row is not None else None
+            instances.append(Instance(first, second, label, predicted, theirs.lines[first, second], system_line))
     tally = Counter(pairs)
     present = [c for c in LABELS if any(c in pair for pair in tally)]
     classes = []
@@ -129,15 +140,22 @@ def _score_relations(ours: RelationFile, theirs: RelationFile) -> RelationScores
     confusion: dict[str, dict[str, int]] = {}
     for (label, predicted), n in sorted(tally.items(), key=lambda item: (_order(item[0][0]), _order(item[0][1]))):
         confusion.setdefault(label, {})[predicted] = n
-    return RelationScores(
+    scores = RelationScores(
         macro_f1=sum(c.f1 for c in classes) / len(classes) if classes else 0.0,
         accuracy=sum(tally[c, c] for c in LABELS) / len(pairs) if pairs else 0.0,
         classes=tuple(classes),
         instances=len(pairs),
-        unscored=len(ours.relations.keys() - used),
+        unscored=len(ours.relations.keys() - used.keys()),
         confusion=confusion,
         warnings=(*ours.warnings, *theirs.warnings),
     )
+    if not explain:
+        return scores
+    unscored = [(x, label, y, ours.lines[x, y]) for (x, y), label in ours.relations.items() if (x, y) not in used]
+    rows = {c.label: count_values(c) for c in classes}
+    rows["ALL"] = (("macro_f1", scores.macro_f1), ("accuracy", scores.accuracy), ("instances", len(pairs)))
+    found = explain_relations(instances, unscored, (ours.path, theirs.path), rows)
+    return replace(scores, explanations=tuple(found))
 
 
 def _order(label: str) -> int:

@@ -27,10 +27,11 @@ from aifcheck.pipeline.shared.sparql import PrintedTable
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
+from aifcheck.pipeline.ta1.locate import KbLines, kb_tables_and_lines
 from aifcheck.pipeline.ta1.screen import validate_documents
 from aifcheck.pipeline.ta1.select import kb_tables
-from aifcheck.pipeline.ta1.settings import TA1Settings
-from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity
+from aifcheck.pipeline.ta1.settings import NIST_SETTINGS, TA1Settings
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity, load_similarity, missing_pairs
 from aifcheck.pipeline.ta1.tables import (
     FILE_NAMES,
     Cells,
@@ -41,6 +42,8 @@ from aifcheck.pipeline.ta1.tables import (
     read_text,
     table_rows,
 )
+from aifcheck.score.explain import Explanation
+from aifcheck.score.ta1.explain import GOLD, SYSTEM, Locator, Sides, explain_metric
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores
 from aifcheck.score.ta1.responses import build
@@ -64,10 +67,11 @@ class Setting:
     taggable_types: str | None
     plan: bool
     outputs: bool
-    settings: TA1Settings = TA1Settings()
+    settings: TA1Settings = NIST_SETTINGS
     extra_similarities: str | None = None
     overlay: str | None = None
     stamp: str = ""
+    explain: bool = False  # explain every score row (aifcheck.score.ta1.explain)
 
     @classmethod
     def of(
@@ -78,16 +82,17 @@ class Setting:
         taggable_types: str | os.PathLike | None,
         plan: bool,
         outputs: bool,
-        settings: TA1Settings = TA1Settings(),
+        settings: TA1Settings = NIST_SETTINGS,
         extra_similarities: str | os.PathLike | None = None,
         overlay: str | os.PathLike | None = None,
+        explain: bool = False,
     ) -> Setting:
         tables = (type_similarity, taggable_types, extra_similarities, overlay)
         files = [*(sorted(aux.iterdir()) if aux.is_dir() else []), *(Path(p) for p in tables if p)]
         stats = [(f, f.stat()) for f in files if f.is_file()]
         stamp = ";".join(f"{f}:{found.st_size}:{found.st_mtime_ns}" for f, found in stats)
         similarity, taggable, extra, overlay = (str(p) if p else None for p in tables)
-        return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp)
+        return cls(str(gold), str(aux), similarity, taggable, plan, outputs, settings, extra, overlay, stamp, explain)
 
     def loaded(self) -> tuple[Aux, TypeSimilarity]:
         return _loaded(
@@ -143,25 +148,26 @@ class DocumentOutcome:
     error: tuple[int, int, Exception] | None = None  # (stage, metric index, error) of the first error met
     logs: dict[str, list[Event]] = field(default_factory=dict)  # "validate", "gold", "filter", and each metric's name
     unknown_types: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # "gold" | "system" -> (type, where)
-    unscored_pairs: list[tuple[str, str]] = field(
-        default_factory=list
-    )  # type pairs NIST would ask KGTK for, scored 0 here
+    # the type pairs without a value that the alignment, the filter or a metric read (scored 0 here,
+    # where NIST asks the KGTK service)
+    unscored_pairs: list[tuple[str, str]] = field(default_factory=list)
     scores: dict[str, MetricScores] = field(default_factory=dict)  # metric name -> this document's scores
     outputs: DocumentOutputs | None = None  # what NIST writes of a document of the run, when asked
+    explanations: dict[str, list[Explanation]] = field(default_factory=dict)  # metric name -> its rows explained
 
 
 def score_document(
     setting: Setting, path: str, document: str, submitted: bool, raw: Raw | None = None
 ) -> DocumentOutcome:
     """The stages of one document: ``path`` is its KB (or its folder of tables) when ``submitted``,
-    else its gold folder; ``raw`` its tables already queried (kind -> (where, text)), if they were."""
+    else its gold folder; ``raw`` its tables already queried (kind -> (where, table)), if they were."""
     outcome = DocumentOutcome(document)
     stage = READ
     try:
         aux, types = setting.loaded()
-        system = None
+        system = kb_lines = None
         if submitted:
-            system, clean = _read_system(path, document, raw)
+            system, clean, kb_lines = _read_system(path, document, raw, setting.explain)
             if setting.outputs:
                 outcome.outputs = DocumentOutputs(document, clean)
             stage = VALIDATE
@@ -182,36 +188,52 @@ def score_document(
             outcome.unknown_types["gold"] = _unknown_types(gold, types)
             stage = BUILD_GOLD
             gold_responses = build(gold)
-        stage = BUILD
-        alignment = filtered = valid = None
-        if system is not None and gold_responses is not None:
-            valid = build(system)
-            alignment, filtered = _align_and_filter(setting, system, valid, gold_responses, aux, types, outcome)
-        if gold_responses is not None:
-            outcome.unscored_pairs = types.unscored(_asked_pairs(gold_responses, valid, types.taggable))
-        stage = SCORE
-        _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold)
+        with missing_pairs() as missing:
+            stage = BUILD
+            alignment = filtered = valid = None
+            passed: dict[int, bool] = {}
+            if system is not None and gold_responses is not None:
+                valid = build(system)
+                alignment, filtered, passed = _align_and_filter(
+                    setting, system, valid, gold_responses, aux, types, outcome
+                )
+            stage = SCORE
+            where = None
+            if setting.explain:
+                located = Locator.of(SYSTEM, system, lambda row: passed.get(id(row), False))
+                where = Sides(
+                    Locator.of(GOLD, gold, lambda row: row.valid),
+                    located.in_kb(kb_lines) if submitted and kb_lines is not None else located,
+                )
+            _score(setting, document, aux, types, gold_responses, filtered, alignment, outcome, gold, where)
+        outcome.unscored_pairs = sorted(missing)
     except InputError as exc:
         outcome.error = (stage, 0, exc)
     return outcome
 
 
-def _read_system(path: str, document: str, raw: Raw | None) -> tuple[Document, Rows]:
-    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, and what that stage writes:
-    from the tables queried (no printing and reading back), or from the text of NIST's files."""
-    if raw is None:
+def _read_system(
+    path: str, document: str, raw: Raw | None, lines: bool = False
+) -> tuple[Document, Rows, KbLines | None]:
+    """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, what that stage writes,
+    and (``lines``, of a KB) the lines of their objects in the KB: from the tables queried (no
+    printing and reading back), or from the text of NIST's files."""
+    kb_lines = None
+    if raw is None and lines and not Path(path).is_dir():
+        raw, kb_lines = kb_tables_and_lines(path)
+    elif raw is None:
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
     for kind, (where, table) in raw.items():
         if isinstance(table, PrintedTable):
-            lines = (clean_cells(f"?{c}" for c in table.columns), *map(clean_cells, table.rows))
-            tables[kind] = table_rows(kind, document, where, lines[0], lines[1:])
+            rows = (clean_cells(f"?{c}" for c in table.columns), *map(clean_cells, table.rows))
+            tables[kind] = table_rows(kind, document, where, rows[0], rows[1:])
         else:
             cleaned = clean_text(table)
             tables[kind] = parse_table(kind, document, where, cleaned)
-            lines = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
-        clean[kind] = lines
-    return Document(document, tables), clean
+            rows = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
+        clean[kind] = rows
+    return Document(document, tables), clean, kb_lines
 
 
 def _raw_tables(path: str, document: str) -> Raw:
@@ -247,35 +269,6 @@ def _unknown_types(document: Document, types: TypeSimilarity) -> list[tuple[str,
     return list(found.items())
 
 
-def _asked_pairs(
-    gold: KnowledgeGraph, system: KnowledgeGraph | None, taggable: frozenset[str]
-) -> list[tuple[set[str], set[str]]]:
-    """The type pairs NIST's filter stage looks up for a document, as blocks (first types, second
-    types): those of every pair of clusters system-system, system-gold and gold-gold (its cache's
-    build), gold-system of one metatype (its alignment), and every system type with every taggable
-    type (its cache's build, which passes a (confidence, type) pair where a type is meant, so no
-    type is found taggable)."""
-
-    def types(graph: KnowledgeGraph | None, metatype=None) -> set[str]:
-        return {
-            q
-            for c in (graph.clusters if graph is not None else ())
-            if metatype in (None, c.metatype)
-            for q, _ in c.weighted_types
-        }
-
-    gold_types, system_types = types(gold), types(system)
-    blocks = [
-        (system_types, system_types),
-        (system_types, gold_types),
-        (gold_types, gold_types),
-        (system_types, set(taggable)),
-    ]
-    return blocks + [
-        (types(gold, metatype), types(system, metatype)) for metatype in {c.metatype for c in gold.clusters}
-    ]
-
-
 def _align_and_filter(
     setting: Setting,
     system: Document,
@@ -284,9 +277,10 @@ def _align_and_filter(
     aux: Aux,
     types: TypeSimilarity,
     outcome: DocumentOutcome,
-) -> tuple[DocumentAlignment | None, KnowledgeGraph]:
-    """The alignment of the document's valid responses with the gold, and the responses that pass
-    NIST's filter; with what NIST writes of them (alignment, similarities, VALID and FILTERED tables)."""
+) -> tuple[DocumentAlignment | None, KnowledgeGraph, dict[int, bool]]:
+    """The alignment of the document's valid responses with the gold, the responses that pass NIST's
+    filter and which rows passed (by id); with what NIST writes of them (alignment, similarities,
+    VALID and FILTERED tables)."""
     alignment = align_document(
         gold, valid, types, aux, setting.settings, strict=setting.plan, similarities=setting.outputs
     )
@@ -301,7 +295,7 @@ def _align_and_filter(
             filtered=_kept(system, lambda row: passed.get(id(row), False)),
             **(_alignment_rows(alignment, gold, valid) if alignment is not None else {}),
         )
-    return alignment, filtered
+    return alignment, filtered, passed
 
 
 def _score(
@@ -314,6 +308,7 @@ def _score(
     alignment: DocumentAlignment | None,
     outcome: DocumentOutcome,
     gold_tables: Document | None,
+    where: Sides | None = None,
 ) -> None:
     """Each metric's rows for this document (and the events each logs)."""
     time_rows: dict[str, list[tuple[str, int]]] = {}
@@ -340,6 +335,8 @@ def _score(
             outcome.error = (SCORE, index, exc)
             return
         outcome.logs[metric.name] = log.events
+        if where is not None:
+            outcome.explanations[metric.name] = explain_metric(metric.name, inputs, outcome.scores[metric.name], where)
 
 
 def _kept(system: Document, keep) -> Rows:

@@ -19,16 +19,21 @@ from typing import NoReturn
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.ta1.select import TURTLE, kb_tables, select
+from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, gold_folder, kb_tables, run_folder, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
+from aifcheck.score.allocations import cyclic_gc_paused
+from aifcheck.score.explain import Explanation
 from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, DocumentOutputs, Setting, score_document
+from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
 from aifcheck.score.ta1.results import headline_key, results
 from aifcheck.spread.parallel import Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+NO_SPREAD = Spread()  # one process
+NIST_SETTINGS = TA1Settings()  # NIST's Makefile's parameters
 
 
 @dataclass(frozen=True)
@@ -48,12 +53,16 @@ class TA1Scores:
     # the type pairs NIST's filter stage would have asked the KGTK service for, which no table,
     # synonym or near neighbour gave a value: scored 0, in order of their core documents
     unscored_pairs: tuple[tuple[str, str], ...] = ()
+    explanations: tuple[Explanation, ...] = ()  # every score row explained (``explain``), metric by metric
+    missing: tuple[str, ...] = ()  # the core documents the run lacks, in NIST's order
+    core: int = 0  # the core documents NIST scores
 
     def headline(self, metric: str, language: str = "ALL") -> object:
         """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
         return self.results[headline_key(metric, language)]
 
 
+@cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
 def score_ta1(
     run: str | os.PathLike,
     gold: str | os.PathLike,
@@ -63,11 +72,12 @@ def score_ta1(
     run_id: str | None = None,
     plan: bool = False,
     progress: Progress | None = None,
-    spread: Spread = Spread(),
+    spread: Spread = NO_SPREAD,
     on_document: Callable[[DocumentOutputs], None] | None = None,
-    settings: TA1Settings = TA1Settings(),
+    settings: TA1Settings = NIST_SETTINGS,
     extra_similarities: str | os.PathLike | None = None,
     overlay: str | os.PathLike | None = None,
+    explain: bool = False,
 ) -> TA1Scores:
     """Score a TA1 run as NIST's pipeline does (``plan``: as plan §4 defines the metrics).
 
@@ -78,13 +88,13 @@ def score_ta1(
     or on a Dask cluster. ``settings``: the parameters of NIST's filter stage (NIST's by default);
     ``extra_similarities``: a file of the KGTK similarity service's answers for pairs the type
     similarity table lacks; ``overlay``: a DWD overlay (JSON) for synonyms and near neighbours.
+    ``explain``: explain every score row (TA1Scores.explanations; aifcheck.score.ta1.explain).
     Raises UsageError (bad options) or InputError (a file that cannot be
     read or that stops NIST's pipeline), each one located line.
     """
-    run, gold = Path(run), Path(gold)
     spread.check()
-    if not gold.is_dir():
-        raise UsageError(f"--gold: {gold} is not a folder")
+    run_id = run_id or Path(run).resolve().name
+    (run, run_note), (gold, gold_note) = run_folder(Path(run)), gold_folder(Path(gold))
     setting = Setting.of(
         gold,
         Path(aux),
@@ -95,55 +105,17 @@ def score_ta1(
         settings,
         extra_similarities,
         overlay,
+        explain,
     )
     aux_data, types = setting.loaded()
-    run_id = run_id or run.resolve().name
     selection = select(run, aux_data)
     run_log = EventLog("run_task1_evaluation_pipeline.py")
-    notices = _idle_settings(settings, extra_similarities, overlay)
-    notices += [
-        f"{run / (d + '.ttl')}: not a core document ({Path(aux_data.core_file).name}): not scored"
-        for d in selection.not_core
-    ]
-    notices += [
-        f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
-    ]
-    # where NIST's driver stops early, it writes results.json from run.log alone (its later stages
-    # never ran, or stopped before they logged): no score file, every metric 0, FatalError "Yes"
-    if selection.missing is not None:
-        run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it",
-        )
-    if selection.kind == TURTLE:
-        run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
-    if selection.valid == 0:
-        run_log.record("NOTHING_TO_SCORE")
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)",
-        )
-    if selection.kind == TURTLE and not selection.documents:
-        return _finish(
-            run_id,
-            (),
-            {},
-            {"run": run_log},
-            notices,
-            plan,
-            f"{run}: no valid KB of a core document ({Path(aux_data.core_file).name}): NIST's stages after its SPARQL stage stop",
-        )
+    notices = [note for note in (run_note, gold_note) if note]
+    notices += _idle_settings(settings, extra_similarities, overlay)
+    notices += _skipped(run, selection, Path(aux_data.core_file).name)
+    stopped = _stops_early(run, selection, Path(aux_data.core_file).name, run_log)
+    if stopped is not None:
+        return _finish(run_id, (), {}, {"run": run_log}, notices, plan, stopped)
     logs = {
         "run": run_log,
         **{
@@ -195,7 +167,45 @@ def score_ta1(
         for m in METRICS
     }
     unscored = dict.fromkeys(pair for d in aux_data.core for pair in outcomes[d].unscored_pairs)
-    return replace(_finish(run_id, tuple(scored), metrics, logs, notices, plan), unscored_pairs=tuple(unscored))
+    explanations = tuple(
+        e
+        for m in METRICS
+        for e in (
+            *(e for d in aux_data.core for e in outcomes[d].explanations.get(m.name, ())),
+            *(explain_summaries(m.name, metrics[m.name]) if explain else ()),
+        )
+    )
+    return replace(
+        _finish(run_id, tuple(scored), metrics, logs, notices, plan),
+        unscored_pairs=tuple(unscored),
+        explanations=explanations,
+        missing=tuple(others),
+        core=len(aux_data.core),
+    )
+
+
+def _skipped(run: Path, selection: KbSelection, core_file: str) -> list[str]:
+    """A notice for each KB NIST's driver leaves out: not a core document, or marked invalid."""
+    return [f"{run / (d + '.ttl')}: not a core document ({core_file}): not scored" for d in selection.not_core] + [
+        f"{run / (d + '.ttl')}: the AIF validator's report marks this KB invalid: not scored" for d in selection.invalid
+    ]
+
+
+def _stops_early(run: Path, selection: KbSelection, core_file: str, run_log: EventLog) -> str | None:
+    """Why NIST's driver stops before its later stages, logged as it logs it; None when it does not.
+    It then writes results.json from run.log alone (its later stages never ran, or stopped before
+    they logged): no score file, every metric 0, FatalError "Yes"."""
+    if selection.missing is not None:
+        run_log.record("MISSING_OPEN_PERFORMER_FILE", *selection.missing)
+        return f"{selection.missing[0]}: no {selection.missing[1]}: NIST's driver stops on it"
+    if selection.kind == TURTLE:
+        run_log.record("KB_STATS", selection.total, selection.valid, selection.reports)
+    if selection.valid == 0:
+        run_log.record("NOTHING_TO_SCORE")
+        return f"{run}: no valid KB: nothing to score (NIST's NOTHING_TO_SCORE)"
+    if selection.kind == TURTLE and not selection.documents:
+        return f"{run}: no valid KB of a core document ({core_file}): NIST's stages after its SPARQL stage stop"
+    return None
 
 
 def _run_documents(
@@ -211,7 +221,7 @@ def _run_documents(
     raws = iter(map_files(kb_tables, paths[:submitted], _unscorable, spread)) if kind == TURTLE else None
     return (
         score_document(setting, path, document, own, next(raws) if raws is not None and own else None)
-        for path, (document, own) in zip(paths, flags)
+        for path, (document, own) in zip(paths, flags, strict=True)
     )
 
 
@@ -251,7 +261,8 @@ def _missing_gold(gold: Path, core: list[str], scored: list[str]) -> UsageError 
         return None
     first = gold / f"{missing[0]}.ttl"
     return UsageError(
-        f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); the gold must hold every document scored"
+        f"--gold: {first}: missing or incomplete (expected {', '.join(FILE_NAMES.values())}); "
+        "the gold must hold every document scored"
     )
 
 
@@ -285,7 +296,8 @@ def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], t
                 if qnode not in seen:
                     seen.add(qnode)
                     notices.append(
-                        f"{where}: type {qnode} is not in the type similarity table {table}: its similarity to other types is taken as 0"
+                        f"{where}: type {qnode} is not in the type similarity table {table}: "
+                        "its similarity to other types is taken as 0"
                     )
     return notices
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from aifcheck.errors import InputError, UsageError
+from aifcheck.errors import InputError
 from aifcheck.extract.model import ASSESSMENT_SPAN
+from aifcheck.loading.paths import input_folder, missing, regular_files
 from aifcheck.loading.tsv import read_lines
 
 FIELDS = 9
@@ -104,10 +105,12 @@ class Assessments:
 
 
 def assessment_files(folder: str | os.PathLike) -> list[Path]:
+    """LDC's kits, data/TA2/*.tab: each a file that can be read (a FIFO or a link to nothing is an
+    error, not a kit left out); a folder that cannot be read is an error, not "no assessments"."""
     data = Path(folder) / "data" / "TA2"
-    if not data.is_dir():
-        raise UsageError(f"--assessments: {folder} has no data/TA2 folder (LDC's package layout)")
-    return sorted(p for p in data.glob("*.tab") if p.is_file())
+    if missing(data):
+        raise InputError(str(folder), "no data/TA2 folder (LDC's package layout)")
+    return regular_files(input_folder(data, "LDC's kits"), lambda name: name.endswith(".tab"), "an LDC kit")
 
 
 def read_assessments(folder: str | os.PathLike, skip_short: bool = False) -> Assessments:

@@ -21,13 +21,14 @@ One row per class of G(q); the Summary is the mean AP of the rows with RelCntd >
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
 from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.ta2.alignment import nist_pairs
 from aifcheck.score.ta2.assessments import NIST_NIL_CLASS, RIGHT, Assessments, Judgement
+from aifcheck.score.ta2.explain import nist_row
 from aifcheck.score.ta2.scores import PseudoQuery, ResponseCounts
 
 EXACT_LABELS = ("CORRECT", "INEXACT", "INCORRECT")
@@ -58,9 +59,14 @@ class _Findings:
 
 
 def score_nist(
-    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments, options: ScorerFlags
+    queries: Mapping[str, Query],
+    files: Mapping[str, LoadedResponses],
+    assessments: Assessments,
+    options: ScorerFlags,
+    explain: bool = False,
 ) -> tuple[list[PseudoQuery], float | None, list[str], list[str]]:
-    """(rows in NIST's file order, Summary AP or None, warnings, notes)."""
+    """(rows in NIST's file order, Summary AP or None, warnings, notes); ``explain``: each row
+    carries its explanation."""
     findings = _Findings()
     notes: list[str] = []
     scored = {q: assessments.by_query.get(q, {}) for q in queries}
@@ -86,7 +92,7 @@ def score_nist(
             f"{query.query_id} {c}" for c in sorted(entry_points.get(query.entity_id, set()) - classes)
         ]
         classes |= entry_points.get(query.entity_id, set())
-        rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings)
+        rows += _query_rows(query, classes, responses, own, judge, relevant, options, findings, (explain, found))
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
     counted = [r.ap for r in rows if r.rel_counted]
     summary = None
@@ -95,7 +101,14 @@ def score_nist(
         for ap in counted:
             total += ap
         summary = total / len(counted)
-    else:
+    notes += _notes(findings, assessments, queries, summary is None)
+    return rows, summary, _warnings(findings, relevant, scored, options), notes
+
+
+def _notes(findings: _Findings, assessments: Assessments, queries: Mapping[str, Query], no_summary: bool) -> list[str]:
+    """What NIST's code does not score (where it stops), and how it is scored here."""
+    notes = []
+    if no_summary:
         notes.append(
             "C2: no row has RelCntd > 0: the Summary AP is left empty (NIST's scorer stops: ZeroDivisionError)"
         )
@@ -107,14 +120,15 @@ def score_nist(
         )
     if findings.no_lines:
         notes.append(
-            f"C1: {_some(findings.no_lines, 'queries without assessment lines')}: a query's classes are then its entity's "
-            "kbid entry points (NIST's scorer stops: TypeError)"
+            f"C1: {_some(findings.no_lines, 'queries without assessment lines')}: a query's classes are then its "
+            "entity's kbid entry points (NIST's scorer stops: TypeError)"
         )
     if findings.aligned:
         notes.append(
-            "Q1: scored as with the 3-field ALIGNMENT_INFO log line (at a0b379b NIST's scorer stops on the first aligned pair)"
+            "Q1: scored as with the 3-field ALIGNMENT_INFO log line "
+            "(at a0b379b NIST's scorer stops on the first aligned pair)"
         )
-    return rows, summary, _warnings(findings, relevant, scored, options), notes
+    return notes
 
 
 def _assessment_map(scored: Mapping[str, Mapping[str, Judgement]], findings: _Findings) -> dict[str, Judgement]:
@@ -139,8 +153,10 @@ def _query_rows(
     relevant: Mapping[str, set[str]],
     options: ScorerFlags,
     findings: _Findings,
+    explain: tuple[bool, LoadedResponses | None] = (False, None),
 ) -> list[PseudoQuery]:
-    """The rows of query q, one per class of G(q) (``classes``)."""
+    """The rows of query q, one per class of G(q) (``classes``); ``explain``: (whether to explain
+    them, the query's response file)."""
     findings.inexact_nil += [query.query_id] if "NIL" in classes else []
     selected = select(responses, query.clusters, query.documents) if responses else ()
     weights = _weights(responses, selected, options, query, findings)
@@ -159,18 +175,34 @@ def _query_rows(
     rows = []
     for fqec in sorted(classes):
         cluster, ap = aligned.get(fqec, (None, 0))
-        rows.append(
-            PseudoQuery(
-                query.entity_id,
-                query.query_id,
-                fqec,
-                len(relevant.get(fqec, ())),
-                rel_counted(fqec),
-                ap,
-                cluster,
-                counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts(),
-            )
+        row = PseudoQuery(
+            query.entity_id,
+            query.query_id,
+            fqec,
+            len(relevant.get(fqec, ())),
+            rel_counted(fqec),
+            ap,
+            cluster,
+            counts.get(cluster, ResponseCounts()) if cluster is not None else ResponseCounts(),
         )
+        if explain[0]:
+            values = (("ap", ap), ("rel_counted", row.rel_counted))
+            class_aps = {c: found.get(fqec, 0) for c, found in aps.items()}
+            explanation = nist_row(
+                query,
+                fqec,
+                values,
+                walks.get(cluster, []) if cluster is not None else [],
+                responses,
+                explain[1],
+                weights,
+                relevant.get(fqec, ()),
+                options.cutoff,
+                class_aps,
+                cluster,
+            )
+            row = replace(row, explanation=explanation)
+        rows.append(row)
     return rows
 
 
@@ -211,33 +243,9 @@ def _categorize(
         tally["submitted"] = len(cluster.rows)
         ranked = []
         for index in cluster.rows:
-            row = rows[index]
-            if not row.valid:
-                tally["invalid"] += 1
-                tally["not_pooled"] += 1
-                if index in pooled:
-                    findings.invalid_pooled.append(f"{query.query_id} line {row.line}")
-                continue
-            tally["valid"] += 1
-            if index not in pooled:
-                tally["not_pooled"] += 1
-                continue
-            tally["pooled"] += 1
-            j = judge.get(row.span)
-            if j is None:
-                tally["not_assessed"] += 1
-                findings.unjudged.append(f"{query.query_id} {row.span}")
-                continue
-            label = j.nist_label
-            if label in EXACT_LABELS:
-                tally[label.lower()] += 1
-            else:
-                findings.odd_labels.append(f"{label!r} at {j.where}")
-            tally["right" if label in RIGHT else "wrong"] += 1
-            mine = own.get(row.span)
-            if j is not mine and (mine is None or (mine.nist_label, mine.nist_fqec) != (label, j.nist_fqec)):
-                findings.foreign.append(f"{query.query_id} {row.span} by {j.query_id}'s line at {j.where}")
-            ranked.append((cluster.ranks[row.span], index, j))
+            j = _judged(query, rows[index], index in pooled, own, judge, tally, findings)
+            if j is not None:
+                ranked.append((cluster.ranks[rows[index].span], index, j))
         if max((rows[i].link_cv for i in cluster.rows if rows[i].valid), default=None) != cluster.score:
             findings.invalid_ranked.append(f"{query.query_id} {cluster.cluster}")
         tally["assessed"] = tally["pooled"] - tally["not_assessed"]
@@ -247,6 +255,45 @@ def _categorize(
             ranked.sort(key=lambda item: item[0])
             walks[cluster.cluster] = [(index, j) for _, index, j in ranked]
     return counts, walks
+
+
+def _judged(
+    query: Query,
+    row: Response,
+    pooled: bool,
+    own: Mapping[str, Judgement],
+    judge: Mapping[str, Judgement],
+    tally: dict[str, int],
+    findings: _Findings,
+) -> Judgement | None:
+    """A5 for one row of a selected cluster: the counts it adds to, and its judgement where it is
+    valid, pooled and judged (None otherwise)."""
+    if not row.valid:
+        tally["invalid"] += 1
+        tally["not_pooled"] += 1
+        if pooled:
+            findings.invalid_pooled.append(f"{query.query_id} line {row.line}")
+        return None
+    tally["valid"] += 1
+    if not pooled:
+        tally["not_pooled"] += 1
+        return None
+    tally["pooled"] += 1
+    j = judge.get(row.span)
+    if j is None:
+        tally["not_assessed"] += 1
+        findings.unjudged.append(f"{query.query_id} {row.span}")
+        return None
+    label = j.nist_label
+    if label in EXACT_LABELS:
+        tally[label.lower()] += 1
+    else:
+        findings.odd_labels.append(f"{label!r} at {j.where}")
+    tally["right" if label in RIGHT else "wrong"] += 1
+    mine = own.get(row.span)
+    if j is not mine and (mine is None or (mine.nist_label, mine.nist_fqec) != (label, j.nist_fqec)):
+        findings.foreign.append(f"{query.query_id} {row.span} by {j.query_id}'s line at {j.where}")
+    return j
 
 
 def _average_precisions(
@@ -295,39 +342,23 @@ def _warnings(
             f"Q2: every CORRECT NIL line is one class {NIST_NIL_CLASS} (Rel {len(relevant.get(NIST_NIL_CLASS, ()))}), "
             f"NIST's class counter never advancing: {_some(nil_queries, 'queries')}"
         )
-    if findings.inexact_nil:
-        found.append(
-            f"Q3: INEXACT lines with fqec NIL are a class NIL apart from {NIST_NIL_CLASS}: {_some(findings.inexact_nil, 'queries')}"
-        )
-    if findings.foreign:
-        found.append(
-            f"Q4: one assessment map for all queries: {_some(findings.foreign, 'pooled row(s) judged by the line of another query', 1)}"
-        )
-    if findings.conflicts:
-        found.append(
-            "Q4: one assessment map for all queries, where the first query's line holds for the others (NIST: CONFLICTING_ASSESSMENTS): "
-            f"{_some(findings.conflicts, 'mention(s) judged differently', 1)}"
-        )
-    if findings.entry_points:
-        found.append(
-            "Q5: every kbid entry point of a query's entity is a class of the query: "
-            f"{_some(findings.entry_points, 'class(es) without a line of the query', 3)}"
-        )
-    if findings.odd_labels:
-        found.append(
-            f"Q6: labels NIST does not map count as assessed and wrong: {_some(findings.odd_labels, 'pooled row(s)', 1)}"
-        )
-    if findings.unjudged:
-        found.append(
-            "Q7: pooled rows without an assessment line are skipped, closing up the ranked list: "
-            f"{_some(findings.unjudged, 'row(s)', 1)}"
-        )
-    if findings.invalid_pooled:
-        found.append(f"Q8: invalid rows take pooling places: {_some(findings.invalid_pooled, 'row(s)', 1)}")
-    if findings.invalid_ranked:
-        found.append(
-            f"Q8: invalid rows' link confidences rank clusters: {_some(findings.invalid_ranked, 'cluster(s)', 1)}"
-        )
+    # (quirk, what it does, the cases met, what they are, how many are named)
+    listed = (
+        ("Q3", f"INEXACT lines with fqec NIL are a class NIL apart from {NIST_NIL_CLASS}", findings.inexact_nil,
+         "queries", 3),
+        ("Q4", "one assessment map for all queries", findings.foreign,
+         "pooled row(s) judged by the line of another query", 1),
+        ("Q4", "one assessment map for all queries, where the first query's line holds for the others "
+         "(NIST: CONFLICTING_ASSESSMENTS)", findings.conflicts, "mention(s) judged differently", 1),
+        ("Q5", "every kbid entry point of a query's entity is a class of the query", findings.entry_points,
+         "class(es) without a line of the query", 3),
+        ("Q6", "labels NIST does not map count as assessed and wrong", findings.odd_labels, "pooled row(s)", 1),
+        ("Q7", "pooled rows without an assessment line are skipped, closing up the ranked list", findings.unjudged,
+         "row(s)", 1),
+        ("Q8", "invalid rows take pooling places", findings.invalid_pooled, "row(s)", 1),
+        ("Q8", "invalid rows' link confidences rank clusters", findings.invalid_ranked, "cluster(s)", 1),
+    )  # fmt: skip
+    found += [f"{quirk}: {does}: {_some(met, what, shown)}" for quirk, does, met, what, shown in listed if met]
     if options.normalize and not options.weighted:
         found.append("Q9: --normalize without --weighted changes nothing in NIST's code")
     if findings.normalized:

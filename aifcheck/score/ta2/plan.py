@@ -16,19 +16,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from aifcheck.pipeline.ta2.queries import Query
 from aifcheck.pipeline.ta2.ranking import SelectedCluster, select
 from aifcheck.pipeline.ta2.responses import LoadedResponses, Response
 from aifcheck.score.ta2.alignment import best_pairs
 from aifcheck.score.ta2.assessments import NIL, RIGHT, Assessments, Judgement
+from aifcheck.score.ta2.explain import plan_row
 from aifcheck.score.ta2.scores import PseudoQuery, ResponseCounts
 
 
 def score_plan(
-    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments
+    queries: Mapping[str, Query], files: Mapping[str, LoadedResponses], assessments: Assessments, explain: bool = False
 ) -> tuple[list[PseudoQuery], float, int]:
-    """(rows by entity, query and class; MAP; its denominator)."""
+    """(rows by entity, query and class; MAP; its denominator); ``explain``: each row carries its
+    explanation."""
     truth: dict[str, set[str]] = {}
     for j in assessments.lines():
         if j.plan_label in RIGHT and j.plan_class != NIL:
@@ -39,7 +42,7 @@ def score_plan(
         own = assessments.by_query.get(query.query_id, {})
         found = files.get(query.query_id)
         valid = tuple(r for r in found.rows if r.valid) if found is not None else ()
-        query_rows = _query_rows(query, valid, own, truth)
+        query_rows = _query_rows(query, valid, own, truth, (explain, found))
         denominator += min(query.clusters, len(query_rows))
         rows += query_rows
     rows.sort(key=lambda r: (r.entity_id, r.query_id))
@@ -50,8 +53,14 @@ def score_plan(
 
 
 def _query_rows(
-    query: Query, rows: tuple[Response, ...], own: Mapping[str, Judgement], truth: Mapping[str, set[str]]
+    query: Query,
+    rows: tuple[Response, ...],
+    own: Mapping[str, Judgement],
+    truth: Mapping[str, set[str]],
+    explain: tuple[bool, LoadedResponses | None] = (False, None),
 ) -> list[PseudoQuery]:
+    """The query's rows, one per class; ``explain``: (whether to explain them, the query's
+    response file)."""
     right = [j for j in own.values() if j.plan_label in RIGHT]
     classes = sorted({j.plan_class for j in right})
     truth = {**truth, NIL: {j.document for j in right if j.plan_class == NIL}}
@@ -65,18 +74,24 @@ def _query_rows(
     for k, g in enumerate(classes):
         cluster, ap = aligned.get(k, (None, 0.0))
         gt = len(truth.get(g, ()))
-        found.append(
-            PseudoQuery(
-                query.entity_id,
-                query.query_id,
-                g,
-                gt,
-                min(query.documents, gt),
-                ap,
-                cluster.cluster if cluster else None,
-                _counts(cluster, rows, own) if cluster else ResponseCounts(),
-            )
+        row = PseudoQuery(
+            query.entity_id,
+            query.query_id,
+            g,
+            gt,
+            min(query.documents, gt),
+            ap,
+            cluster.cluster if cluster else None,
+            _counts(cluster, rows, own) if cluster else ResponseCounts(),
         )
+        if explain[0]:
+            values = (("ap", ap), ("rel_counted", row.rel_counted))
+            class_aps = {c.cluster: aps[i][k] for i, c in enumerate(selected)}
+            pooled = cluster.pooled if cluster else ()
+            name = cluster.cluster if cluster else None
+            explanation = plan_row(query, g, values, pooled, rows, explain[1], own, truth.get(g, ()), class_aps, name)
+            row = replace(row, explanation=explanation)
+        found.append(row)
     return found
 
 

@@ -11,12 +11,15 @@ from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.ta2.queries import TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.responses import KINDS, LoadedResponses, kb_of, load_run
+from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.ta2.assessments import read_assessments
+from aifcheck.score.ta2.explain import summary as explain_summary
 from aifcheck.score.ta2.nist import ScorerFlags, score_nist
 from aifcheck.score.ta2.plan import score_plan
 from aifcheck.score.ta2.scores import NIST, PLAN, TA2Scores
 
 
+@cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
 def score_ta2(
     run: str | os.PathLike,
     queries_to_score: str | os.PathLike,
@@ -27,17 +30,20 @@ def score_ta2(
     normalize: bool = False,
     weighted: bool = False,
     plan: bool = False,
+    explain: bool = False,
 ) -> TA2Scores:
     """Score the TA2 run ``run`` (a folder holding SPARQL-VALID-output/<query_id>.rq.tsv, NIST's
     docker output; or one holding the team's task2_kb.ttl, which NIST's TA2 docker stages are run
     on first, in-process) on the queries of ``queries_to_score`` against LDC's ``assessments`` package
     (data/TA2/*.tab), with NIST's AUX-data folder ``aux``. ``cutoff``, ``normalize`` and
     ``weighted`` are NIST's -C, -N and -W; ``plan`` takes the plan's definitions instead (and none
-    of those). The run ID defaults to the run folder's name."""
+    of those). The run ID defaults to the run folder's name. ``explain``: each row and the summary
+    carry their explanation (TA2Scores.explanations)."""
     run = Path(run)
     if plan and (cutoff or normalize or weighted):
         raise UsageError(
-            "--cutoff, --normalize and --weighted are options of NIST's scorer; --plan divides by min(K, GT) and values items 0 or 1"
+            "--cutoff, --normalize and --weighted are options of NIST's scorer; "
+            "--plan divides by min(K, GT) and values items 0 or 1"
         )
     for path, what in (
         (run, "RUN"),
@@ -52,16 +58,22 @@ def score_ta2(
         _check_counts(queries, str(queries_to_score))
     judged = read_assessments(assessments, skip_short=plan)
     tables = load_aux(aux, TA2_CORE)
-    files = load_run(run, tables, queries)
+    files = load_run(run, tables, queries, places=explain)
     notes = [*judged.notes, *_response_notes(queries, files)]
     errors = sum(f.errors for f in files.values())
     name = run_id if run_id is not None else (run.name if run.is_dir() else run.parent.name)
     entities = {q.query_id: q.entity_id for q in queries.values()}
     if plan:
-        rows, summary, denominator = score_plan(queries, files, judged)
-        return TA2Scores(name, PLAN, tuple(rows), summary, entities, (), tuple(notes), errors, denominator)
-    rows, summary, warnings, more = score_nist(queries, files, judged, ScorerFlags(cutoff, normalize, weighted))
-    return TA2Scores(name, NIST, tuple(rows), summary, entities, tuple(warnings), tuple(notes + more), errors)
+        rows, summary, denominator = score_plan(queries, files, judged, explain)
+        per_query = {q: min(queries[q].clusters, sum(r.query_id == q for r in rows)) for q in queries}
+        explained = explain_summary(rows, True, summary, per_query) if explain else None
+        return TA2Scores(name, PLAN, tuple(rows), summary, entities, (), tuple(notes), errors, denominator, explained)
+    flags = ScorerFlags(cutoff, normalize, weighted)
+    rows, summary, warnings, more = score_nist(queries, files, judged, flags, explain)
+    explained = explain_summary(rows, False, summary, {}) if explain else None
+    return TA2Scores(
+        name, NIST, tuple(rows), summary, entities, tuple(warnings), tuple(notes + more), errors, None, explained
+    )
 
 
 def _check_counts(queries: Mapping[str, Query], path: str) -> None:

@@ -3,7 +3,9 @@ as NIST's AcrossDocumentsCoreferenceMetricV2 table has them, and the summary val
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from aifcheck.score.explain import Explanation
 
 NIST = "nist"
 PLAN = "plan"
@@ -40,6 +42,7 @@ class PseudoQuery:
     ap: float
     cluster: str | None  # the aligned cluster, None when none
     counts: ResponseCounts
+    explanation: Explanation | None = field(default=None, compare=False)  # when asked (aifcheck.score.ta2.explain)
 
 
 @dataclass(frozen=True)
@@ -53,3 +56,10 @@ class TA2Scores:
     notes: tuple[str, ...]  # documented results where NIST's code stops, and what its validator logs
     errors: int  # response rows dropped or invalid, response files skipped (exit status 1)
     denominator: int | None = None  # plan: the sum over queries of min(C, G)
+    summary_explanation: Explanation | None = None  # when asked: how the summary adds up
+
+    @property
+    def explanations(self) -> tuple[Explanation, ...]:
+        """Every row explained, then the summary (empty unless asked)."""
+        found = tuple(r.explanation for r in self.rows if r.explanation is not None)
+        return (*found, self.summary_explanation) if self.summary_explanation is not None else found

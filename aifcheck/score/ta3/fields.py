@@ -140,18 +140,31 @@ def _correct(claim: AssessedClaim, field: Field, rows: dict[str, OuterClaimRow],
     return judged
 
 
-def required_correct(claim: AssessedClaim, flagged: bool) -> bool:
+def required_correct(claim: AssessedClaim, flagged: bool) -> tuple[bool, str | None]:
     """Whether the required fields of component 1 are all correct, read in plan order up to the
-    first that is not (NIST reads no further)."""
+    first that is not (NIST reads no further); and the required field the claim lacks, where one
+    is reached that it has no component 1 of (a Condition 7 claim frame has no template or X
+    variable). Such a field is not correct; NIST's scorer stops on it (AttributeError)."""
     if flagged:
-        return True
+        return True, None
     for field in REQUIRED:
         rows = claim.fields.get(field.name, {}).get("1")
         if rows is None:
-            raise InputError(claim.path, f"required field {field.name} has no component 1")
+            return False, field.name
         if not _correct(claim, field, rows, "1"):
-            return False
-    return True
+            return False, None
+    return True, None
+
+
+def judgement_lines(claim: AssessedClaim) -> list[tuple[str, int]]:
+    """The line of each row that judges a component of a field (the field's name, the line), in
+    FIELDS order, then component order."""
+    return [
+        (field.name, row.line)
+        for field in FIELDS
+        for rows in claim.fields.get(field.name, {}).values()
+        if (row := rows.get(field.judged_by)) is not None
+    ]
 
 
 def claim_values(claim: AssessedClaim, flagged: bool, correct: bool) -> ClaimValues:
@@ -227,7 +240,7 @@ def _context_table() -> np.ndarray:
     changed = True
     while changed:
         grown = [reach[k] | novel_context(k) for k in range(len(FIELDS))]
-        changed = any((g != r).any() for g, r in zip(grown, reach))
+        changed = any((g != r).any() for g, r in zip(grown, reach, strict=True))
         reach = grown
     table = np.zeros((len(masks), len(masks)), dtype=np.int32)
     for k in range(len(FIELDS)):
@@ -244,7 +257,7 @@ class NoveltyMatrix:
 
     CONTEXT = _context_table()
     WEIGHTS = np.array([sum(f.weight for k, f in enumerate(FIELDS) if m >> k & 1) for m in range(1 << len(FIELDS))])
-    MULTI = [k for k, f in enumerate(FIELDS) if f.max_values > 1]
+    MULTI = tuple(k for k, f in enumerate(FIELDS) if f.max_values > 1)
     SINGLE = sum(1 << k for k, f in enumerate(FIELDS) if f.max_values == 1)
     NO_DATE = (0, *(Bound(True) * 4))
 

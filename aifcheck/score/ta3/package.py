@@ -27,15 +27,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from aifcheck.errors import InputError
-from aifcheck.loading.paths import read_text
+from aifcheck.loading.paths import entries, input_folder, missing, read_text
 from aifcheck.loading.tsv import read_table
+from aifcheck.pipeline.ta3.qcf import QCF_RUN
 
 CONDITION_LISTS = {
     "Condition5": ("ontopic", "related", "refuting", "supporting", "nonsupporting", "nonrefuting"),
     "Condition6": ("ontopic",),
     "Condition7": ("ontopic",),
 }
-QCF_RUN = "query_claim_frames"
 # LDC's relation names -> the list a claim with that relation belongs to; `identical` has none
 RELATIONS = {"supported_by": "supporting", "refuted_by": "refuting", "related": "related"}
 IDENTICAL = "identical"
@@ -126,8 +126,9 @@ def read_package(
     assessments: str | os.PathLike, claim_mappings: str | os.PathLike, queries: dict[str, QueryToScore]
 ) -> Package:
     package = Path(assessments) / "data" / "TA3"
-    if not package.is_dir():
+    if missing(package):
         raise InputError(str(assessments), "not an LDC assessment package: data/TA3 is missing")
+    input_folder(package, "LDC's package")
     names = ("pool_claim_uid", "condition", "query_id", "run_id", "run_claim_id")
     table = read_table(claim_mappings, names)
     at = [table.column(c) for c in names]
@@ -151,10 +152,12 @@ def read_package(
             raise InputError(
                 table.path,
                 f"no row maps the query claim frame of {scored.query_id} "
-                f"(run_id {QCF_RUN}, run_claim_id {scored.query_id})",
+                f"(run_id {QCF_RUN}, run_claim_id {scored.query_id}): make the pool with "
+                "pool ta3 --user-queries DIR --aux DIR, which pools the query claim frames as NIST did",
             )
     ldc = package / "ldc_claims"
-    ldc_files = set(os.listdir(ldc)) if ldc.is_dir() else set()
+    # LDC's own judgements where they exist: a folder that cannot be read is an error, not none
+    ldc_files = {p.name for p in entries(ldc, "LDC's claims")} if not missing(ldc) else set()
     claims = {
         uid: _read_claim(package, uid, f"{uid}-outer-claim.tab" in ldc_files, table.path, line)
         for uid, line in first_line.items()
@@ -188,7 +191,7 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
     cells stops NIST, and is an InputError here). A run reads thousands: str.split is the fastest."""
     name = f"{uid}-outer-claim.tab"
     path = os.path.join(package, "ldc_claims" if from_ldc else "system_claims", name)
-    if not os.path.lexists(path):
+    if missing(path):
         message = f"pool claim {uid} has no {name} in {package}/system_claims or ldc_claims"
         raise InputError(mappings_path, message, line)
     lines = read_text(path, universal=True).split("\n")
@@ -225,7 +228,7 @@ Relations = tuple[
 
 
 def _read_relations(path: Path) -> Relations:
-    if not path.is_file():
+    if missing(path):  # (one that is there is read, and told of if it is no file)
         raise InputError(str(path), "missing: the LDC package has no cross_claim_relations.tab")
     names = ("query_claim_id", "system_claim_id", "relation")
     table = read_table(path, names)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from aifcheck.errors import InputError
+from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import entries
 from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, named_columns, ranking_width, read_ranking
 from aifcheck.names import CONDITION_FOLDERS
@@ -32,6 +32,14 @@ TAGS = ("supporting", "refuting", "related")
 ONTOPIC = "ontopic"
 NIST_RANKINGS = "SPARQL-AUGMENTED-output"
 NIST_FRAMES = "ARF-output"
+DOCKER_STAGES = (
+    "SPARQL-output",
+    "SPARQL-CLEAN-output",
+    "SPARQL-MERGED-output",
+    "SPARQL-VALID-output",
+    NIST_RANKINGS,
+    NIST_FRAMES,
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,9 @@ def read_run(path: str | os.PathLike) -> Run:
     root = Path(path)
     if not root.is_dir():
         raise InputError(str(root), "not a folder: expected a TA3 run (Condition5|6|7/<query>/<query>.ranking.tsv)")
+    if root.name in DOCKER_STAGES and (root.parent / NIST_RANKINGS).is_dir():
+        # a stage's folder of NIST's docker output: the run is the folder above it (its name the run ID)
+        raise UsageError(f"{root}: a stage's folder of NIST's docker output: give the run, {root.parent}")
     nist = (root / NIST_RANKINGS).is_dir()
     rankings_root = root / NIST_RANKINGS if nist else root
     folders = [rankings_root / c for c in CONDITION_FOLDERS if (rankings_root / c).is_dir()]
@@ -118,10 +129,15 @@ def _ranked(path: Path, ranking_line: RankingLine, condition: str, width: int) -
         )
     claim_id, rank_text = cells[1].strip(), cells[2].strip()
     tag = cells[3].strip() if width == 4 else ONTOPIC
+    return Ranked(claim_id, _rank(rank_text, claim_id, path, line), tag, str(path), line)
+
+
+def _rank(text: str, claim_id: str, path: Path, line: int) -> Decimal:
+    """A rank: any finite number (ranks sort by value)."""
     try:
-        rank = Decimal(rank_text)
-        if not rank.is_finite():
-            raise InvalidOperation
+        rank = Decimal(text)
     except InvalidOperation:
-        raise InputError(str(path), f"rank '{rank_text}' of {claim_id} is not a number", line) from None
-    return Ranked(claim_id, rank, tag, str(path), line)
+        rank = None
+    if rank is None or not rank.is_finite():
+        raise InputError(str(path), f"rank '{text}' of {claim_id} is not a number", line)
+    return rank

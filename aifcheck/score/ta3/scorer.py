@@ -28,7 +28,7 @@ judged as its file says (NIST's novelty cache mixes the two in computation order
 
 As in NIST's code, a (query, claim) pair without a relation row takes the relation of the
 relation file's last row (NIST's lookup leaves its loop variable behind: research §2.6 item 7;
-a warning says how many claims it touched); under ``plan`` it has no relation. Where NIST's code
+a warning says how many claims it touched); under ``plan`` it has no relation. Source NIST's code
 stops on legal input, the result is the one documented in docs/differences.md: an ALL-Macro over
 no query with GT > 0 is None (NIST divides by zero); an NDCG above 1 (the greedy ideal list is
 not always ideal) is reported with a warning (NIST stops). ``plan=True`` applies the plan's
@@ -46,9 +46,22 @@ from pathlib import Path
 
 import numpy as np
 
-from aifcheck.errors import InputError
+from aifcheck.errors import InputError, UsageError
+from aifcheck.extract.claims import OUTER, claim_lines
+from aifcheck.pipeline.ta3.qcf import QCF_RUN
 from aifcheck.score.allocations import cyclic_gc_paused
-from aifcheck.score.ta3.fields import FIELD_INDEX, NOTHING, ClaimValues, NoveltyMatrix, claim_values, required_correct
+from aifcheck.score.explain import Explanation, Source
+from aifcheck.score.ta3 import explain
+from aifcheck.score.ta3.fields import (
+    FIELD_INDEX,
+    FIELDS,
+    NOTHING,
+    ClaimValues,
+    NoveltyMatrix,
+    claim_values,
+    judgement_lines,
+    required_correct,
+)
 from aifcheck.score.ta3.package import CONDITION_LISTS, Package, QueryToScore, read_package, read_queries
 from aifcheck.score.ta3.run import ONTOPIC, Ranked, Run, read_run
 
@@ -121,6 +134,7 @@ class TA3Scores:
     plan: bool
     metrics: tuple[TA3MetricScores, ...]  # in METRICS order
     warnings: tuple[str, ...]
+    explanations: tuple[Explanation, ...] = ()  # every row explained, when asked (aifcheck.score.ta3.explain)
 
     def __getitem__(self, metric: str) -> TA3MetricScores:
         for scores in self.metrics:
@@ -136,25 +150,42 @@ def score_ta3(
     assessments: str | os.PathLike,
     run_id: str | None = None,
     plan: bool = False,
+    explain: bool = False,
 ) -> TA3Scores:
     """Score a TA3 run (see the module's docstring). ``run_id`` is the run's ID in
-    claim-mappings.tab, by default the submission folder's name. Raises InputError (file and
-    line) for input that cannot be scored."""
+    claim-mappings.tab, by default the submission folder's name; ``explain``: explain every row
+    (TA3Scores.explanations). Raises InputError (file and line) for input that cannot be scored."""
     with cyclic_gc_paused():
+        run = read_run(submission)
         queries = read_queries(queries_to_score)
         package = read_package(assessments, claim_mappings, queries)
-        run = read_run(submission)
         run_id = run_id or Path(submission).resolve().name
-        scorer = _Scorer(queries, package, run, run_id, plan)
+        scorer = _Scorer(queries, package, run, run_id, plan, explain)
         rows: dict[str, list[ScoreRow]] = defaultdict(list)  # metric -> rows
         for query in queries.values():
             scorer.score(query, rows)
     scorer.warn_unrelated()
-    metrics = []
+    scorer.warn_lacking()
+    metrics, explanations = [], []
     for metric in METRICS:
         ordered = tuple(sorted(rows[metric], key=_row_order))
-        metrics.append(TA3MetricScores(metric, ordered, _macros(ordered)))
-    return TA3Scores(run_id, plan, tuple(metrics), (*package.warnings, *run.warnings, *scorer.warnings))
+        macros = _macros(ordered)
+        metrics.append(TA3MetricScores(metric, ordered, macros))
+        if explain:
+            order = {(r.condition, r.query_id, r.relation): n for n, r in enumerate(ordered)}
+            explanations += sorted(scorer.explanations[metric], key=lambda e: order[tuple(v for _, v in e.row)])
+            explanations += [_explain_macro(metric, m, ordered) for m in macros]
+    warnings = (*package.warnings, *run.warnings, *scorer.warnings)
+    return TA3Scores(run_id, plan, tuple(metrics), warnings, tuple(explanations))
+
+
+def _explain_macro(metric: str, found: Macro, rows: Sequence[ScoreRow]) -> Explanation:
+    group = [
+        (r.query_id, r.ndcg if isinstance(r, NDCGRow) else r.f1, r.ground_truth)
+        for r in rows
+        if (r.condition, r.relation) == (found.condition, found.relation)
+    ]
+    return explain.macro(metric, found.condition, found.relation, group, found.value)
 
 
 def _row_order(row: ScoreRow) -> tuple[str, str, str]:
@@ -181,8 +212,13 @@ class _Entry:
 
 
 class _Scorer:
-    def __init__(self, queries: dict[str, QueryToScore], package: Package, run: Run, run_id: str, plan: bool):
+    def __init__(
+        self, queries: dict[str, QueryToScore], package: Package, run: Run, run_id: str, plan: bool, explain: bool
+    ):
         self.queries, self.package, self.run, self.run_id, self.plan = queries, package, run, run_id, plan
+        self.explain = explain
+        self.explanations: dict[str, list[Explanation]] = defaultdict(list)  # metric -> its rows explained
+        self.claim_lines: dict[Path, dict[str, int]] = {}  # a claim frame file -> its claims' lines
         self.novelty = NoveltyMatrix(plan)
         self.values: dict[tuple[str, bool], ClaimValues] = {}
         self.correct: dict[tuple[str, bool], bool] = {}
@@ -190,11 +226,14 @@ class _Scorer:
         self.encoded: dict[tuple[str, bool] | None, tuple[int, ...]] = {}
         self.warnings: list[str] = []
         self.unrelated: set[tuple[str, str]] = set()  # (query, uid) pairs read without a relation row
+        self.lacking: dict[str, str] = {}  # pool uid -> the required field it has no component 1 of
         self.assessed = {key: [self._pool_uid(key, r) for r in ranked] for key, ranked in run.rankings.items()}
         if run.rankings and not any(uid for uids in self.assessed.values() for uid in uids):
-            self.warnings.append(
-                f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool "
-                "claim (is the run ID right? see --run-id)"
+            # every score would be 0: a run ID (the folder's name by default) the pool does not know
+            held = sorted({r for _, _, r, _ in package.runs} - {QCF_RUN})
+            raise UsageError(
+                f"{package.mappings_path}: no ranked claim of run {run_id} is mapped to a pool claim; the mappings "
+                f"hold run(s) {', '.join(held) or '(none)'}: give the run's ID with --run-id"
             )
         self.rows_by_query: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
         for query_id, uid, kind in package.relation_rows:
@@ -271,8 +310,22 @@ class _Scorer:
     def _required_correct(self, uid: str, flagged: bool) -> bool:
         key = (uid, flagged)
         if key not in self.correct:
-            self.correct[key] = required_correct(self.package.claims[uid], flagged)
+            self.correct[key], lacking = required_correct(self.package.claims[uid], flagged)
+            if lacking:
+                self.lacking[uid] = lacking
         return self.correct[key]
+
+    def warn_lacking(self) -> None:
+        """One line for the claims read without a required field: not correct here, where NIST's
+        scorer stops."""
+        if self.lacking:
+            shown = ", ".join(f"{uid} ({name})" for uid, name in sorted(self.lacking.items())[:3])
+            more = ", ..." if len(self.lacking) > 3 else ""
+            self.warnings.append(
+                f"{len(self.lacking)} pool claim(s) have no component 1 of a required field, as a Condition 7 claim "
+                f"frame has no template or X variable ({shown}{more}): their required fields are not all correct, "
+                "so they gain nothing and are in no ideal list (NIST's scorer stops on them)"
+            )
 
     def _relation(self, query: QueryToScore, uid: str) -> str | None:
         """LDC's relation of a pool claim to a query claim frame: its first row's; without one, the
@@ -286,10 +339,8 @@ class _Scorer:
     def _truth(self, query: QueryToScore, relation: str) -> list[str]:
         """The pool uids of the list's ideal candidates that have correct required fields, sorted."""
         identical = self.package.identical.get(query.query_id, frozenset())
-        if relation == ONTOPIC:
-            sources = [q for q in self.queries.values() if q.topic_id == query.topic_id]
-        else:
-            sources = [query]
+        same_topic = [q for q in self.queries.values() if q.topic_id == query.topic_id]
+        sources = same_topic if relation == ONTOPIC else [query]
         found = {
             uid
             for source in sources
@@ -304,6 +355,44 @@ class _Scorer:
             if self._required_correct(uid, uid in self.package.flagged)
         )
 
+    # --- explanations --------------------------------------------------------------------------
+
+    def _about(self, query: QueryToScore, uid: str) -> tuple[tuple[str, object], ...]:
+        """What LDC says of a pool claim: its relation to the query claim frame, whether its required
+        fields are correct, and each field's correct values (its field judgments)."""
+        flagged = uid in self.package.flagged
+        values = self._values(uid, flagged)
+        fields = tuple((f.name, ",".join(sorted(v)) or None) for f, v in zip(FIELDS, values.values, strict=True))
+        relation = self.package.relations.get((query.query_id, uid), "no row")
+        return (("relation", relation), ("required_correct", int(values.required_correct)), *fields)
+
+    def _where(self, key: tuple[str, str], claim: Ranked | None, uid: str | None) -> tuple[Source, ...]:
+        """The run's ranking row and the claim's file beside it, its claim-mappings row, and the rows
+        of the pool claim's assessment that judge each field."""
+        found = []
+        if claim is not None:
+            found.append(Source("system", "ranking", claim.path, claim.line))
+            frame = Path(claim.path).parent / f"{claim.claim_id}.ttl"  # the KB, or the folder of its tables
+            if frame.exists():
+                line = self._claim_line(frame, claim.claim_id)
+                table = frame / f"{OUTER}.rq.tsv" if frame.is_dir() else frame
+                found.append(Source("system", "claim", str(table), line))
+            rows = self.package.runs.get((*key, self.run_id, claim.claim_id), ())
+            found += [Source("gold", "claim mapping", self.package.mappings_path, r.line) for r in rows[:1]]
+        if uid is not None and uid in self.package.claims:
+            assessed = self.package.claims[uid]
+            found += [Source("gold", f"{name} judgement", assessed.path, n) for name, n in judgement_lines(assessed)]
+        return tuple(found)
+
+    def _claim_line(self, frame: Path, claim_id: str) -> int | None:
+        """The line of a claim frame in its file (None when the file cannot be read or lacks it)."""
+        if frame not in self.claim_lines:
+            try:
+                self.claim_lines[frame] = claim_lines(frame)
+            except InputError:
+                self.claim_lines[frame] = {}
+        return self.claim_lines[frame].get(claim_id)
+
     # --- one query -----------------------------------------------------------------------------
 
     def score(self, query: QueryToScore, rows: dict[str, list[ScoreRow]]) -> None:
@@ -312,7 +401,10 @@ class _Scorer:
         ranked = self.run.rankings.get(key, ())
         uids = self.assessed.get(key, [])
         relations = CONDITION_LISTS[query.condition]
-        lists = {r: [(c, u) for c, u in zip(ranked, uids) if _fits(c.tag, r) and (u or self.plan)] for r in relations}
+        lists = {
+            r: [(c, u) for c, u in zip(ranked, uids, strict=True) if _fits(c.tag, r) and (u or self.plan)]
+            for r in relations
+        }
         truths = {r: self._truth(query, r) for r in relations}
         base = None  # what a claim is first compared with: the query claim frame, or nothing
         if query.condition == "Condition5":
@@ -364,7 +456,7 @@ class _Scorer:
         gains = _submitted_gains(matrix, base, [e.index for e in entries], scales)
         truth_scales = np.array([self._scale(query, relation, uid, None) for uid, _ in truth], dtype=float)
         order, ideal_gains = _greedy(matrix, base, np.array([i for _, i in truth], dtype=int), truth_scales)
-        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains)]
+        ideal = [(truth[k][0], g) for k, g in zip(order, ideal_gains, strict=True)]
         # F1 counts a claim whose relation is compatible at all (NIST's scale > 0), in both modes:
         # the matrix row of each claim counted, None for the others
         counted = [
@@ -386,20 +478,36 @@ class _Scorer:
                     f"NDCG {score:.4f} > 1 (the greedy ideal list is not ideal here; NIST stops)"
                 )
             assessed = sum(1 for e in entries[:keep] if e.uid)
-            rows[f"NDCGScorerV{version}"].append(
-                NDCGRow(
-                    query.condition,
-                    query.query_id,
-                    relation,
-                    assessed,
-                    len(row_ideal),
-                    score,
-                    tuple(row_gains),
-                    tuple(row_ideal),
-                    dcg,
-                    idcg,
-                )
+            row = NDCGRow(
+                query.condition,
+                query.query_id,
+                relation,
+                assessed,
+                len(row_ideal),
+                score,
+                tuple(row_gains),
+                tuple(row_ideal),
+                dcg,
+                idcg,
             )
+            rows[f"NDCGScorerV{version}"].append(row)
+            key = (query.condition, query.query_id, relation)
+            ranked = [(e.ranked, e.uid) for e in entries[:keep]]
+            if self.explain:
+                values = (("ndcg", score), ("assessed", assessed), ("gt", len(row_ideal)))
+                self.explanations[f"NDCGScorerV{version}"].append(
+                    explain.ndcg(
+                        f"NDCGScorerV{version}",
+                        key,
+                        values,
+                        ranked,
+                        scales[:keep],
+                        row_gains,
+                        row_ideal,
+                        lambda uid, q=query: self._about(q, uid),
+                        lambda c, u, k=key[:2]: self._where(k, c, u),
+                    )
+                )
             for variant in F1_FIELDS:
                 found = [None if i is None else combos[i][variant] for i in counted[:keep]]
                 truth_combos = {combos[truth[k][1]][variant] for k in order[:keep]}
@@ -407,9 +515,26 @@ class _Scorer:
                     found = [None if c == qcf[variant] else c for c in found]
                     truth_combos.discard(qcf[variant])
                 best, cutoff, unique = _best_f1(found, truth_combos, self.plan)
-                rows[f"F1ScorerV{version}{variant}"].append(
-                    F1Row(query.condition, query.query_id, relation, cutoff, unique, len(truth_combos), best)
-                )
+                metric = f"F1ScorerV{version}{variant}"
+                rows[metric].append(F1Row(*key, cutoff, unique, len(truth_combos), best))
+                if self.explain:
+                    values = (("f1", best), ("unique", unique), ("gt", len(truth_combos)))
+                    values += (("cutoff", cutoff),) if cutoff is not None else ()
+                    curve = f1_curve(found, truth_combos, self.plan)
+                    self.explanations[metric].append(
+                        explain.f1(
+                            metric,
+                            key,
+                            values,
+                            ranked,
+                            found,
+                            truth_combos,
+                            curve,
+                            cutoff,
+                            self.plan,
+                            lambda c, u, k=key[:2]: self._where(k, c, u),
+                        )
+                    )
 
 
 def _fits(tag: str, relation: str) -> bool:
@@ -427,7 +552,7 @@ def _submitted_gains(matrix: np.ndarray, base: int, rows: list[int | None], scal
     above[np.triu_indices(len(picks))] = np.inf
     least = np.minimum(matrix[picks, base], above.min(axis=1))
     gains = [0.0] * len(rows)
-    for k, value in zip(assessed, least):
+    for k, value in zip(assessed, least, strict=True):
         gains[k] = scales[k] * float(value)
     return gains
 
@@ -455,10 +580,19 @@ def _dcg(gains: Sequence[float]) -> float:
 
 
 def _best_f1(combos: Sequence[str | None], truth: set[str], plan: bool) -> tuple[float, int | None, int]:
-    """(best F1, earliest cutoff reaching it, unique combinations there); NIST's recall counts every
-    unique combination, the plan's only those in the truth."""
-    seen: set[str] = set()
+    """(best F1, earliest cutoff reaching it, unique combinations there)."""
     best: tuple[float, int | None, int] = (0, None, 0)
+    for k, (f1, unique) in enumerate(f1_curve(combos, truth, plan), 1):
+        if best[1] is None or f1 > best[0]:
+            best = (f1, k, unique)
+    return best
+
+
+def f1_curve(combos: Sequence[str | None], truth: set[str], plan: bool) -> list[tuple[float, int]]:
+    """(F1, unique combinations) at each cutoff k of the list; NIST's recall counts every unique
+    combination, the plan's only those in the truth."""
+    seen: set[str] = set()
+    curve = []
     for k, combo in enumerate(combos, 1):
         if combo is not None:
             seen.add(combo)
@@ -467,6 +601,5 @@ def _best_f1(combos: Sequence[str | None], truth: set[str], plan: bool) -> tuple
         if truth:
             recall = (len(seen & truth) if plan else len(seen)) / len(truth)
             f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
-        if best[1] is None or f1 > best[0]:
-            best = (f1, k, len(seen))
-    return best
+        curve.append((f1, len(seen)))
+    return curve

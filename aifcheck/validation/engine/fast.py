@@ -9,7 +9,8 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
-from typing import BinaryIO, TypeVar
+from contextlib import suppress
+from typing import Any, BinaryIO, TypeVar
 
 from aifcheck.loading.kb import KB
 from aifcheck.spread.parallel import die_with_parent, signals_held
@@ -55,36 +56,10 @@ def _in_forks(
     reaped: set[int] = set()
     try:
         os.set_blocking(write, False)  # what a full pipe cannot take is left unclaimed
-        try:
+        with suppress(BlockingIOError):
             os.write(write, b"".join(i.to_bytes(_TICKET, "little") for i in (order or range(len(checks)))))
-        except BlockingIOError:
-            pass
         os.close(write)
-        parent = os.getpid()
-        for _ in range(processes - 1):
-            try:
-                read, send = os.pipe()
-            except OSError:
-                break
-            try:
-                with signals_held():
-                    pid = os.fork()
-            except OSError:  # no process to spare
-                os.close(read)
-                os.close(send)
-                break
-            if pid == 0:  # the copy: what it solved into the pipe, then gone without the parent's clean-up
-                try:
-                    die_with_parent(parent)
-                    os.close(read)
-                    with os.fdopen(send, "wb") as pipe:
-                        pickle.dump(
-                            [(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL
-                        )
-                finally:
-                    os._exit(0)
-            os.close(send)
-            children.append((pid, os.fdopen(read, "rb")))
+        _fork_copies(solve, checks, tickets, processes - 1, children)
         outcomes = {i: solve(checks[i]) for i in _claimed(tickets)}
         for pid, pipe in children:
             try:
@@ -102,8 +77,42 @@ def _in_forks(
         for pid, pipe in children:
             pipe.close()
             if pid not in reaped:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                # (reaped already when an interrupt came between its wait and the note of it)
+                with suppress(ProcessLookupError, ChildProcessError):
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+
+
+def _fork_copies(
+    solve: Callable[[T], R], checks: list[T], tickets: int, copies: int, children: list[tuple[int, BinaryIO]]
+) -> None:
+    """Up to ``copies`` forked copies of this process, each claiming checks from ``tickets`` and
+    sending what it solved through its pipe; each added to ``children`` as it is made."""
+    parent = os.getpid()
+    for _ in range(copies):
+        try:
+            read, send = os.pipe()
+        except OSError:
+            return
+        try:
+            with signals_held():
+                pid = os.fork()
+        except OSError:  # no process to spare
+            os.close(read)
+            os.close(send)
+            return
+        if pid == 0:  # the copy: what it solved into the pipe, then gone without the parent's clean-up
+            try:
+                die_with_parent(parent)
+                os.close(read)
+                with os.fdopen(send, "wb") as pipe:
+                    pickle.dump(
+                        [(i, solve(checks[i])) for i in _claimed(tickets)], pipe, protocol=pickle.HIGHEST_PROTOCOL
+                    )
+            finally:
+                os._exit(0)
+        os.close(send)
+        children.append((pid, os.fdopen(read, "rb")))
 
 
 def _claimed(tickets: int) -> Iterator[int]:
@@ -139,24 +148,9 @@ class FastExecutor:
             except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
                 return exc
 
-        # pyoxigraph releases the GIL while it evaluates, so queries run on all cores at once;
-        # results are still yielded rule by rule, in order. On one thread they run here: handing
-        # queries to a pool thread costs a tenth more CPU (measured on 6k-triple documents)
-        pool = None
-        if self.threads > 1 and _can_fork(kb):
-            # the longest queries first (the closed shapes' O10 is the longest and the slowest: a
-            # query's length says roughly what it costs), so that short ones are left to even out the end
-            longest = sorted(range(len(checks)), key=lambda i: -len(queries[checks[i][0].id, checks[i][1]]))
-            outcomes: Iterator = _in_forks(solve, checks, self.threads, longest)
-        elif self.threads > 1:
-            from concurrent.futures import ThreadPoolExecutor  # (with logging: imports a forked run does without)
-
-            pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="aifcheck-query")
-            outcomes = pool.map(solve, checks)
-        else:
-            outcomes = map(solve, checks)
+        outcomes, pool = self._outcomes(kb, solve, checks, queries)
         try:
-            for done, ((rule, index, constraint), outcome) in enumerate(zip(checks, outcomes), start=1):
+            for done, ((rule, index, constraint), outcome) in enumerate(zip(checks, outcomes, strict=True), start=1):
                 if progress is not None:
                     progress(done, len(checks))
                 if isinstance(outcome, Exception):
@@ -171,9 +165,26 @@ class FastExecutor:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
 
+    def _outcomes(self, kb: KB, solve: Callable, checks: list, queries: Queries) -> tuple[Iterator, Any]:
+        """Each check's outcome, in order, and the thread pool that solves them (if any).
+        pyoxigraph releases the GIL while it evaluates, so queries run on all cores at once;
+        results are still yielded rule by rule, in order. On one thread they run here: handing
+        queries to a pool thread costs a tenth more CPU (measured on 6k-triple documents)."""
+        if self.threads > 1 and _can_fork(kb):
+            # the longest queries first (the closed shapes' O10 is the longest and the slowest: a
+            # query's length says roughly what it costs), so that short ones are left to even out the end
+            longest = sorted(range(len(checks)), key=lambda i: -len(queries[checks[i][0].id, checks[i][1]]))
+            return _in_forks(solve, checks, self.threads, longest), None
+        if self.threads > 1:
+            from concurrent.futures import ThreadPoolExecutor  # (with logging: imports a forked run does without)
+
+            pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="aifcheck-query")
+            return pool.map(solve, checks), pool
+        return map(solve, checks), None
+
     @staticmethod
     def _result(rule: Rule, index: int, constraint: Constraint, variables: list[str], row) -> RawResult:
-        bound = {name: term for name, term in zip(variables, row) if term is not None}
+        bound = {name: term for name, term in zip(variables, row, strict=True) if term is not None}
         focus = bound["this"]
         # a message shows a term by its value, a blank node by its identifier (as pySHACL does)
         texts = {k: v.value for k, v in bound.items()}

@@ -20,6 +20,9 @@ class Metric:
     metatypes: tuple[str, ...]  # the metatypes results.json reports (ALL first)
     omitted_languages: tuple[str, ...] = ()  # languages NIST's driver lists no entry for
     headline: int = 0  # its place among the metrics ``aifcheck score ta1`` prints (0: not printed)
+    # its rows come from aligned clusters, of the documents the run submitted: a core document the
+    # run lacks has none, and is left out of the macro mean (the others score it 0)
+    submitted_only: bool = False
 
 
 _EVENTS = ("ALL", "Event", "Relation")
@@ -40,11 +43,19 @@ _ARGUMENTS = tuple(
 # in the order NIST's scorer runs them (each over every document)
 METRICS: tuple[Metric, ...] = (
     Metric("CoreferenceMetric", coreference.score, "f1", "F1", ("ALL", "Entity", "Event"), headline=2),
-    Metric("FrameMetric", frame.score, "average_edge_score", "S", _EVENTS, headline=1),
-    Metric("TemporalMetric", temporal.score, "similarity", "S", _EVENTS, headline=4),
-    Metric("NegationMetricV1", negation.score_v1, "f1", "F1", _EVENTS),
+    Metric("FrameMetric", frame.score, "average_edge_score", "S", _EVENTS, headline=1, submitted_only=True),
+    Metric("TemporalMetric", temporal.score, "similarity", "S", _EVENTS, headline=4, submitted_only=True),
+    Metric("NegationMetricV1", negation.score_v1, "f1", "F1", _EVENTS, submitted_only=True),
     Metric("NegationMetricV2", negation.score_v2, "f1", "F1", _EVENTS, headline=5),
-    Metric("TypeMetricV4", type_metric.score, "type_similarity", "S", ("ALL", "Entity", "Event"), headline=3),
+    Metric(
+        "TypeMetricV4",
+        type_metric.score,
+        "type_similarity",
+        "S",
+        ("ALL", "Entity", "Event"),
+        headline=3,
+        submitted_only=True,
+    ),
     *_ARGUMENTS,
 )
 HEADLINE = tuple(m.name for m in sorted((m for m in METRICS if m.headline), key=lambda m: m.headline))

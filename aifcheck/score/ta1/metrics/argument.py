@@ -38,12 +38,9 @@ VARIANTS = {"A": None, "B": True, "C": False}  # whether a TRF must have a negat
 
 def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     """Variant ``A``, ``B`` or ``C``; ``justified`` for variant 1 (checked only under plan)."""
-    wanted = VARIANTS[variant]
     rows = []
     for document, language in inputs.documents():
-        gold = [t for t in frame_trfs(inputs.gold.get(document)) if wanted is None or wanted in t.negation]
-        system = [t for t in frame_trfs(inputs.system.get(document)) if wanted is None or wanted in t.negation]
-        matched = _match(inputs, document, gold, system, justified and inputs.plan)
+        gold, system, matched = matched_trfs(inputs, document, variant, justified)
         system_score = {j: value for _, j, value in matched}
         gold_matched = {i for i, _, _ in matched}
         for key, metatypes in GROUPS.items():
@@ -61,14 +58,43 @@ def score(inputs: Inputs, variant: str, justified: bool) -> MetricScores:
     return summarise(COLUMNS, rows, ("trf_score",), by_document_metatype)
 
 
-def _match(
+def matched_trfs(
+    inputs: Inputs, document: str, variant: str, justified: bool
+) -> tuple[list[Trf], list[Trf], list[tuple[int, int, float]]]:
+    """The document's gold and system TRFs of the variant, and match_trfs' matching of them
+    (computed once for the metric and its explanation)."""
+    key = ("argument", document, variant, justified and inputs.plan)
+    if key not in inputs.computed:
+        gold, system = trfs(inputs, document, variant)
+        inputs.computed[key] = (gold, system, match_trfs(inputs, document, gold, system, justified and inputs.plan))
+    return inputs.computed[key]  # type: ignore[return-value]
+
+
+def trfs(inputs: Inputs, document: str, variant: str) -> tuple[list[Trf], list[Trf]]:
+    """The document's gold and system TRFs that the variant scores."""
+    wanted = VARIANTS[variant]
+    return tuple(  # type: ignore[return-value]
+        [t for t in frame_trfs(graph) if wanted is None or wanted in t.negation]
+        for graph in (inputs.gold.get(document), inputs.system.get(document))
+    )
+
+
+def trf_components(inputs: Inputs, document: str, g: Trf, s: Trf) -> tuple[float, float, float]:
+    """TypeSim(subjects), RolesPrecision and ClusterSim(fillers) of a gold and a system TRF whose
+    fillers are aligned to each other."""
+    alignment = inputs.alignments[document]
+    similarity = alignment.system_to_gold[s.filler][1]
+    filler = cluster_sim(similarity, inputs.system[document].cluster(s.filler), inputs.gold[document].cluster(g.filler))
+    return alignment.type_similarity(s.subject, g.subject), roles_precision(g.roles, s.roles), filler
+
+
+def match_trfs(
     inputs: Inputs, document: str, gold: list[Trf], system: list[Trf], check_justification: bool
 ) -> list[tuple[int, int, float]]:
     """(gold index, system index, TRFscore) for the pairs of munkres' matching scoring above 0."""
     if not gold or not system:
         return []
     alignment = inputs.alignments.get(document)
-    gold_responses, system_responses = inputs.gold[document], inputs.system[document]
     scores = np.zeros((len(gold), len(system)))
     if alignment is not None:
         by_filler: dict[str, list[int]] = {}
@@ -76,13 +102,13 @@ def _match(
             by_filler.setdefault(g.filler, []).append(i)
         for j, s in enumerate(system):
             # ClusterSim(fillers) is 0 unless the system filler is aligned to the gold filler
-            gold_filler, similarity = alignment.system_to_gold.get(s.filler, (None, 0))
+            gold_filler = alignment.system_to_gold.get(s.filler, (None, 0))[0]
             for i in by_filler.get(gold_filler, ()):
                 g = gold[i]
                 if g.metatype != s.metatype:
                     continue
-                filler = cluster_sim(similarity, system_responses.cluster(s.filler), gold_responses.cluster(g.filler))
-                value = alignment.type_similarity(s.subject, g.subject) * roles_precision(g.roles, s.roles) * filler
+                subject, roles, filler = trf_components(inputs, document, g, s)
+                value = subject * roles * filler
                 if check_justification and value > 0 and not _justified(inputs, g, s):
                     value = 0.0
                 scores[i, j] = value

@@ -37,6 +37,9 @@ class Inputs:
     only: str | None = None  # score this core document alone (the run scores each document apart)
     # document -> gold cluster -> (file, line) of each of its TM rows, for the messages that name one
     gold_time_rows: dict[str, dict[str, list[tuple[str, int]]]] = field(default_factory=dict)
+    # what a metric computed that its explanation reads again (argument.matched_trfs), shared by
+    # the copies of these inputs each metric is given
+    computed: dict[tuple, object] = field(default_factory=dict, compare=False, repr=False)
 
     def documents(self) -> list[tuple[str, str | None]]:
         """The core documents NIST scores (those the parent-children table knows), with language."""

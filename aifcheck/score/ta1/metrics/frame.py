@@ -63,26 +63,40 @@ def score(inputs: Inputs) -> MetricScores:
 
 
 def _average_edge_score(inputs: Inputs, document: str, gold_list: list[Trf], system_list: list[Trf]) -> float:
-    if not system_list:
-        return 0  # nothing aligned: every gold edge counts, at 0
+    matched = edge_matching(inputs, document, gold_list, system_list)
+    total = 0
+    for _, _, value in matched:  # NIST adds the aligned scores in system edge order
+        total += value
+    count = len(matched) + (len(gold_list) - len(matched)) + (len(system_list) - len(matched))
+    return total / count if matched else 0  # nothing aligned: every gold edge counts, at 0
+
+
+def edge_components(inputs: Inputs, document: str, g: Trf, s: Trf) -> tuple[float, float, float]:
+    """ClusterSim(subjects), RoleSim and ClusterSim(fillers) of a gold and a system edge."""
     alignment = inputs.alignments[document]
     gold, system = inputs.gold[document], inputs.system[document]
+    subject = cluster_sim(
+        aligned_similarity(alignment, s.subject, g.subject), system.cluster(s.subject), gold.cluster(g.subject)
+    )
+    role = roles_precision(g.roles, s.roles) if inputs.plan else 1.0
+    filler = cluster_sim(
+        aligned_similarity(alignment, s.filler, g.filler), system.cluster(s.filler), gold.cluster(g.filler)
+    )
+    return subject, role, filler
+
+
+def edge_matching(
+    inputs: Inputs, document: str, gold_list: list[Trf], system_list: list[Trf]
+) -> list[tuple[int, int, float]]:
+    """(gold index, system index, EdgeScore) of the matching of the edges, in system edge order."""
+    if not system_list:
+        return []
     scores = np.zeros((len(gold_list), len(system_list)))
     for i, g in enumerate(gold_list):
         for j, s in enumerate(system_list):
-            subject = cluster_sim(
-                aligned_similarity(alignment, s.subject, g.subject), system.cluster(s.subject), gold.cluster(g.subject)
-            )
-            role = roles_precision(g.roles, s.roles) if inputs.plan else 1.0
-            filler = cluster_sim(
-                aligned_similarity(alignment, s.filler, g.filler), system.cluster(s.filler), gold.cluster(g.filler)
-            )
+            subject, role, filler = edge_components(inputs, document, g, s)
             scores[i, j] = subject * role * filler
     rows, columns = linear_sum_assignment(scores, maximize=True)
-    score_of = {int(c): float(scores[r, c]) for r, c in zip(rows, columns)}
-    total = 0
-    for j in range(len(system_list)):  # NIST adds the aligned scores in system edge order
-        if j in score_of:
-            total += score_of[j]
-    count = len(score_of) + (len(gold_list) - len(score_of)) + (len(system_list) - len(score_of))
-    return total / count
+    return sorted(
+        ((int(r), int(c), float(scores[r, c])) for r, c in zip(rows, columns, strict=True)), key=lambda m: m[1]
+    )

@@ -38,9 +38,9 @@ V2_COLUMNS = (
 V2_GROUPS = {"ALL": ("Relation", "Event"), "Relation": ("Relation",), "Event": ("Event",)}
 
 
-def _pairs(inputs: Inputs, document: str):
-    """(metatype, gold id, system id, [(system mention negated, gold mention negated)], |S|, |G|)
-    for each aligned event or relation pair, in NIST's order."""
+def aligned_pairs(inputs: Inputs, document: str):
+    """(metatype, gold id, system id, [(system mention negated, gold mention negated, system mention,
+    gold mention)], |S|, |G|) for each aligned event or relation pair, in NIST's order."""
     alignment = inputs.alignments.get(document)
     if alignment is None:
         return
@@ -53,7 +53,7 @@ def _pairs(inputs: Inputs, document: str):
         paired = alignment.system_mentions.get(system_id, {})
         system_mentions, gold_mentions = system_cluster.by_span, gold_cluster.by_span
         matched = [
-            (mention.negated, gold_mentions[paired[key]].negated)
+            (mention.negated, gold_mentions[paired[key]].negated, key, paired[key])
             for key, mention in system_mentions.items()
             if key in paired and paired[key] in gold_mentions
         ]
@@ -70,9 +70,9 @@ def score_v1(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language in inputs.documents():
         pooled: dict[str, list[float]] = {}
-        for metatype, gold_id, system_id, matched, system_size, gold_size in _pairs(inputs, document):
+        for metatype, gold_id, system_id, matched, system_size, gold_size in aligned_pairs(inputs, document):
             same = 0
-            for system_negated, gold_negated in matched:
+            for system_negated, gold_negated, *_ in matched:
                 same += 1.0 if system_negated == gold_negated else 0
             if inputs.plan:
                 counts = pooled.setdefault(metatype, [0, 0, 0])
@@ -80,7 +80,7 @@ def score_v1(inputs: Inputs) -> MetricScores:
                 counts[1] += system_size
                 counts[2] += gold_size
                 continue
-            values = dict(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size)))
+            values = dict(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size), strict=False))
             rows.append(ScoreRow(document, language, metatype, tuple(values.items()), gold_id, system_id))
         for metatype, (same, system_size, gold_size) in pooled.items():
             rows.append(
@@ -88,7 +88,7 @@ def score_v1(inputs: Inputs) -> MetricScores:
                     document,
                     language,
                     metatype,
-                    tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size))),
+                    tuple(zip(("precision", "recall", "f1"), _prf(same, system_size, gold_size), strict=False)),
                 )
             )
     return summarise(V1_COLUMNS, rows, ("precision", "recall", "f1"), by_cluster, blank=("precision", "recall"))
@@ -102,7 +102,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
             for cluster in graph.clusters if graph else ():
                 if any(m.negated for m in cluster.by_span.values()):
                     negated.update(key for key, metatypes in V2_GROUPS.items() if cluster.metatype in metatypes)
-        pairs = list(_pairs(inputs, document))
+        pairs = list(aligned_pairs(inputs, document))
         for key, metatypes in V2_GROUPS.items():
             if key not in negated:
                 continue
@@ -110,7 +110,7 @@ def score_v2(inputs: Inputs) -> MetricScores:
             for metatype, _, _, matched, _, _ in pairs:
                 if metatype not in metatypes:
                     continue
-                for system_yes, gold_yes in matched:
+                for system_yes, gold_yes, *_ in matched:
                     tp += system_yes and gold_yes
                     fn += gold_yes and not system_yes
                     fp += system_yes and not gold_yes
@@ -119,7 +119,12 @@ def score_v2(inputs: Inputs) -> MetricScores:
                     document,
                     language,
                     key,
-                    (("tp", tp), ("fp", fp), ("fn", fn), *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn))),
+                    (
+                        ("tp", tp),
+                        ("fp", fp),
+                        ("fn", fn),
+                        *zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn), strict=False),
+                    ),
                 )
             )
     return summarise(V2_COLUMNS, rows, ("precision", "recall", "f1"), _by_document_metatype, aggregate=_v2_aggregate)
@@ -139,7 +144,7 @@ def _v2_aggregate(rows: list[ScoreRow], column: str, kind: str) -> object:
     """V2's summaries: Micro pools TP/FP/FN; Macro averages F1 and leaves P and R empty."""
     if kind == "ALL-Micro":
         tp, fp, fn = (_total(rows, c) for c in ("tp", "fp", "fn"))
-        return dict(zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn)))[column]
+        return dict(zip(("precision", "recall", "f1"), _counts_prf(tp, fp, fn), strict=False))[column]
     return "" if column in ("precision", "recall") else micro_macro(rows, column, kind)
 
 
