@@ -380,7 +380,9 @@ def test_the_installed_command(tmp_path: Path) -> None:
         "--query-set",
         "march-2022",
     )
-    assert march.returncode == 1 and digest(tmp_path / "march") == MARCH_FULL  # (1: NIST's validator logs its GR tables)
+    assert (
+        march.returncode == 1 and digest(tmp_path / "march") == MARCH_FULL
+    )  # (1: NIST's validator logs its GR tables)
     assert "22-column AIDA_P3_TA3_GR_0001" in march.stderr
     wrong = aifcheck(
         "pipeline", "ta3", RUN, "--user-queries", QUERIES, "--aux", AUX, "-o", tmp_path / "x", "--query-set", "may"
