@@ -9,8 +9,8 @@ each file (best of --repeat runs; query time only, the files are loaded once):
 It prints one row per constraint with both times per file, the order the shapes ask for
 (aifc:targetsLast) and the order this run suggests: "last" when it is 10% faster on the largest
 file, at most 25% slower on every other one, and its body binds $this in every solution
-(without that the hint would lose violations: tests/test_catalog.py checks it, and
-tests/test_differential.py that both executors agree); totals at the end. A constraint whose body
+(without that the hint would lose violations: tests/validation/test_catalog.py checks it, and
+tests/validation/test_differential.py that both executors agree); totals at the end. A constraint whose body
 implies its targets runs as written, with no targets joined: its row shows that one time, "implied".
 """
 

@@ -3,8 +3,8 @@ every console example, of the README and of the reference pages in docs/, printi
 
 from __future__ import annotations
 
+import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +16,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S)
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SECONDS = re.compile(r"\(\d+\.\d+ s\)")
+# a command that is meant to fail says so at its end (`$ aifcheck validate examples/   # exit status 1`);
+# every other command must succeed, whatever its output shows
+EXIT_STATUS = re.compile(r"#\s*exit status (\d+)\b")
 ELISION = "..."  # a line of an expected output (indented or not) that stands for any number of lines
 
 
@@ -43,6 +46,23 @@ def matches(actual: list[str], expected: list[str]) -> bool:
     if expected[0].strip() == ELISION:
         return any(matches(actual[skip:], expected[1:]) for skip in range(len(actual) + 1))
     return bool(actual) and actual[0] == expected[0] and matches(actual[1:], expected[1:])
+
+
+def expected_status(command: str) -> int:
+    stated = EXIT_STATUS.search(command)
+    return int(stated.group(1)) if stated else 0
+
+
+@pytest.fixture
+def shell_env(tmp_path: Path) -> dict[str, str]:
+    """The environment a reader's shell has after `pip install .`: `aifcheck` on PATH, here the
+    package under test (run by this Python, whether or not its console script is installed)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "aifcheck"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m aifcheck "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 @pytest.fixture
@@ -81,17 +101,19 @@ def test_the_readme_is_short_and_its_reference_pages_are_linked() -> None:
 
 
 @pytest.mark.parametrize("page", CONSOLE_PAGES, ids=[p.relative_to(ROOT).as_posix() for p in CONSOLE_PAGES])
-def test_console_examples_print_what_the_page_shows(page: Path, clone: Path) -> None:
-    """Every console example of a page, run in order from a fresh clone's root as a reader pastes
-    them, prints what the page shows (times aside)."""
+def test_console_examples_print_what_the_page_shows(page: Path, clone: Path, shell_env: dict[str, str]) -> None:
+    """Every console example of a page, run by bash in order from a fresh clone's root as a reader
+    pastes them, exits with status 0 (or the one its line states) and prints what the page shows
+    (times aside)."""
     commands = console_commands(page)
     if any("../shared/data" in command for command, _ in commands) and not SHARED_DATA.is_dir():
         pytest.skip(f"NIST's evaluation files are not at {SHARED_DATA}")
     for command, expected in commands:
-        args = shlex.split(command)
-        assert args[0] == "aifcheck", command
-        proc = subprocess.run([sys.executable, "-m", "aifcheck", *args[1:]], cwd=clone, capture_output=True, text=True)
+        proc = subprocess.run(["bash", "-c", command], cwd=clone, env=shell_env, capture_output=True, text=True)
         assert "Traceback" not in proc.stderr, command
+        assert proc.returncode == expected_status(command), (
+            f"{command}\n--- exit status {proc.returncode} ---\n{proc.stderr[-3000:]}"
+        )
         actual = SECONDS.sub("(… s)", proc.stdout.rstrip("\n")).splitlines()
         shown = [SECONDS.sub("(… s)", line) for line in expected]
         assert matches(actual, shown), f"{command}\n--- printed ---\n" + "\n".join(actual[:60])

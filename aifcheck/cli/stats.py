@@ -26,14 +26,15 @@ from aifcheck.errors import UsageError
 if TYPE_CHECKING:
     from aifcheck.loading.tsv import TsvTable
 
-CI_EXAMPLES = """Examples:
-
-  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro
-  -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
-
-  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype
-  --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
-"""
+CI_EXAMPLES = (
+    "Examples:\n"
+    "\n"
+    "  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o"
+    " FrameMetric-ci.txt --tab FrameMetric-ci.tab\n"
+    "\n"
+    "  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary"
+    " DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab\n"
+)
 COMPARE_EXAMPLES = """Example:
 
   aifcheck score compare out-baseline/ out-new/ --format json

@@ -65,7 +65,10 @@ def test_a_later_stage_s_folder_is_scored_as_nist_s_stages_take_it(tmp_path: Pat
     assert json.loads((tmp_path / "out" / "results.json").read_text()) == json.loads(
         (EXAMPLE / "results.json").read_text()
     )
-    assert f"aifcheck: note: {later} is NIST's SPARQL-FILTERED-output: its tables go through NIST's stages again" in done.stderr
+    assert (
+        f"aifcheck: note: {later} is NIST's SPARQL-FILTERED-output: its tables go through NIST's stages again"
+        in done.stderr
+    )
 
 
 @need_example

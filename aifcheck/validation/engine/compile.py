@@ -5,7 +5,7 @@ SHACL evaluates a SPARQL constraint once per focus node with $this pre-bound (py
 re-parses the query each time). Here the rule's targets become a DISTINCT sub-select
 joined as the first member of the query's top-level group, so a single query finds every
 violating focus node. The shapes keep to the one convention that makes this equivalent:
-$this is never used inside a sub-select or MINUS (tests/test_shapes.py checks it). A constraint
+$this is never used inside a sub-select or MINUS (tests/validation/test_shapes.py checks it). A constraint
 marked aifc:targetsLast keeps its body first and tests each solution's $this against the
 targets (FILTER EXISTS), which is faster when the body is selective and binds $this. A constraint
 whose body implies its targets (implies_targets) is run as written. A constraint marked

@@ -21,7 +21,7 @@ from aifcheck.score.ta3.scorer import METRICS, score_ta3
 
 app = application()
 
-FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "ta3"
 
 
 def _paths(root: Path) -> list[Path]:

@@ -6,7 +6,7 @@ those shapes on every rule fixture and every file of ../shared/data, and each co
 report must be one that shapes/official_map.tsv maps to a rule aifcheck reports on the same file
 (with the profile the file is meant for: nist, or ta3 for a claim frame), unless the map records
 why aifcheck differs. The claim-frame shapes crash every engine, so their rules are checked
-through aifcheck's own fixtures (tests/test_rules.py) and here only through the map.
+through aifcheck's own fixtures (tests/validation/test_rules.py) and here only through the map.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from aifcheck.errors import UsageError
 from aifcheck.render.ta3.scores import write_score_files
 from aifcheck.score.ta3.scorer import METRICS, TA3Scores, score_ta3
 
-FIXTURES = Path(__file__).parent / "fixtures" / "ta3"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "ta3"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "RUN1").is_dir())
 # NIST's code gives a claim without a relation row the relation of the file's last row: aifcheck
 # too, by default, so that every file NIST finishes is NIST's (--plan gives it none)

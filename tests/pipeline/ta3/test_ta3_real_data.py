@@ -11,11 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import SHARED_DATA
 
 from aifcheck.validation.catalog import Severity
 from aifcheck.validation.run import validate
 
-M54 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "m54"
+M54 = SHARED_DATA
 
 
 def _claim_frames() -> list[tuple[Path, int]]:

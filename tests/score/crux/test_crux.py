@@ -24,7 +24,7 @@ from aifcheck.score.crux.relations import score_relations
 
 app = application()
 
-FIXTURES = Path(__file__).parent / "fixtures" / "crux"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "crux"
 BASE = dict(
     zip(
         COLUMNS,

@@ -20,7 +20,7 @@ app = application()
 RUN = TEST_DATA / "submission" / "run"
 # CLDOCA0001.000001 of RUN (pets Q39201, Dr. Vega NILFX0001, true-certain) under another claim ID,
 # true-uncertain: the same truth value
-COPY = Path(__file__).parent / "fixtures" / "crux" / "CLDOCA0001.000009.ttl"
+COPY = Path(__file__).parents[1] / "fixtures" / "crux" / "CLDOCA0001.000009.ttl"
 
 BASE = Claim(
     source="a.ttl",
