@@ -358,6 +358,9 @@ def test_every_crux_relations_row_is_recomputed_from_its_explanation(case: str, 
         assert len(kinds) == sum(printed["confusion"].get(label, {}).values()) + sum(
             row.get(label, 0) for gold_label, row in printed["confusion"].items() if gold_label != label
         )
+    # macro-F1 reads each class's F1 as its own row's explanation recomputes it
+    classes = {i.label: i.value("f1") for i in explanations["ALL"].items if i.kind == "class"}
+    assert classes == {label: recompute(explanations[label])["f1"] for label in printed["classes"]}
     computed = recompute(explanations["ALL"])
     assert (round(computed["macro_f1"], 4), round(computed["accuracy"], 4)) == (
         printed["macro_f1"],
