@@ -37,9 +37,9 @@ def register(score: typer.Typer) -> None:
 
 EXAMPLES = """Examples:
 
-  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/
+  aifcheck score ta1 run/ --gold gold/ --aux AUX/ --run-id my-run -o scores/
 
-  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv
+  aifcheck score ta1 run/ --gold gold/ --aux AUX/ -o scores/ --iou-threshold eng:image:0.3 --extra-similarities kgtk.tsv
 """
 
 
@@ -144,6 +144,7 @@ def ta1(
         missing_documents_warning,
         unscored_pairs_warning,
     )
+    from aifcheck.score.allocations import kept_until_exit
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
@@ -159,7 +160,7 @@ def ta1(
     inputs = [run, gold, aux, type_similarity, taggable_types, extra_similarities, overlay]
     check_new_folder(output, force, inputs)  # before the inputs are read (new_folder checks it again)
     check_inputs(files=[type_similarity, taggable_types, extra_similarities, overlay], folders=[run, gold, aux])
-    with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar:
+    with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar, kept_until_exit():
         layout = NistLayout(folder)
         scores = score_ta1(
             run,
