@@ -2,9 +2,11 @@
 without ``--explain``, on NIST's example TA1 run (../shared/data/m54), the TA2 benchmark's size
 (200 queries x 3 clusters x 100 documents, generated as benchmarks/bench_score_ta2.py does) and
 the largest TA3 fixture; the table gives the best of --repeat wall-clock and CPU times of each and
-their ratios (the issue's bound: 1.5), with the machine's load before and after.
+their ratios (the issue's bound: 1.5), with the machine's load before and after. ``--before``
+names another install's command (the code before a change, say main's): each case is then timed
+with it too, in the same run, one line below the case.
 
-    python benchmarks/bench_explain.py [--repeat 3] [--ta2-size 200x3x100]
+    python benchmarks/bench_explain.py [--repeat 3] [--ta2-size 200x3x100] [--before /path/to/aifcheck]
 """
 
 from __future__ import annotations
@@ -47,8 +49,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ta2-size", default="200x3x100")
+    parser.add_argument("--before", help="another install's aifcheck command, timed beside this one")
     options = parser.parse_args()
     aifcheck = shutil.which("aifcheck") or sys.exit("the aifcheck command is not installed")
+    commands = {"": aifcheck}
+    if options.before:
+        commands["  before"] = shutil.which(options.before) or sys.exit(f"{options.before}: no such command")
     queries, clusters, documents = (int(n) for n in options.ta2_size.split("x"))
     with tempfile.TemporaryDirectory(prefix="aifcheck-bench-explain-") as scratch:
         folder = Path(scratch)
@@ -70,10 +76,12 @@ def main() -> None:
         load = os.getloadavg()
         rows = []
         for name, command in cases.items():
-            plain = _best(command, folder / "plain", options.repeat)
-            explained = _best([*command, "--explain"], folder / "explained", options.repeat)
-            size = sum(p.stat().st_size for p in (folder / "explained" / "explain").glob("*.jsonl"))
-            rows.append((name, plain, explained, size))
+            for suffix, program in commands.items():
+                case = [program, *command[1:]]
+                plain = _best(case, folder / "plain", options.repeat)
+                explained = _best([*case, "--explain"], folder / "explained", options.repeat)
+                size = sum(p.stat().st_size for p in (folder / "explained" / "explain").glob("*.jsonl"))
+                rows.append((f"{name}{suffix}", plain, explained, size))
         after = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load {load[0]:.2f} before, {after[0]:.2f} after; best of {options.repeat}")
     print(f"{'case':<42} {'plain s':>8} {'--explain s':>11} {'ratio':>6} {'CPU ratio':>9} {'jsonl MB':>9}")
