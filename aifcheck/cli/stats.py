@@ -22,14 +22,15 @@ import typer
 from aifcheck.cli.common import REPLICATIONS_RANGE, SEED_RANGE, note, warn
 from aifcheck.errors import UsageError
 
-CI_EXAMPLES = """Examples:
-
-  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro
-  -o FrameMetric-ci.txt --tab FrameMetric-ci.tab
-
-  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype
-  --summary DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab
-"""
+CI_EXAMPLES = (
+    "Examples:\n"
+    "\n"
+    "  aifcheck score ci out/scores/FrameMetric-scores.tab --score AvgEdgeScore --macro -o"
+    " FrameMetric-ci.txt --tab FrameMetric-ci.tab\n"
+    "\n"
+    "  aifcheck score ci scores.tab --score F1 --key RunID,Language,Metatype --summary"
+    " DocID:ALL-Macro,DocID:ALL-Micro --document DocID --seed 1 -o ci.txt --tab ci.tab\n"
+)
 COMPARE_EXAMPLES = """Example:
 
   aifcheck score compare out-baseline/ out-new/ --format json

@@ -27,7 +27,6 @@ FORKS = pytest.mark.skipif(
 
 
 @FORKS
-@pytest.mark.xfail(strict=False, reason="issue 43: fixes pending")
 def test_seeded_command_cases() -> None:
     outcome = campaign(SEED, CASES, jobs=2, timeout=10)
     assert outcome.runs == CASES

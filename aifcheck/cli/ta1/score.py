@@ -35,12 +35,14 @@ def register(score: typer.Typer) -> None:
     score.command("ta1", no_args_is_help=True, epilog=EXAMPLES)(ta1)
 
 
-EXAMPLES = """Examples:
-
-  aifcheck score ta1 run/ --gold gold/ --aux AUX/ --run-id my-run -o scores/
-
-  aifcheck score ta1 run/ --gold gold/ --aux AUX/ -o scores/ --iou-threshold eng:image:0.3 --extra-similarities kgtk.tsv
-"""
+EXAMPLES = (
+    "Examples:\n"
+    "\n"
+    "  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ --run-id my-run -o scores/\n"
+    "\n"
+    "  aifcheck score ta1 run/ --gold gold/ --aux AUX-data/ -o scores/ --iou-threshold"
+    " eng:text:0.5,eng:image:0.3 --extra-similarities kgtk.tsv\n"
+)
 
 
 def ta1(

@@ -15,10 +15,12 @@ import typer
 
 from aifcheck.cli.common import FORCE, check_inputs, check_run_names, warn
 
-EXAMPLES = """Example:
-
-  aifcheck pool ta3 runs/team1 runs/team2 --queries-to-score queries.tab --user-queries user-queries/ --aux AUX-data/ -o pool/
-"""
+EXAMPLES = (
+    "Example:\n"
+    "\n"
+    "  aifcheck pool ta3 runs/team1 runs/team2 --queries-to-score queries.tab --user-queries"
+    " user-queries/ --aux AUX-data/ -o pool/\n"
+)
 
 
 def register(pool: typer.Typer) -> None:
