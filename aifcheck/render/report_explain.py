@@ -50,6 +50,10 @@ class _Page:
 
     def __init__(self, run: RunSummary) -> None:
         self.lines = run.lines
+        folder = Path(run.scores.path)
+        self.folder = folder.parent if folder.name == "scores" else folder
+        self.explain = Path(os.path.abspath(self.folder / FOLDER))
+        self.command = f"aifcheck score explain {self.folder}"
         files = {w.file for e in run.explanations for i in shown_items(e, ITEMS_SHOWN) for w in i.where}
         try:
             root = os.path.commonpath([os.path.abspath(f) for f in files]) if files else ""
@@ -76,7 +80,19 @@ class _Page:
             return f"<div>{head}</div>"
         return f'<details><summary>{head}</summary><div class="source">{"".join(sources)}</div></details>'
 
-    def row(self, explanation: Explanation, anchor: str, formulas: tuple, command: str) -> str:
+    def rest(self, explanation: Explanation, more: int) -> str:
+        """The line under a row's items shown: how many more, the JSON Lines file holding them all
+        (a link) and the command that prints them."""
+        if not more:
+            return ""
+        jsonl = self.explain / f"{explanation.task}.jsonl"
+        name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
+        return (
+            f'<p class="muted">{more} more item(s): <a href="{escape(jsonl.as_uri())}">{escape(jsonl.name)}</a> '
+            f"holds them all; {escape(self.command)} {escape(name)} prints them.</p>"
+        )
+
+    def row(self, explanation: Explanation, anchor: str, formulas: tuple) -> str:
         computed = recompute(explanation)
         if explanation.steps == formulas:  # the metric's formulas, stated once above its rows
             steps = f'<p class="computed">{escape(" · ".join(f"{n} {_show(computed[n])}" for n, _ in formulas))}</p>'
@@ -84,17 +100,14 @@ class _Page:
             steps = _steps_table(explanation.steps, computed)
         counts = Counter(item.kind for item in explanation.items)
         shown = shown_items(explanation, ITEMS_SHOWN)
-        more = len(explanation.items) - len(shown)
         key = " ".join(v for _, v in explanation.row if v)
-        name = ":".join([explanation.metric, *key.split()])
-        rest = f'<p class="muted">{more} more item(s): {escape(command)} {escape(name)}</p>' if more else ""
         notes = "".join(f'<p class="muted">note: {escape(n)}</p>' for n in explanation.notes)
         return (
             f'<details id="{escape(anchor)}"><summary><strong>{escape(key)}</strong> '
             f'<span class="muted">{escape(_numbers(explanation.values))}</span></summary>{steps}{notes}'
             f'<p class="muted">{escape(", ".join(f"{n} {k}" for k, n in counts.items()) or "no item")}</p>'
             + "".join(self.item(i) for i in shown)
-            + rest
+            + self.rest(explanation, len(explanation.items) - len(shown))
             + "</details>"
         )
 
@@ -110,13 +123,13 @@ def _steps_table(steps: Sequence[tuple[str, str]], computed: Mapping[str, Value]
     return f'<table class="steps"><tr><th>step</th><th>formula</th>{value}</tr>{rows}</table>'
 
 
-def _metric(page: _Page, index: int, metric: str, rows: list[Explanation], command: str) -> str:
+def _metric(page: _Page, index: int, metric: str, rows: list[Explanation]) -> str:
     """A metric's rows, summaries first, under the formulas most of its rows use."""
     formulas = Counter(e.steps for e in rows if not is_summary(e)).most_common(1)
     common = formulas[0][0] if formulas else ()
     ordered = [e for e in rows if is_summary(e)] + [e for e in rows if not is_summary(e)]
     head = f'<p class="muted">Each row computes, from its items:</p>{_steps_table(common)}' if common else ""
-    body = "".join(page.row(e, f"explain-{index}-{metric}-{n}", common, command) for n, e in enumerate(ordered))
+    body = "".join(page.row(e, f"explain-{index}-{metric}-{n}", common) for n, e in enumerate(ordered))
     return (
         f'<details id="explain-{index}-{escape(metric)}"><summary>{escape(metric)} '
         f'<span class="muted">({len(rows)} rows)</span></summary>{head}{body}</details>'
@@ -136,19 +149,14 @@ def explain_section(runs: Sequence[RunSummary]) -> str:
     ]
     for index, run in explained:
         page = _Page(run)
-        folder = Path(run.scores.path)
-        folder = folder.parent if folder.name == "scores" else folder
-        explain = os.path.abspath(folder / FOLDER)
-        command = f"aifcheck score explain {folder}"
         parts.append(
             f"<h3>Run {index}: {escape(run.name)}</h3>"
-            f'<p class="muted">Every item of every row: <a href="{escape(Path(explain).as_uri())}">'
-            f"{escape(explain)}{os.sep}</a> (JSON Lines; <code>{escape(command)} ROW</code> prints one row)."
-            + (f" Files are named from {escape(page.root)}{os.sep}." if page.root else "")
-            + "</p>"
+            f'<p class="muted">Every item of every row: <a href="{escape(page.explain.as_uri())}">'
+            f"{escape(str(page.explain))}{os.sep}</a> (JSON Lines; <code>{escape(page.command)} ROW</code> prints one "
+            "row)." + (f" Files are named from {escape(page.root)}{os.sep}." if page.root else "") + "</p>"
         )
         metrics: dict[str, list[Explanation]] = {}
         for explanation in run.explanations:
             metrics.setdefault(explanation.metric, []).append(explanation)
-        parts += [_metric(page, index, metric, rows, command) for metric, rows in metrics.items()]
+        parts += [_metric(page, index, metric, rows) for metric, rows in metrics.items()]
     return "".join(parts) + "</section>"

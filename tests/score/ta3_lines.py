@@ -31,7 +31,8 @@ def check_ta3_lines(explanations: Iterable[Explanation]) -> Counter[str]:
                 assert cells[1] == claim_id, (where, line)
             elif where.what == "claim mapping":
                 assert cells[header.index("run_claim_id")] == claim_id, (where, line)
-            else:  # an assessment row judging one of the pool claim's fields
-                assert where.what == f"{cells[header.index('component_type')]} judgement", (where, line)
-            checked[where.what.split()[-1]] += 1
+            else:  # an assessment row judging one of the pool claim's fields, with its judgement
+                judged = f"{cells[header.index('component_type')]} judgement {cells[header.index('correctness')]}"
+                assert where.what == judged, (where, line)
+            checked["judgement" if " judgement " in where.what else where.what.split()[-1]] += 1
     return checked

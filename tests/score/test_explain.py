@@ -170,6 +170,9 @@ def test_the_report_s_drill_down_of_nist_s_example_run_stays_small_and_shows_eac
     assert section.count('<details id="explain-1-') == len(metrics) + len(explanations)
     # level 3, a row: its items, a few of each kind, and the command that prints the rest
     assert "aifcheck score explain" in section and section.count('<span class="kind ') < 12 * len(explanations)
+    # ... and a link to the JSON Lines file that holds them all
+    links = set(re.findall(r'more item\(s\): <a href="([^"]+)">', section))
+    assert links == {(tmp_path / "explain" / "ta1.jsonl").resolve().as_uri()}, links
     # level 4, an item: the lines it names, each the file's line (files named from the folder they share)
     root = Path(html.unescape(re.search(r"Files are named from (.*?)/\.", section).group(1)))
     shown = re.findall(r'<span class="path">([^<]*?):(\d+)</span><pre class="side-(\w+)">(.*?)</pre>', section)
@@ -358,6 +361,9 @@ def test_every_crux_relations_row_is_recomputed_from_its_explanation(case: str, 
         assert len(kinds) == sum(printed["confusion"].get(label, {}).values()) + sum(
             row.get(label, 0) for gold_label, row in printed["confusion"].items() if gold_label != label
         )
+    # macro-F1 reads each class's F1 as its own row's explanation recomputes it
+    classes = {i.label: i.value("f1") for i in explanations["ALL"].items if i.kind == "class"}
+    assert classes == {label: recompute(explanations[label])["f1"] for label in printed["classes"]}
     computed = recompute(explanations["ALL"])
     assert (round(computed["macro_f1"], 4), round(computed["accuracy"], 4)) == (
         printed["macro_f1"],

@@ -147,6 +147,7 @@ def ta1(
         score_tables,
         unscored_pairs_warning,
     )
+    from aifcheck.score.allocations import kept_until_exit
     from aifcheck.score.ta1 import TA1Settings, score_ta1
     from aifcheck.spread.parallel import Spread
 
@@ -162,7 +163,7 @@ def ta1(
     inputs = [run, gold, aux, type_similarity, taggable_types, extra_similarities, overlay]
     check_new_folder(output, force, inputs)  # before the inputs are read (new_folder checks it again)
     check_inputs(files=[type_similarity, taggable_types, extra_similarities, overlay], folders=[run, gold, aux])
-    with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar:
+    with new_folder(output, force, inputs) as folder, ProgressBar.on_terminal(0) as bar, kept_until_exit():
         layout = NistLayout(folder)
         scores = score_ta1(
             run,

@@ -85,6 +85,7 @@ def ta2(
     from aifcheck.loading.tsv import check_unique
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.scores import score_tables, scores_json, summary_text, write_scores
+    from aifcheck.score.allocations import kept_until_exit
     from aifcheck.score.ta2 import score_ta2
 
     # the run ID NIST's scorer takes: the run folder's name (a KB file's folder's), or --run-id
@@ -93,9 +94,10 @@ def ta2(
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score], folders=[run, assessments, aux])
     check_unique(queries_to_score, ("query_id",))
-    scores = score_ta2(
-        run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
-    )
+    with kept_until_exit():
+        scores = score_ta2(
+            run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
+        )
     write_scores(
         scores,
         output,

@@ -71,6 +71,7 @@ def ta3(
     # imported here: the other commands start faster without numpy
     from aifcheck.render.explain import write_explanations
     from aifcheck.render.ta3.scores import score_tables, summary_table, write_score_files
+    from aifcheck.score.allocations import kept_until_exit
     from aifcheck.score.ta3.scorer import score_ta3
 
     check_run_id(run_id, submission.resolve().name)
@@ -78,10 +79,9 @@ def ta3(
     check_scores_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score, claim_mappings], folders=[submission, assessments])
     check_unique(queries_to_score, ("query_id",))
-    scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
-    beside = (
-        (lambda folder: intervals_beside(folder, score_tables(scores, output), ci_seed)) if ci else None
-    )  # into OUT/scores, whole
+    with kept_until_exit():
+        scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
+    beside = (lambda folder: intervals_beside(folder, score_tables(scores, output), ci_seed)) if ci else None
     write_score_files(scores, output, force, inputs, beside=beside)
     if explain:
         write_explanations(output, "ta3", scores.explanations)

@@ -156,11 +156,11 @@ def required_correct(claim: AssessedClaim, flagged: bool) -> tuple[bool, str | N
     return True, None
 
 
-def judgement_lines(claim: AssessedClaim) -> list[tuple[str, int]]:
-    """The line of each row that judges a component of a field (the field's name, the line), in
-    FIELDS order, then component order."""
+def judgement_lines(claim: AssessedClaim) -> list[tuple[str, str, int]]:
+    """Each row that judges a component of a field: the field's name, LDC's judgement (the row's
+    correctness) and the row's line, in FIELDS order, then component order."""
     return [
-        (field.name, row.line)
+        (field.name, row.correctness, row.line)
         for field in FIELDS
         for rows in claim.fields.get(field.name, {}).values()
         if (row := rows.get(field.judged_by)) is not None

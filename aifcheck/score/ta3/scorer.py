@@ -381,7 +381,10 @@ class _Scorer:
             found += [Source("gold", "claim mapping", self.package.mappings_path, r.line) for r in rows[:1]]
         if uid is not None and uid in self.package.claims:
             assessed = self.package.claims[uid]
-            found += [Source("gold", f"{name} judgement", assessed.path, n) for name, n in judgement_lines(assessed)]
+            found += [
+                Source("gold", f"{name} judgement {judged}", assessed.path, n)
+                for name, judged, n in judgement_lines(assessed)
+            ]
         return tuple(found)
 
     def _claim_line(self, frame: Path, claim_id: str) -> int | None:
