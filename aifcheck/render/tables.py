@@ -10,7 +10,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.extract.query import TAG, EntryPoints
-from aifcheck.pipeline.shared.sparql import PrintedTable, nist_tables
+from aifcheck.pipeline.shared.sparql import nist_tables
 from aifcheck.pipeline.shared.tables import StageTable, TextFile
 from aifcheck.render.output import write_atomically
 from aifcheck.spread.parallel import Spread
@@ -43,17 +43,17 @@ def write_nist_layout(
             continue
         outcome.folder.mkdir(parents=True, exist_ok=True)
         for table in outcome.tables:
-            target = outcome.folder / f"{table.name}.rq.tsv"
-            write_atomically(target, table.to_tsv())
+            target = outcome.folder / table.path
+            write_atomically(target, stage_text(table))
             result.written.append(target)
     return result
 
 
-def joined_tsv(tables: Sequence[PrintedTable]) -> str:
+def joined_tsv(tables: Sequence[StageTable]) -> str:
     """The tables of several files under one header (each file's rows together, in file order)."""
     if not tables:
         return ""
-    return tables[0].to_tsv() + "".join("\t".join(row) + "\n" for t in tables[1:] for row in t.rows)
+    return stage_text(tables[0]) + "".join("\t".join(row) + "\n" for t in tables[1:] for row in t.rows)
 
 
 def stage_text(file: StageTable | TextFile) -> str:

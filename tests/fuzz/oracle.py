@@ -36,8 +36,9 @@ import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.extract.query import table_names
 from aifcheck.loading.kb import load_kb
-from aifcheck.pipeline.shared.sparql import PrintedTable as Table
 from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.shared.tables import StageTable as Table
+from aifcheck.render.tables import stage_text
 
 # Text that only an internal error writes: Python exception names and messages, reprs, Rust panics.
 LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -129,7 +130,7 @@ def _line_count(path: str) -> int | None:
 
 def table_problems(table: Table, where: str, subject: str) -> list[Problem]:
     """Every row has one cell per column, and no cell breaks the TSV's lines or columns."""
-    lines = table.to_tsv().split("\n")[:-1]
+    lines = stage_text(table).split("\n")[:-1]
     bad = [i for i, line in enumerate(lines) if line.count("\t") != len(table.columns) - 1]
     if len(lines) != len(table.rows) + 1 or bad:
         return [

@@ -50,35 +50,19 @@ from aifcheck.extract.query import run_table as run_query
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.rdf import BlankNode, Literal, NamedNode
 from aifcheck.names import folder_condition
+from aifcheck.pipeline.shared.tables import TABLE_SUFFIX, StageTable
 from aifcheck.spread.parallel import Spread, map_files
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
-@dataclass(frozen=True)
-class PrintedTable:
-    """A table as NIST prints it: column names (without '?') and rows of printed cells."""
-
-    name: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-    def to_tsv(self) -> str:
-        """NIST's file: a header of ``?column`` names, then a line per row."""
-        lines = ["\t".join(f"?{c}" for c in self.columns), *("\t".join(row) for row in self.rows)]
-        return "\n".join(lines) + "\n"
-
-    def records(self) -> list[dict[str, str]]:
-        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
-
-
-def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> PrintedTable:
+def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> StageTable:
     """One of NIST's tables of a KB, as NIST's SPARQL stage prints it (see aifcheck.extract.query.run_table)."""
     return printed(kb, run_query(kb, name, query_set=query_set, **params))
 
 
-def printed(kb: KB, table: Table) -> PrintedTable:
+def printed(kb: KB, table: Table) -> StageTable:
     """A table of queries/ in NIST's printed form and order (``kb`` tells the lines an order may need)."""
     text = query_text(table.name, table.query_set)
     once = dict.fromkeys if is_distinct(text) else list
@@ -93,7 +77,7 @@ def printed(kb: KB, table: Table) -> PrintedTable:
     cells = [tuple(cell(row[i]) for i in shown) for row in rows]
     columns = tuple(table.columns[i] for i in shown)
     if not keys:
-        return PrintedTable(table.name, columns, tuple(sorted(once(cells))))
+        return _file(table.name, columns, tuple(sorted(once(cells))))
 
     def order(index: int) -> tuple:
         row = rows[index]
@@ -104,15 +88,20 @@ def printed(kb: KB, table: Table) -> PrintedTable:
             + cells[index]
         )
 
-    return PrintedTable(table.name, columns, tuple(once(cells[i] for i in sorted(range(len(rows)), key=order))))
+    return _file(table.name, columns, tuple(once(cells[i] for i in sorted(range(len(rows)), key=order))))
 
 
-def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> PrintedTable:
+def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> StageTable:
     """A user's SELECT query (see aifcheck.extract.query.run_sparql), its rows printed and sorted."""
     table = run_user_query(kb, text, name, max_rows)
-    return PrintedTable(
+    return _file(
         table.name, table.columns, tuple(sorted(tuple(format_term(term) for term in row) for row in table.rows))
     )
+
+
+def _file(name: str, columns: Sequence[str], rows: tuple[tuple[str, ...], ...]) -> StageTable:
+    """The file NIST's SPARQL stage prints of a table: ``<name>.rq.tsv``, a header of ``?column`` names."""
+    return StageTable(f"{name}{TABLE_SUFFIX}", tuple(f"?{c}" for c in columns), rows)
 
 
 def format_term(term: object) -> str:
@@ -167,7 +156,7 @@ class InputTables:
 
     source: str
     folder: Path
-    tables: tuple[PrintedTable, ...]
+    tables: tuple[StageTable, ...]
 
 
 def nist_tables(
@@ -204,7 +193,7 @@ def nist_tables(
 
 def _input_tables(
     path: str, names: tuple[str, ...], entry_points: EntryPoints, query_set: str
-) -> tuple[PrintedTable, ...] | InputError:
+) -> tuple[StageTable, ...] | InputError:
     """Every table of ``names`` that its entry points allow."""
     try:
         kb = load_kb(path, lines=any(orders_by_line(name, query_set) for name in names))

@@ -1,4 +1,6 @@
-"""The files NIST's TA2 and TA3 docker stages pass from one to the next, as values.
+"""The files NIST's docker stages pass from one to the next, as values: the tables its SPARQL
+stage prints (aifcheck.pipeline.shared.sparql; TA1's as its folder of tables names them,
+``AIDA_P3_TA1_CM_A0001.rq.tsv``) and what the later TA2 and TA3 stages make of them.
 
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
 its path below that folder (TA2: ``AIDA_P3_TA2_E0001.rq.tsv``; TA3:
@@ -22,6 +24,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ENDED_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
+TABLE_SUFFIX = ".rq.tsv"  # a table's file: the query's name and this
+
+
 @dataclass(frozen=True)
 class StageTable:
     path: str
@@ -31,6 +36,20 @@ class StageTable:
     @property
     def is_ranking(self) -> bool:
         return self.path.endswith(RANKING_SUFFIX)
+
+    @property
+    def name(self) -> str:
+        """The table's name: its file's, without folders and ``.rq.tsv``."""
+        return self.path.rpartition("/")[2].removesuffix(TABLE_SUFFIX)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The header's column names without their ``?``."""
+        return tuple(cell.removeprefix("?") for cell in self.header or ())
+
+    def records(self) -> list[dict[str, str]]:
+        columns = self.columns
+        return [dict(zip(columns, row, strict=True)) for row in self.rows]
 
 
 @dataclass(frozen=True)

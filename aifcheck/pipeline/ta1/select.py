@@ -16,7 +16,8 @@ from aifcheck.errors import UsageError
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.paths import entries
 from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.shared.sparql import PrintedTable, run_table
+from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, read_layout
 
 TURTLE = "turtle"
@@ -126,12 +127,12 @@ def select(run: Path, aux: Aux) -> KbSelection:
     return KbSelection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
 
 
-def kb_tables(path: str) -> dict[str, tuple[str, PrintedTable]]:
+def kb_tables(path: str) -> dict[str, tuple[str, StageTable]]:
     """kind -> (path to name in messages, table) of the tables NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
         return tables_of(kb, path)
 
 
-def tables_of(kb: KB, path: str) -> dict[str, tuple[str, PrintedTable]]:
+def tables_of(kb: KB, path: str) -> dict[str, tuple[str, StageTable]]:
     """kind -> (path to name in messages, table) of the tables of a loaded KB."""
     return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")) for kind in KINDS}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from aifcheck.errors import UsageError
@@ -128,7 +128,7 @@ def _query_file(kb: KB, query: Query) -> StageTable:
     """The query's table as NIST's SPARQL stage prints it. The entry point goes as a one-value list:
     run_table takes an empty string for a missing value, and NIST queries an empty entry point too."""
     table = run_table(kb, query.template, query_link_target=[query.entrypoint])
-    return StageTable(query.file_name, tuple(f"?{column}" for column in table.columns), table.rows)
+    return replace(table, path=query.file_name)
 
 
 def clean_stage(files: Sequence[StageTable]) -> tuple[StageTable, ...]:

@@ -12,6 +12,7 @@ or a ranking line.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from aifcheck.errors import InputError
 from aifcheck.extract.query import TAG, orders_by_line, table_names
@@ -29,9 +30,7 @@ def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[StageTable, ..
     names = table_names("ta3")
     with load_kb(frame.path, lines=any(orders_by_line(name, query_set) for name in names)) as kb:
         found = [run_table(kb, name, query_set=query_set) for name in names]
-    return tuple(
-        StageTable(f"{frame.folder}/{t.name}.rq.tsv", tuple(f"?{c}" for c in t.columns), t.rows) for t in found
-    )
+    return tuple(replace(t, path=f"{frame.folder}/{t.path}") for t in found)
 
 
 def _tables_at(_path: str, frame: FrameFile, query_set: str) -> tuple[StageTable, ...]:

@@ -23,7 +23,7 @@ from aifcheck.extract.model import KnowledgeGraph
 from aifcheck.pipeline.shared.auxdata import Aux, load_aux
 from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
-from aifcheck.pipeline.shared.sparql import PrintedTable
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
 from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
@@ -122,7 +122,7 @@ def _loaded(
 
 
 Rows = Mapping[str, Cells]  # kind -> a table's rows
-Raw = Mapping[str, tuple[str, "PrintedTable | str"]]  # kind -> (where, the table queried or the file's text)
+Raw = Mapping[str, tuple[str, "StageTable | str"]]  # kind -> (where, the table queried or the file's text)
 
 
 @dataclass(frozen=True)
@@ -225,8 +225,8 @@ def _read_system(
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
     for kind, (where, table) in raw.items():
-        if isinstance(table, PrintedTable):
-            rows = (clean_cells(f"?{c}" for c in table.columns), *map(clean_cells, table.rows))
+        if isinstance(table, StageTable):
+            rows = (clean_cells(table.header or ()), *map(clean_cells, table.rows))
             tables[kind] = table_rows(kind, document, where, rows[0], rows[1:])
         else:
             cleaned = clean_text(table)

@@ -12,6 +12,7 @@ from ta1_example import EXAMPLE
 
 from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.sparql import run_table
+from aifcheck.render.tables import stage_text
 
 FOLDERS = (
     "SPARQL-CLEAN-output",
@@ -66,7 +67,7 @@ def test_similarities_match_where_nist_s_table_is_known(from_sparql):
             tuple(r.split("\t")[1:3])
             for r in (EXAMPLE / "alignment" / "cluster" / path.name).read_text().splitlines()[1:]
         }
-        for mine, nist in zip(found[1:], expected[1:]):
+        for mine, nist in zip(found[1:], expected[1:], strict=False):
             _, side1, c1, side2, c2, *_ = nist.split("\t")
             if (side1 == side2 and c1 == c2) or ((side1, side2) == ("system", "gold") and (c1, c2) in aligned):
                 assert mine == nist
@@ -77,7 +78,7 @@ def test_query_engine_prints_nist_s_rows(ta1_data):
     for document in ("L0C04960U", "L0C0499MZ"):
         with load_kb(ta1_data / "task1-run" / f"{document}.ttl") as kb:
             for kind in ("CM", "AM", "TM"):
-                mine = run_table(kb, f"AIDA_P3_TA1_{kind}_A0001").to_tsv().splitlines()
+                mine = stage_text(run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")).splitlines()
                 nist = (
                     (EXAMPLE / "SPARQL-output" / f"{document}.ttl" / f"AIDA_P3_TA1_{kind}_A0001.rq.tsv")
                     .read_text()
