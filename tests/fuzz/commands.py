@@ -65,7 +65,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from helpers import ROOT, SHARED_DATA, TEST_DATA
+from helpers import ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
 
 from fuzz.oracle import FORM, MISTAKES, Expect, entry, tree, tsv_shape, tsv_shapes
 
@@ -265,19 +265,7 @@ TA1_ARGS = (
     "-o",
     "{out}",
 )
-TA3_ARGS = (
-    "score",
-    "ta3",
-    "ta3/RUN1",
-    "--queries-to-score",
-    "ta3/queries_to_score.tab",
-    "--claim-mappings",
-    "ta3/claim-mappings.tab",
-    "--assessments",
-    "ta3/LDC",
-    "-o",
-    "{out}",
-)
+TA3_ARGS = (*SCORE_TA3, "-o", "{out}")
 FAST = 15.0  # seconds a case of a command that takes under one may take
 LONG = (("--replications", "30000000"), ("--replications", "1000000000"))  # bootstraps of a minute, and of hours
 COMMANDS = (
