@@ -56,7 +56,7 @@ CORPORA = {"1M": 1_000_000, "10M": 10_000_000}
 # Broken variants that the official shapes reject (shapes/official_map.tsv): a SPARQL constraint
 # (N1: an entity in no cluster), a core value range (N15: a confidence of 0) and a path-sequence
 # sh:hasValue (N21a: a start time typed AFTER twice).
-DETECT_FIXTURES = [ROOT / "tests" / "fixtures" / rule / "bad.ttl" for rule in ("N1", "N15", "N21a")]
+DETECT_FIXTURES = [ROOT / "aifcheck" / "rule_fixtures" / rule / "bad.ttl" for rule in ("N1", "N15", "N21a")]
 
 # Each Python engine runs as `python -c SNIPPET DATA SHAPES`, exiting 0 when the data conforms
 # and 1 when it does not; anything else is a refusal or a crash.

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import SHARED_DATA, TEST_DATA
 from ta2_common import AUX, FILES, FIXTURES, aifcheck, by_query_sorted, need_aux  # noqa: F401 (a fixture)
 
 
@@ -162,13 +163,13 @@ KB_JUDGED = (
 
 @pytest.mark.parametrize("options", [(), ("-C", "-N", "-W"), ("--plan",)], ids=["nist", "C-N-W", "plan"])
 def test_a_run_given_as_its_kb_scores_as_the_pipeline_then_the_scorer(options: tuple[str, ...], tmp_path: Path) -> None:
-    from test_pipeline_ta2 import REAL_EXTRA, REAL_KB
-
-    if not REAL_KB.is_file():
-        pytest.skip(f"NIST's TA2 example KB is not at {REAL_KB}")
+    real_kb = SHARED_DATA / "task2-run" / "task2_kb.ttl"
+    if not real_kb.is_file():
+        pytest.skip(f"NIST's TA2 example KB is not at {real_kb}")
     run = tmp_path / "run"
     run.mkdir()
-    (run / "task2_kb.ttl").write_text(REAL_KB.read_text(encoding="utf-8") + REAL_EXTRA, encoding="utf-8")
+    extra = (TEST_DATA / "ta2-real-extra.ttl").read_text(encoding="utf-8")
+    (run / "task2_kb.ttl").write_text(real_kb.read_text(encoding="utf-8") + extra, encoding="utf-8")
     queries = tmp_path / "queries.tab"
     queries.write_text(KB_QUERIES, encoding="utf-8")
     (tmp_path / "LDC" / "data" / "TA2").mkdir(parents=True)
