@@ -115,7 +115,8 @@ def main() -> None:
     for name in ("validate --scheduler (shared paths)", "query --nist-layout --scheduler"):
         per_1000 = median[name] * 1000 / n
         print(
-            f"{name}: {per_1000:.0f} s per 1,000 documents on {args.workers} workers = {per_1000 * args.workers:.0f} worker-seconds"
+            f"{name}: {per_1000:.0f} s per 1,000 documents on {args.workers} workers"
+            f" = {per_1000 * args.workers:.0f} worker-seconds"
         )
 
 

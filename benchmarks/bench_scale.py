@@ -128,7 +128,7 @@ def synthetic_gold(work: Path, folder: Path, jobs: int) -> Path:
     return built
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=Path("/tmp/aifcheck-bench"))
     parser.add_argument("--documents", type=int, default=2000)
@@ -141,65 +141,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="rounds; each row shows the median")
     parser.add_argument("--only", nargs="+", help="inputs whose label contains one of these words")
     parser.add_argument("--store", choices=("auto", "memory", "disk"), help="this aifcheck's --store")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     # an installed aifcheck has its bytecode compiled at install time; this tree may not (nothing is
     # written under PYTHONDONTWRITEBYTECODE), and each process would then time the compiler too
     compileall.compile_dir(ROOT / "aifcheck", quiet=1)
     args.work.mkdir(parents=True, exist_ok=True)
-    py = sys.executable
     rows = []
     cluster = contextlib.ExitStack()
     for label, paths in generate(args.work, args):
         if args.only and not any(word in label for word in args.only):
             continue
         triples = count_triples(paths)
-        names = [str(p) for p in paths]
-        folder = [str(paths[0].parent)] if len(paths) > 1 else names
-        validate = [py, "-m", "aifcheck", "validate", *folder, "--profile", "nist", "--format", "json"]
-        jobs = ["--jobs", str(args.jobs)] if len(paths) > 1 else []
-        commands: dict[str, tuple[list[str], float | None]] = {
-            "floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None)
-        }
-        stores = [args.store] if args.store else ["memory", "disk"] if label == "corpus 10M" else [None]
-        for store in stores:
-            what = f"aifcheck validate --store {store}" if store else "aifcheck validate (fast)"
-            commands[what] = (validate + jobs + (["--store", store] if store else []), None)
-        if len(paths) > 1:
-            tables = args.work / "tables"
-            query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
-            commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
-            gold = synthetic_gold(args.work, paths[0].parent, args.jobs)
-            score = [
-                py,
-                "-m",
-                "aifcheck",
-                "score",
-                "ta1",
-                *folder,
-                "--gold",
-                str(gold / "gold"),
-                "--aux",
-                str(gold / "aux"),
-                "--type-similarity",
-                str(gold / "aux" / "type_similarity.tsv"),
-                "--taggable-types",
-                str(gold / "aux" / "taggable_types.txt"),
-                "-o",
-                str(args.work / SCORES),
-            ]
-            commands["aifcheck score ta1"] = (score + jobs, None)
-            if args.with_cluster:
-                address = _local_cluster(cluster, args.jobs, [*validate[:4], names[0]])
-                commands["aifcheck validate --scheduler (Dask, local)"] = ([*validate, "--scheduler", address], None)
-                commands["aifcheck query --scheduler (Dask, local)"] = ([*query, "--scheduler", address], None)
-                commands["aifcheck score ta1 --scheduler (Dask, local)"] = ([*score, "--scheduler", address], None)
-        if args.baseline_python:
-            commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
-        if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:
-            commands["pySHACL (aifcheck --engine reference)"] = (
-                [*validate, "--engine", "reference"],
-                args.reference_timeout,
-            )
+        commands = _commands(args, label, paths, triples, cluster)
         timings: dict[str, list[tuple[float | None, float]]] = {what: [] for what in commands}
         for _ in range(args.repeat):
             for what, (command, timeout) in commands.items():
@@ -207,10 +164,66 @@ def main() -> None:
                 timings[what].append(run(command, timeout, cwd=args.work))
         rows.append((label, triples, {what: _summary(runs) for what, runs in timings.items()}))
     cluster.close()
-    rounds = f"median of {args.repeat} rounds" if args.repeat > 1 else "one round"
-    print(
-        f"{'input':<20} {'triples':>10}  {'what (whole process, ' + rounds + ')':<46} {'seconds':>8} {'peak MB':>8} {'triples/s':>10} {'vs floor':>8}"
-    )
+    _print_rows(rows, args.repeat)
+
+
+def _commands(
+    args: argparse.Namespace, label: str, paths: list[Path], triples: int, cluster: contextlib.ExitStack
+) -> dict[str, tuple[list[str], float | None]]:
+    """The commands timed on one input, by what they are: each command and its timeout (None: no limit)."""
+    py = sys.executable
+    names = [str(p) for p in paths]
+    folder = [str(paths[0].parent)] if len(paths) > 1 else names
+    validate = [py, "-m", "aifcheck", "validate", *folder, "--profile", "nist", "--format", "json"]
+    jobs = ["--jobs", str(args.jobs)] if len(paths) > 1 else []
+    commands: dict[str, tuple[list[str], float | None]] = {"floor: pyoxigraph load": ([py, "-c", FLOOR, *names], None)}
+    stores = [args.store] if args.store else ["memory", "disk"] if label == "corpus 10M" else [None]
+    for store in stores:
+        what = f"aifcheck validate --store {store}" if store else "aifcheck validate (fast)"
+        commands[what] = (validate + jobs + (["--store", store] if store else []), None)
+    if len(paths) > 1:
+        tables = args.work / "tables"
+        query = [py, "-m", "aifcheck", "query", *folder, "--task", "ta1", "--nist-layout", "-o", str(tables)]
+        commands["aifcheck query --task ta1 --nist-layout"] = (query + jobs, None)
+        gold = synthetic_gold(args.work, paths[0].parent, args.jobs)
+        score = [
+            py,
+            "-m",
+            "aifcheck",
+            "score",
+            "ta1",
+            *folder,
+            "--gold",
+            str(gold / "gold"),
+            "--aux",
+            str(gold / "aux"),
+            "--type-similarity",
+            str(gold / "aux" / "type_similarity.tsv"),
+            "--taggable-types",
+            str(gold / "aux" / "taggable_types.txt"),
+            "-o",
+            str(args.work / SCORES),
+        ]
+        commands["aifcheck score ta1"] = (score + jobs, None)
+        if args.with_cluster:
+            address = _local_cluster(cluster, args.jobs, [*validate[:4], names[0]])
+            commands["aifcheck validate --scheduler (Dask, local)"] = ([*validate, "--scheduler", address], None)
+            commands["aifcheck query --scheduler (Dask, local)"] = ([*query, "--scheduler", address], None)
+            commands["aifcheck score ta1 --scheduler (Dask, local)"] = ([*score, "--scheduler", address], None)
+    if args.baseline_python:
+        commands["baseline aifcheck validate (fast)"] = ([args.baseline_python, *validate[1:], *jobs], None)
+    if triples <= REFERENCE_LIMIT and len(paths) == 1 and not args.no_reference:
+        commands["pySHACL (aifcheck --engine reference)"] = (
+            [*validate, "--engine", "reference"],
+            args.reference_timeout,
+        )
+    return commands
+
+
+def _print_rows(rows: list, repeat: int) -> None:
+    rounds = f"median of {repeat} rounds" if repeat > 1 else "one round"
+    what = "what (whole process, " + rounds + ")"
+    print(f"{'input':<20} {'triples':>10}  {what:<46} {'seconds':>8} {'peak MB':>8} {'triples/s':>10} {'vs floor':>8}")
     for label, triples, measured in rows:
         floor = measured["floor: pyoxigraph load"][0]
         for what, (seconds, rss) in measured.items():
@@ -218,7 +231,8 @@ def main() -> None:
                 print(f"{label:<20} {triples:>10}  {what:<46} {'timeout':>8}")
                 continue
             print(
-                f"{label:<20} {triples:>10}  {what:<46} {seconds:>8.2f} {rss:>8.0f} {triples / seconds:>10.0f} {seconds / floor:>7.1f}x"
+                f"{label:<20} {triples:>10}  {what:<46} {seconds:>8.2f} {rss:>8.0f} {triples / seconds:>10.0f}"
+                f" {seconds / floor:>7.1f}x"
             )
 
 

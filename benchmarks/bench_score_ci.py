@@ -161,7 +161,8 @@ def main() -> int:
         f"Python {platform.python_version()}  numpy {numpy.__version__}"
     )
     print(
-        "| table (10,000 rows) | mode | aifcheck s (CPU s) | load | NIST s (-s 1) | NIST / aifcheck | same files with -s 1 / --seed 1 |"
+        "| table (10,000 rows) | mode | aifcheck s (CPU s) | load | NIST s (-s 1) | NIST / aifcheck"
+        " | same files with -s 1 / --seed 1 |"
     )
     print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
     for row in results:
@@ -169,7 +170,8 @@ def main() -> int:
         nist_cell = "not run" if nist_time is None else f"{nist_time:.0f}"
         ratio = "" if nist_time is None else f"{nist_time / row['wall']:.0f}x"
         print(
-            f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {row['load']:.1f} | {nist_cell} | {ratio} "
+            f"| {row['table']} | {row['mode']} | {row['wall']:.1f} ({row['cpu']:.1f}) | {row['load']:.1f}"
+            f" | {nist_cell} | {ratio} "
             f"| {row.get('same', '')} |"
         )
     return 0

@@ -77,7 +77,8 @@ def generate(root: Path, queries: int, clusters: int, documents: int, seed: int)
                 start = rng.randrange(1, 400)
                 span = f"{document}:{element}:({start},0)-({start + rng.randrange(3, 20)},0)"
                 rows.append(
-                    f'{document}\t{entrypoint}\t{entrypoint}\t{cluster}\t{span}\t"{round(rng.uniform(0.05, 1.0), 3)}"\t"{link}"'
+                    f"{document}\t{entrypoint}\t{entrypoint}\t{cluster}\t{span}"
+                    f'\t"{round(rng.uniform(0.05, 1.0), 3)}"\t"{link}"'
                 )
                 if span not in judged and rng.random() < 0.9:  # the others are not judged
                     judged.add(span)
@@ -261,7 +262,8 @@ def main() -> int:
             nist_cell, ratio = found, ""
         api = "" if row["api"] is None else f"{row['api']:.2f}"
         print(
-            f"| {row['run']} | {row['rows']} | {api} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio} | {row.get('same', '')} |"
+            f"| {row['run']} | {row['rows']} | {api} | {row['cli']:.2f} ({row['cpu']:.2f}) | {nist_cell} | {ratio}"
+            f" | {row.get('same', '')} |"
         )
     return 0
 

@@ -209,6 +209,61 @@ def _frame(rng: random.Random, uid: str, topic: int, default: str = "Correct") -
     return "\n".join([HEADER, *("\t".join(map(str, r)) for r in rows)])
 
 
+class _Pool:
+    """The pool generate() builds as it goes: the LDC package's claim files, the claim mappings and
+    each topic's pooled claims."""
+
+    def __init__(self, rng: random.Random, run: Path, package: Path) -> None:
+        self.rng, self.run, self.package = rng, run, package
+        columns = (
+            "pool_claim_uid",
+            "condition",
+            "query_id",
+            "claim_relations",
+            "rank",
+            "run_claim_id",
+            "run_id",
+            "runs_directory",
+            "in_previous_pools",
+        )
+        self.mappings = ["\t".join(columns)]
+        self.by_topic: dict[int, list[str]] = {}
+        # the pool claims a run claim may share content with: run claims only, as a run that ranks a
+        # query claim frame's own content makes NIST's scores depend on the order it computes them in
+        self.reusable: dict[int, list[str]] = {}
+
+    def add_claim(self, uid: str, topic: int, folder: str = "system_claims", default: str = "Correct") -> None:
+        claims = self.package / folder
+        (claims / f"{uid}-outer-claim.tab").write_text(_frame(self.rng, uid, topic, default), encoding="utf-8")
+        (claims / f"{uid}-raw-kes.tab").write_text("ClaimID\tJustificationNum\n", encoding="utf-8")
+        (claims / f"{uid}-readable-kes.txt").write_text("", encoding="utf-8")
+        self.by_topic.setdefault(topic, []).append(uid)
+
+    def ranking(self, condition: str, query_id: str, q: int, topic: int, claims: int) -> None:
+        """The run's ranking of ``claims`` claims for one query (empty claim files), each pooled
+        unless left unassessed."""
+        rng = self.rng
+        folder = self.run / condition / query_id
+        folder.mkdir(parents=True)
+        lines = []
+        for rank in range(1, claims + 1):
+            claim = f"CL{condition[-1]}{q:03d}.{rank:06d}"
+            tag = [rng.choice(("supporting", "refuting", "related"))] if condition == "Condition5" else []
+            lines.append("\t".join([query_id, claim, str(rank), *tag]))
+            (folder / f"{claim}.ttl").write_text("", encoding="utf-8")
+            if rng.random() < 0.05:
+                continue  # not assessed
+            known = self.reusable.setdefault(topic, [])
+            if known and rng.random() < 0.05:
+                uid = rng.choice(known)  # the same content as a claim pooled before
+            else:
+                uid = f"{hashlib.md5(claim.encode()).hexdigest()}"
+                self.add_claim(uid, topic)
+                known.append(uid)
+            self.mappings.append(f"{uid}\t{condition}\t{query_id}\tontopic\t{rank}\t{claim}\t{RUN_ID}\truns\tFalse")
+        (folder / f"{query_id}.ranking.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path]:
     """Write the run, the LDC package and NIST's two tables under ``root``; returns their paths."""
     rng = random.Random(seed)
@@ -218,33 +273,8 @@ def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path
     lists = ("ontopic", "supporting", "refuting", "related", "nonrefuting", "nonsupporting")
     depths = ",".join(f"{r}:30" for r in lists)
     table = ["query_id\tcondition\ttopic_id\tdepth"]
-    mappings = [
-        "\t".join(
-            (
-                "pool_claim_uid",
-                "condition",
-                "query_id",
-                "claim_relations",
-                "rank",
-                "run_claim_id",
-                "run_id",
-                "runs_directory",
-                "in_previous_pools",
-            )
-        )
-    ]
     relations = ["query_claim_id\tsystem_claim_id\trelation"]
-    pool_by_topic: dict[int, list[str]] = {}
-    # the pool claims a run claim may share content with: run claims only, as a run that ranks a
-    # query claim frame's own content makes NIST's scores depend on the order it computes them in
-    reusable: dict[int, list[str]] = {}
-
-    def add_claim(uid: str, topic: int, folder: str = "system_claims", default: str = "Correct") -> None:
-        (package / folder / f"{uid}-outer-claim.tab").write_text(_frame(rng, uid, topic, default), encoding="utf-8")
-        (package / folder / f"{uid}-raw-kes.tab").write_text("ClaimID\tJustificationNum\n", encoding="utf-8")
-        (package / folder / f"{uid}-readable-kes.txt").write_text("", encoding="utf-8")
-        pool_by_topic.setdefault(topic, []).append(uid)
-
+    pool = _Pool(rng, run, package)
     for q in range(queries):
         topic = q
         # Condition 7 queries share the topic ID of the others: with a topic of its own a
@@ -257,33 +287,18 @@ def generate(root: Path, queries: int, claims: int, seed: int) -> dict[str, Path
             table.append(f"{query_id}\t{condition}\t{topic_id}\t{depths}")
             if condition == "Condition5":
                 qcf = f"qcf{q:03d}"
-                add_claim(qcf, topic)
-                mappings.append(f"{qcf}\tCondition5\t{query_id}\tontopic\t1\t{query_id}\tquery_claim_frames\tq\tFalse")
-            folder = run / condition / query_id
-            folder.mkdir(parents=True)
-            lines = []
-            for rank in range(1, claims + 1):
-                claim = f"CL{condition[-1]}{q:03d}.{rank:06d}"
-                tag = [rng.choice(("supporting", "refuting", "related"))] if condition == "Condition5" else []
-                lines.append("\t".join([query_id, claim, str(rank), *tag]))
-                (folder / f"{claim}.ttl").write_text("", encoding="utf-8")
-                if rng.random() < 0.05:
-                    continue  # not assessed
-                known = reusable.setdefault(topic, [])
-                if known and rng.random() < 0.05:
-                    uid = rng.choice(known)  # the same content as a claim pooled before
-                else:
-                    uid = f"{hashlib.md5(claim.encode()).hexdigest()}"
-                    add_claim(uid, topic)
-                    known.append(uid)
-                mappings.append(f"{uid}\t{condition}\t{query_id}\tontopic\t{rank}\t{claim}\t{RUN_ID}\truns\tFalse")
-            (folder / f"{query_id}.ranking.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+                pool.add_claim(qcf, topic)
+                pool.mappings.append(
+                    f"{qcf}\tCondition5\t{query_id}\tontopic\t1\t{query_id}\tquery_claim_frames\tq\tFalse"
+                )
+            pool.ranking(condition, query_id, q, topic, claims)
         for k in range(3):  # LDC's own claims: every NIL judgement counts as Correct
             uid = f"ldc{q:03d}{k}"
-            add_claim(uid, topic, "ldc_claims", "NIL")
-            mappings.append(f"{uid}\tCondition5\tQ{q:03d}\tontopic\t1\t{uid}\tLDC\tldc\tFalse")
-        for uid in sorted(set(pool_by_topic[topic])):
+            pool.add_claim(uid, topic, "ldc_claims", "NIL")
+            pool.mappings.append(f"{uid}\tCondition5\tQ{q:03d}\tontopic\t1\t{uid}\tLDC\tldc\tFalse")
+        for uid in sorted(set(pool.by_topic[topic])):
             relations.append(f"Q{q:03d}\t{uid}\t{rng.choices(RELATIONS, (3, 2, 4, 1))[0]}")
+    mappings = pool.mappings
     paths = {
         "run": run,
         "queries": root / "queries_to_score.tab",

@@ -120,6 +120,7 @@ class Document:
         self.doc = f"SYN{index:07d}"
         self.clusters = clusters
         self.bnode = 0
+        self.serial = 0  # members written so far
         self.triples = 0
         self.parts: list[str] = []
 
@@ -233,99 +234,113 @@ class Document:
         kinds = [("E", "aida:Entity")] * 6 + [("V", "aida:Event")] * 3 + [("R", "aida:Relation")]
         justifications = [self.justification() for _ in range(max(4, self.clusters // 2))]
         times = [self.ldc_time() for _ in range(max(1, self.clusters // 40))]
-        members: dict[str, list[str]] = {"E": [], "V": [], "R": []}
         prototypes: dict[str, list[str]] = {"E": [], "V": [], "R": []}
-        serial = 0
         for c in range(self.clusters):
             letter, kind = rng.choice(kinds)
-            cluster_id = f"NIL{letter}{self.doc}{c:05d}"
-            cluster = f"ldc:cluster-{cluster_id}"
-            prototype = f"{cluster}-prototype"
-            self.block(
-                cluster,
-                [("a", "aida:SameAsCluster"), ("aida:prototype", prototype), ("aida:system", "ldc:LDCModelGenerator")],
+            prototypes[letter].append(
+                self.cluster(f"NIL{letter}{self.doc}{c:05d}", letter, kind, justifications, times)
             )
-            informative = rng.choice(justifications)
-            pairs = [("a", kind)]
-            label = name(rng)
-            if letter == "E":
-                pairs.append(("aida:handle", f'"{label}"'))
-            if rng.random() < 0.15:  # entities may only be Generic (A7)
-                pairs.append(("aida:attributes", "aida:Generic" if letter == "E" else rng.choice(ATTRIBUTES)))
-            pairs.append(("aida:informativeJustification", informative))
-            if letter != "E":
-                pairs.append(("aida:ldcTime", rng.choice(times)))
-            if letter == "E" and rng.random() < 0.3:
-                pairs.append(
-                    (
-                        "aida:link",
-                        f'[ a aida:LinkAssertion ;\n            aida:confidence ldc:confidence ;\n            aida:linkTarget "{qnode(rng)}" ]',
-                    )
-                )
-                self.triples += 3
-            pairs.append(("aida:system", "ldc:LDCModelGenerator"))
-            self.block(prototype, pairs)
-            self.type_statement(prototype, "EMPTY_NA", informative)
-            prototypes[letter].append(prototype)
-            qid = qnode(rng)
-            for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
-                serial += 1
-                member = f"ldc:{letter}M{self.doc}.{serial:06d}"
-                justification = rng.choice(justifications)
-                pairs = [("a", kind)]
-                if letter == "E":
-                    pairs.append(("aida:handle", f'"{label}"'))
-                    if rng.random() < 0.1:
-                        pairs.append(("aida:hasName", f'"{label}"'))
-                pairs.append(("aida:informativeJustification", justification))
-                pairs.append(("aida:justifiedBy", justification))
-                if letter != "E":
-                    pairs.append(("aida:ldcTime", rng.choice(times)))
-                self.block(member, pairs)
-                self.block(
-                    "[]",
-                    [
-                        ("a", "aida:ClusterMembership"),
-                        ("aida:cluster", cluster),
-                        ("aida:clusterMember", member),
-                        ("aida:confidence", "ldc:confidence"),
-                        ("aida:system", "ldc:LDCModelGenerator"),
-                    ],
-                )
-                self.type_statement(member, qid, justification)
-                members[letter].append(member)
-        compounds = []
-        for _ in range(max(1, self.clusters // 20)):
-            node = self.label()
-            self.block(
-                node,
-                [
-                    ("a", "aida:CompoundJustification"),
-                    ("aida:confidence", "ldc:confidence"),
-                    ("aida:containedJustification", rng.choice(justifications)),
-                    ("aida:system", "ldc:LDCModelGenerator"),
-                ],
-            )
-            compounds.append(node)
+        compounds = [self.compound(justifications) for _ in range(max(1, self.clusters // 20))]
         # arguments join prototypes, as NIST reads them (N12a ignores member-to-member edges)
         heads = prototypes["V"] + prototypes["R"]
         arguments = prototypes["E"] + prototypes["V"]
         if heads and arguments:
             for head in heads:
-                for _ in range(rng.choice((1, 2, 2, 3))):
-                    self.block(
-                        "[]",
-                        [
-                            ("a", "aida:ArgumentStatement"),
-                            ("rdf:object", rng.choice(arguments)),
-                            ("rdf:predicate", f'"{rng.choice(ROLES)}"'),
-                            ("rdf:subject", head),
-                            ("aida:confidence", "ldc:confidence"),
-                            ("aida:justifiedBy", rng.choice(compounds)),
-                            ("aida:system", "ldc:LDCModelGenerator"),
-                        ],
-                    )
+                self.arguments(head, arguments, compounds)
         return "".join(self.parts)
+
+    def cluster(self, cluster_id: str, letter: str, kind: str, justifications: list[str], times: list[str]) -> str:
+        """A cluster, its prototype and its members (with their memberships); returns the prototype."""
+        rng = self.rng
+        cluster = f"ldc:cluster-{cluster_id}"
+        prototype = f"{cluster}-prototype"
+        self.block(
+            cluster,
+            [("a", "aida:SameAsCluster"), ("aida:prototype", prototype), ("aida:system", "ldc:LDCModelGenerator")],
+        )
+        informative = rng.choice(justifications)
+        pairs = [("a", kind)]
+        label = name(rng)
+        if letter == "E":
+            pairs.append(("aida:handle", f'"{label}"'))
+        if rng.random() < 0.15:  # entities may only be Generic (A7)
+            pairs.append(("aida:attributes", "aida:Generic" if letter == "E" else rng.choice(ATTRIBUTES)))
+        pairs.append(("aida:informativeJustification", informative))
+        if letter != "E":
+            pairs.append(("aida:ldcTime", rng.choice(times)))
+        if letter == "E" and rng.random() < 0.3:
+            link = (
+                "[ a aida:LinkAssertion ;\n            aida:confidence ldc:confidence ;\n"
+                f'            aida:linkTarget "{qnode(rng)}" ]'
+            )
+            pairs.append(("aida:link", link))
+            self.triples += 3
+        pairs.append(("aida:system", "ldc:LDCModelGenerator"))
+        self.block(prototype, pairs)
+        self.type_statement(prototype, "EMPTY_NA", informative)
+        qid = qnode(rng)
+        for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
+            self.member(cluster, letter, kind, label, qid, rng.choice(justifications), times)
+        return prototype
+
+    def member(
+        self, cluster: str, letter: str, kind: str, label: str, qid: str, justification: str, times: list[str]
+    ) -> None:
+        """A member of ``cluster``, its membership and its type statement."""
+        rng = self.rng
+        self.serial += 1
+        member = f"ldc:{letter}M{self.doc}.{self.serial:06d}"
+        pairs = [("a", kind)]
+        if letter == "E":
+            pairs.append(("aida:handle", f'"{label}"'))
+            if rng.random() < 0.1:
+                pairs.append(("aida:hasName", f'"{label}"'))
+        pairs.append(("aida:informativeJustification", justification))
+        pairs.append(("aida:justifiedBy", justification))
+        if letter != "E":
+            pairs.append(("aida:ldcTime", rng.choice(times)))
+        self.block(member, pairs)
+        self.block(
+            "[]",
+            [
+                ("a", "aida:ClusterMembership"),
+                ("aida:cluster", cluster),
+                ("aida:clusterMember", member),
+                ("aida:confidence", "ldc:confidence"),
+                ("aida:system", "ldc:LDCModelGenerator"),
+            ],
+        )
+        self.type_statement(member, qid, justification)
+
+    def compound(self, justifications: list[str]) -> str:
+        node = self.label()
+        self.block(
+            node,
+            [
+                ("a", "aida:CompoundJustification"),
+                ("aida:confidence", "ldc:confidence"),
+                ("aida:containedJustification", self.rng.choice(justifications)),
+                ("aida:system", "ldc:LDCModelGenerator"),
+            ],
+        )
+        return node
+
+    def arguments(self, head: str, arguments: list[str], compounds: list[str]) -> None:
+        """One to three argument statements of the event or relation prototype ``head``."""
+        rng = self.rng
+        for _ in range(rng.choice((1, 2, 2, 3))):
+            self.block(
+                "[]",
+                [
+                    ("a", "aida:ArgumentStatement"),
+                    ("rdf:object", rng.choice(arguments)),
+                    ("rdf:predicate", f'"{rng.choice(ROLES)}"'),
+                    ("rdf:subject", head),
+                    ("aida:confidence", "ldc:confidence"),
+                    ("aida:justifiedBy", rng.choice(compounds)),
+                    ("aida:system", "ldc:LDCModelGenerator"),
+                ],
+            )
 
 
 def write_kb(out: TextIO, documents: int, seed: int, first: int = 0, clusters: int = 200) -> int:

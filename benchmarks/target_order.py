@@ -17,21 +17,19 @@ implies its targets runs as written, with no targets joined: its row shows that 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from aifcheck.errors import InputError
+from aifcheck.loading.kb import load_kb
+from aifcheck.validation.catalog import Catalog, Constraint, Rule
+from aifcheck.validation.engine.analysis import binds_this, implies_targets
+from aifcheck.validation.engine.compile import compile_constraint
+from aifcheck.validation.shapes import load_catalog
 
-from aifcheck.errors import InputError  # noqa: E402
-from aifcheck.loading.kb import load_kb  # noqa: E402
-from aifcheck.validation.engine.fast import compile_constraint  # noqa: E402
-from aifcheck.validation.shapes import (
-    binds_this,  # noqa: E402
-    load_catalog,  # noqa: E402
-)
+# a rule, the index of one of its constraints, that constraint, and whether its body implies the targets
+Check = tuple[Rule, int, Constraint, bool]
 
 
 def best_time(store, query: str, repeat: int) -> float:
@@ -52,33 +50,56 @@ def main() -> None:
     args = parser.parse_args()
     catalog = load_catalog()
     prefixes = tuple(sorted(catalog.prefixes.items()))
-    checks = [(rule, index, c) for rule in catalog.rules_for(args.profile) for index, c in enumerate(rule.constraints)]
+    checks = [
+        (rule, index, c, implies_targets(c.select, rule.targets, catalog.prefixes))
+        for rule in catalog.rules_for(args.profile)
+        for index, c in enumerate(rule.constraints)
+    ]
+    times, sizes = measure(args.files, checks, prefixes, args.repeat)
+    print_table(args.files, checks, times, sizes, catalog)
+
+
+def measure(
+    files: list[Path], checks: list[Check], prefixes: tuple, repeat: int
+) -> tuple[dict[tuple[str, int], list[tuple[float, float]]], list[int]]:
+    """Each constraint's (targets first, targets last) times on each file, and each file's size in triples."""
     times: dict[tuple[str, int], list[tuple[float, float]]] = {}
     sizes = []
-    for path in args.files:
+    for path in files:
         try:
             loaded = load_kb(path)
         except InputError as exc:
             raise SystemExit(str(exc)) from None
         sizes.append(len(loaded))
-        for rule, index, constraint in checks:
-            if constraint.implies_targets:
-                alone = best_time(loaded.store, compile_constraint(rule.targets, constraint, prefixes), args.repeat)
+        for rule, index, constraint, implied in checks:
+            if implied:
+                query = compile_constraint(rule.targets, constraint, prefixes, implied=True)
+                alone = best_time(loaded.store, query, repeat)
                 times.setdefault((rule.id, index), []).append((alone, alone))
                 continue
             first = compile_constraint(rule.targets, replace(constraint, targets_last=False), prefixes)
             last = compile_constraint(rule.targets, replace(constraint, targets_last=True), prefixes)
             times.setdefault((rule.id, index), []).append(
-                (best_time(loaded.store, first, args.repeat), best_time(loaded.store, last, args.repeat))
+                (best_time(loaded.store, first, repeat), best_time(loaded.store, last, repeat))
             )
         loaded.close()
+    return times, sizes
+
+
+def print_table(
+    files: list[Path],
+    checks: list[Check],
+    times: dict[tuple[str, int], list[tuple[float, float]]],
+    sizes: list[int],
+    catalog: Catalog,
+) -> None:
     largest = sizes.index(max(sizes))
-    print("| constraint | " + " | ".join(f"{p.name} first / last (ms)" for p in args.files) + " | shapes | suggested |")
-    print("|---" * (len(args.files) + 3) + "|")
+    print("| constraint | " + " | ".join(f"{p.name} first / last (ms)" for p in files) + " | shapes | suggested |")
+    print("|---" * (len(files) + 3) + "|")
     totals = {"first": [0.0] * len(sizes), "last": [0.0] * len(sizes), "shapes": [0.0] * len(sizes)}
-    for rule, index, constraint in checks:
+    for rule, index, constraint, implied in checks:
         pairs = times[(rule.id, index)]
-        if constraint.implies_targets:
+        if implied:
             for i, (alone, _) in enumerate(pairs):
                 for label in totals:
                     totals[label][i] += alone

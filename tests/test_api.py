@@ -34,8 +34,9 @@ def test_every_name_of_the_api_is_what_it_says_whatever_was_imported_before() ->
     # The API is imported on first use; a submodule of the same name must not take its place.
     code = (
         "import importlib, inspect, aifcheck\n"
-        "for module in ('cli', 'loading', 'loading.kb', 'validation', 'validation.run', 'validation.report', 'validation.catalog',\n"
-        "               'extract', 'extract.claims', 'extract.kg', 'extract.model', 'score', 'render', 'spread', 'errors'):\n"
+        "for module in ('cli', 'loading', 'loading.kb', 'validation', 'validation.run', 'validation.report',\n"
+        "               'validation.catalog', 'extract', 'extract.claims', 'extract.kg', 'extract.model', 'score',\n"
+        "               'render', 'spread', 'errors'):\n"
         "    importlib.import_module('aifcheck.' + module)\n"
         "bad = [n for n in aifcheck.__all__ if inspect.ismodule(getattr(aifcheck, n))]\n"
         "assert not bad, bad\n"
@@ -48,7 +49,8 @@ def test_every_name_of_the_api_is_what_it_says_whatever_was_imported_before() ->
 def test_validate_reports_an_ill_typed_literal_without_rdflib_noise(engine: str, tmp_path, caplog) -> None:
     path = tmp_path / "kb.ttl"
     path.write_text(
-        "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n"
+        "@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
+        "java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n"
         "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
         '<http://example.org/c> a aida:Confidence ; aida:confidenceValue "high"^^xsd:double .\n',
         encoding="utf-8",

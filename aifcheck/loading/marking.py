@@ -102,7 +102,7 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
     pieces: list[str] = []
     marks: list[str] = []
     kept = start  # text[start:kept] is already in pieces
-    line, counted = state.line, start  # `line` is the line of offset `counted`
+    lines = _LineCounter(text, state.line, start)
     position = _statement_start(text, start)
     used = position
     while position < len(text):
@@ -112,35 +112,9 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
             marks.append(directive[0] + "\n")
             position = used = _statement_start(text, directive.end())
             continue
-        body = position  # where the statement's text is kept as written, or rewritten
-        if text.startswith("[]", position):  # a blank subject ("[] a rdf:Statement ; ..."): named
-            subject, body = state.new_label(), position + 2
-        else:
-            subject = None if text[position] in "@[(" else _SUBJECT.match(text, position)
-            subject = subject and subject[0]
-        if subject:
-            line += text.count("\n", counted, position)
-            counted = position
-            subject_line = line
-        lists = None  # the statement's "[ ]" lists, when it has some
-        end = None
-        scan = _BODY.match(text, body).end()
-        while scan < len(text):
-            char = text[scan]
-            if char == ".":
-                end = scan + 1
-                break
-            if char in "{}":
-                state.braces = True
-            elif char == "[":
-                line += text.count("\n", counted, scan)
-                counted = scan
-                lists = lists or _Lists(text, body)
-                lists.open(scan, state.new_label(), line)
-            elif char == "]" and lists and lists.opened:
-                lists.close(scan)
-            # after a "[" or "]", or a quote or "<" that opens nothing (the parser will judge it)
-            scan = _BODY.match(text, scan + 1).end()
+        subject, body = _subject(text, position, state)
+        subject_mark = _line_triple(subject, lines.at(position)) if subject else ""
+        end, lists = _statement_end(text, body, state, lines)
         terminated = end is not None
         if end is None and limit == len(text):
             end = len(text)  # unterminated last statement: the parser will say what is wrong
@@ -154,8 +128,7 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
         else:
             pieces += (text[kept:body], lists.statement(end))
         pieces.append("\n")
-        if subject:
-            marks.append(_line_triple(subject, subject_line))
+        marks.append(subject_mark)
         if lists is not None:
             pieces += lists.extracted
             marks += lists.marks
@@ -168,6 +141,56 @@ def _mark(text: str, start: int, limit: int, state: _MarkState) -> tuple[str, in
     state.marks.append("".join(marks))
     state.line += text.count("\n", start, used)
     return "".join(pieces), used
+
+
+def _subject(text: str, position: int, state: _MarkState) -> tuple[str | None, int]:
+    """The subject of the statement at ``position`` as its mark names it (None for a directive, or a
+    subject that is a list or a collection) and where the rest of the statement starts. A blank
+    subject ("[] a rdf:Statement ; ...") is given a label, which replaces its "[]"."""
+    if text.startswith("[]", position):
+        return state.new_label(), position + 2
+    if text[position] in "@[(":
+        return None, position
+    subject = _SUBJECT.match(text, position)
+    return (subject[0] if subject else None), position
+
+
+def _statement_end(text: str, body: int, state: _MarkState, lines: _LineCounter) -> tuple[int | None, _Lists | None]:
+    """Where the statement whose text goes on at ``body`` ends (after its final "."; None when
+    ``text`` ends first), and its "[ ]" lists (None when it has none), each "[" labelled and marked."""
+    lists = None
+    scan = _BODY.match(text, body).end()
+    while scan < len(text):
+        char = text[scan]
+        if char == ".":
+            return scan + 1, lists
+        if char in "{}":
+            state.braces = True
+        elif char == "[":
+            lists = lists or _Lists(text, body)
+            lists.open(scan, state.new_label(), lines.at(scan))
+        elif char == "]" and lists and lists.opened:
+            lists.close(scan)
+        # after a "[" or "]", or a quote or "<" that opens nothing (the parser will judge it)
+        scan = _BODY.match(text, scan + 1).end()
+    return None, lists
+
+
+class _LineCounter:
+    """The line of an offset of a text, counted on from the offset asked before (offsets are asked
+    in increasing order, so that each newline is counted once)."""
+
+    __slots__ = ("counted", "line", "text")
+
+    def __init__(self, text: str, line: int, offset: int) -> None:
+        self.text = text
+        self.line = line  # the line of offset `counted`
+        self.counted = offset
+
+    def at(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.counted, offset)
+        self.counted = offset
+        return self.line
 
 
 class _Lists:

@@ -242,7 +242,8 @@ def neighbourhood(graph: nx.MultiDiGraph, skeleton: nx.MultiDiGraph, centre: str
 def summary_line(target: Path, graph: nx.MultiDiGraph, view: str, chosen: bool, focus: str | None, depth: int) -> str:
     """The one line the command prints: what was drawn, in which view, and why that view."""
     where = f" within {_count(depth, 'step')} of {focus}" if focus else ""
-    line = f"{target}: {view} view{where}, {_count(graph.number_of_nodes(), 'node')}, {_count(graph.number_of_edges(), 'edge')}"
+    sizes = f"{_count(graph.number_of_nodes(), 'node')}, {_count(graph.number_of_edges(), 'edge')}"
+    line = f"{target}: {view} view{where}, {sizes}"
     if not chosen and view == "clusters":
         line += (
             f" ({len(kb_nodes(graph))} clusters and claims, over {DETAIL_LIMIT}: --view mentions draws each mention)"

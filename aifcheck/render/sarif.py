@@ -13,7 +13,8 @@ LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 
 def render(report: Report, catalog: Catalog, out: TextIO, properties: dict | None = None) -> None:
-    """The report as a SARIF log; ``properties`` (the run's counts, when only they are asked for) go in the run's property bag."""
+    """The report as a SARIF log; ``properties`` (the run's counts, when only they are asked for) go
+    in the run's property bag."""
     rules = [r for r in catalog.rules.values() if r.checked]
     index = {rule.id: i for i, rule in enumerate(rules)}
     results = [

@@ -97,7 +97,7 @@ def _dask_quiet() -> Iterator[None]:
     try:
         yield
     finally:
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
 
 
@@ -263,7 +263,7 @@ class _Run(Generic[T]):
 
     def _settle(self, futures: list) -> None:
         finished = [future for future in futures if future.status == "finished"]
-        for future, value in zip(finished, self.client.gather(finished) if finished else []):
+        for future, value in zip(finished, self.client.gather(finished) if finished else [], strict=True):
             current = self._drop(future.key)
             self.outcomes[current.index] = (
                 self.lost(self.files[current.index], value.reason) if isinstance(value, _Unreadable) else value

@@ -267,7 +267,10 @@ def test_the_run_is_frozen_out_of_the_exits_garbage_collections() -> None:
 def test_version_is_answered_without_the_command_line_libraries() -> None:
     """`aifcheck --version` says what the full command line says, without importing typer or the
     rules (a script or an editor asks it often: it must be instant)."""
-    code = "import sys; sys.argv = ['aifcheck', '--version']; from aifcheck.__main__ import main; main(); print(sorted({'typer', 'pyoxigraph', 'rdflib'} & set(sys.modules)))"
+    code = (
+        "import sys; sys.argv = ['aifcheck', '--version']; from aifcheck.__main__ import main; main(); "
+        "print(sorted({'typer', 'pyoxigraph', 'rdflib'} & set(sys.modules)))"
+    )
     fast = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     full = CliRunner().invoke(app, ["--version"])
     assert fast == [f"aifcheck {__version__}", "[]"]

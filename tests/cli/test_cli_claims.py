@@ -179,7 +179,7 @@ def test_claims_of_several_folders_are_one_row_per_claim_and_can_name_their_file
 def test_claims_says_when_a_path_holds_no_claim() -> None:
     result = _run("claims", RUN, ROOT / "examples" / "valid")
     assert result.exit_code == 0 and result.stdout.count("\n") > 1
-    assert (
-        result.stderr
-        == f"aifcheck: warning: {ROOT / 'examples' / 'valid'}: holds no claim (no aida:Claim with the fields NIST's tables read)\n"
+    assert result.stderr == (
+        f"aifcheck: warning: {ROOT / 'examples' / 'valid'}: holds no claim"
+        " (no aida:Claim with the fields NIST's tables read)\n"
     )

@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 import pytest
 import typer
-from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
+from helpers import FIXTURES, ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
 from typer.testing import CliRunner
 
 from aifcheck import __version__
@@ -441,34 +441,26 @@ def base(tmp_path_factory) -> Path:
     _copy(SCORE_FIXTURES / "ta2" / "pool", root / "pool2")
     _copy(SHARED_DATA / "task3-run", root / "p3" / "run")
     _copy(SHARED_DATA / "user-queries", root / "p3" / "user-queries")
-    made = installed(
-        "pipeline",
-        "ta3",
-        "p3/run",
-        "--user-queries",
-        "p3/user-queries",
-        "--aux",
-        "aux",
-        "-o",
-        "pool3/runs/system",
-        cwd=root,
-    )
+    made = installed(*P3_ARGS, "-o", "pool3/runs/system", cwd=root)
     assert made.returncode == 0, made.stderr  # (NIST's validator at the tag takes every example frame)
     (root / "pool3" / "queries.tab").write_text(POOL3_QUERIES, encoding="utf-8")
     return root
 
 
-TA3_ARGS = (
+# the arguments of a command on the base's inputs, but its output's
+TA2W_ARGS = (
     "score",
-    "ta3",
-    "ta3/RUN1",
+    "ta2",
+    "ta2w/runW",
     "--queries-to-score",
-    "ta3/queries_to_score.tab",
-    "--claim-mappings",
-    "ta3/claim-mappings.tab",
+    "ta2w/queries_to_score.tab",
     "--assessments",
-    "ta3/LDC",
+    "ta2w/LDC",
+    "--aux",
+    "aux",
 )
+POOL2_ARGS = ("pool", "ta2", "pool2/runs/runA", "--queries-to-score", "pool2/queries.tab", "--aux", "aux")
+P3_ARGS = ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux")
 
 
 @dataclass(frozen=True)
@@ -525,25 +517,13 @@ CONVENTIONS = {
         "crux/system-relations.tab",
     ),
     "score ta2": Convention(
-        (
-            "score",
-            "ta2",
-            "ta2w/runW",
-            "--queries-to-score",
-            "ta2w/queries_to_score.tab",
-            "--assessments",
-            "ta2w/LDC",
-            "--aux",
-            "aux",
-            "-o",
-            "{out}",
-        ),
+        (*TA2W_ARGS, "-o", "{out}"),
         ("ta2w", "aux"),
         "ta2w/LDC/data/TA2/kit1.tab",
         "folder",
         named="ta2w/queries_to_score.tab",
     ),
-    "score ta3": Convention((*TA3_ARGS, "-o", "{out}"), ("ta3",), "ta3/queries_to_score.tab", "folder", holds=False),
+    "score ta3": Convention((*SCORE_TA3, "-o", "{out}"), ("ta3",), "ta3/queries_to_score.tab", "folder", holds=False),
     "pipeline ta2": Convention(
         ("pipeline", "ta2", "ta2kb/run", "--queries", "ta2kb/queries.tsv", "--aux", "aux", "-o", "{out}"),
         ("ta2kb", "aux"),
@@ -551,14 +531,14 @@ CONVENTIONS = {
         "folder",
     ),
     "pipeline ta3": Convention(
-        ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "{out}"),
+        (*P3_ARGS, "-o", "{out}"),
         ("p3", "aux"),
         "p3/run/Condition6/T301/T301.ranking.tsv",
         "folder",
         named="p3/user-queries",
     ),
     "pool ta2": Convention(
-        ("pool", "ta2", "pool2/runs/runA", "--queries-to-score", "pool2/queries.tab", "--aux", "aux", "-o", "{out}"),
+        (*POOL2_ARGS, "-o", "{out}"),
         ("pool2", "aux"),
         "pool2/queries.tab",
         "folder",
@@ -681,68 +661,22 @@ def test_a_link_a_fifo_or_a_device_named_for_a_file_is_written_into_never_replac
         ),
         (
             ("ta2w", "aux"),
-            (
-                "score",
-                "ta2",
-                "ta2w/runW",
-                "--queries-to-score",
-                "ta2w/queries_to_score.tab",
-                "--assessments",
-                "ta2w/LDC",
-                "--aux",
-                "aux",
-                "-o",
-                "ta2w/runW/SPARQL-VALID-output",
-            ),
+            (*TA2W_ARGS, "-o", "ta2w/runW/SPARQL-VALID-output"),
             "-o ta2w/runW/SPARQL-VALID-output: inside the input ta2w/runW",
         ),
         (
             ("ta2w", "aux"),
-            (
-                "score",
-                "ta2",
-                "ta2w/runW",
-                "--queries-to-score",
-                "ta2w/queries_to_score.tab",
-                "--assessments",
-                "ta2w/LDC",
-                "--aux",
-                "aux",
-                "-o",
-                "ta2w/LDC/data",
-            ),
+            (*TA2W_ARGS, "-o", "ta2w/LDC/data"),
             "-o ta2w/LDC/data: inside the input ta2w/LDC",
         ),
         (
             ("p3", "aux"),
-            (
-                "pipeline",
-                "ta3",
-                "p3/run",
-                "--user-queries",
-                "p3/user-queries",
-                "--aux",
-                "aux",
-                "-o",
-                "p3/run/Condition5",
-            ),
+            (*P3_ARGS, "-o", "p3/run/Condition5"),
             "-o p3/run/Condition5: inside the input p3/run",
         ),
         (
             ("pool2", "aux"),
-            (
-                "pool",
-                "ta2",
-                "pool2/runs/runA",
-                "--queries-to-score",
-                "pool2/queries.tab",
-                "--aux",
-                "aux",
-                "-p",
-                "pool2/previous",
-                "-o",
-                "pool2/previous",
-            ),
+            (*POOL2_ARGS, "-p", "pool2/previous", "-o", "pool2/previous"),
             "-o pool2/previous: is the input pool2/previous",
         ),
     ],
@@ -800,32 +734,7 @@ def test_an_id_that_would_name_files_or_split_table_cells_is_refused(
     base: Path, tmp_path: Path, option: str, value: str
 ) -> None:
     folder = _in(base, tmp_path / "j1" / "j2", "pool2", "aux", "ta2w")
-    if option == "-b":
-        args = (
-            "pool",
-            "ta2",
-            "pool2/runs/runA",
-            "--queries-to-score",
-            "pool2/queries.tab",
-            "--aux",
-            "aux",
-            "-o",
-            "out",
-        )
-    else:
-        args = (
-            "score",
-            "ta2",
-            "ta2w/runW",
-            "--queries-to-score",
-            "ta2w/queries_to_score.tab",
-            "--assessments",
-            "ta2w/LDC",
-            "--aux",
-            "aux",
-            "-o",
-            "out",
-        )
+    args = (*POOL2_ARGS, "-o", "out") if option == "-b" else (*TA2W_ARGS, "-o", "out")
     proc = installed(*args, option, value, cwd=folder)
     assert proc.returncode == 2 and proc.stderr.startswith(f"aifcheck: error: {ALIASES.get(option, option)} "), (
         proc.stderr
@@ -852,7 +761,7 @@ def test_a_run_folder_whose_name_cannot_be_a_run_id_is_refused(base: Path, tmp_p
     )
     assert pooled.returncode == 2 and "its folder's name, the run ID" in pooled.stderr, pooled.stderr
     (folder / "ta3" / "RUN1").rename(folder / "ta3" / name)
-    scored = installed(*[a.replace("ta3/RUN1", f"ta3/{name}") for a in TA3_ARGS], "-o", "out", cwd=folder)
+    scored = installed(*[a.replace("ta3/RUN1", f"ta3/{name}") for a in SCORE_TA3], "-o", "out", cwd=folder)
     assert scored.returncode == 2 and "the run folder's name; give --run-id" in scored.stderr, scored.stderr
     assert all(line.isprintable() for line in (pooled.stderr + scored.stderr).splitlines())
     assert not (folder / "out").exists()
@@ -875,23 +784,8 @@ def test_a_folder_that_cannot_be_read_is_never_taken_as_empty(base: Path, tmp_pa
     (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0)
     (folder / "p3" / "run" / "Condition6").chmod(0)
     try:
-        scored = _unprivileged(
-            "score",
-            "ta2",
-            "ta2w/runW",
-            "--queries-to-score",
-            "ta2w/queries_to_score.tab",
-            "--assessments",
-            "ta2w/LDC",
-            "--aux",
-            "aux",
-            "-o",
-            "out",
-            cwd=folder,
-        )
-        ran = _unprivileged(
-            "pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux", "-o", "out2", cwd=folder
-        )
+        scored = _unprivileged(*TA2W_ARGS, "-o", "out", cwd=folder)
+        ran = _unprivileged(*P3_ARGS, "-o", "out2", cwd=folder)
     finally:
         (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0o755)
         (folder / "p3" / "run" / "Condition6").chmod(0o755)
@@ -914,19 +808,7 @@ def test_a_response_or_kit_that_is_no_file_is_an_error_not_a_zero(base: Path, tm
     response = folder / "ta2w" / "runW" / "SPARQL-VALID-output" / "W1Q1.rq.tsv"
     response.unlink()
     response.symlink_to("nothing-here")
-    args = (
-        "score",
-        "ta2",
-        "ta2w/runW",
-        "--queries-to-score",
-        "ta2w/queries_to_score.tab",
-        "--assessments",
-        "ta2w/LDC",
-        "--aux",
-        "aux",
-        "-o",
-        "out",
-    )
+    args = (*TA2W_ARGS, "-o", "out")
     proc = installed(*args, cwd=folder)
     assert proc.returncode == 3 and "W1Q1.rq.tsv: a symbolic link to nothing" in proc.stderr, proc.stderr
 
@@ -970,37 +852,13 @@ def test_what_is_no_score_table_is_refused(base: Path, tmp_path: Path) -> None:
         (("score", "compare", "runs/A", "runs/B", "--replications", str(10**19)), "--replications"),
         (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--replications", str(10**9)), "--replications"),
         (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--key", ""), "--key"),
-        ((*TA3_ARGS, "-o", "out", "--ci", "--ci-seed", "-1"), "--ci-seed"),
+        ((*SCORE_TA3, "-o", "out", "--ci", "--ci-seed", "-1"), "--ci-seed"),
         (
-            (
-                "pipeline",
-                "ta3",
-                "p3/run",
-                "--user-queries",
-                "p3/user-queries",
-                "--aux",
-                "aux",
-                "-o",
-                "out",
-                "--depth",
-                "Condition5:1,Condition5:2",
-            ),
+            (*P3_ARGS, "-o", "out", "--depth", "Condition5:1,Condition5:2"),
             "--depth",
         ),
         (
-            (
-                "pool",
-                "ta2",
-                "pool2/runs/runA",
-                "--queries-to-score",
-                "pool2/queries.tab",
-                "--aux",
-                "aux",
-                "-o",
-                "out",
-                "--kit-size",
-                "0",
-            ),
+            (*POOL2_ARGS, "-o", "out", "--kit-size", "0"),
             "--kit-size",
         ),
     ],

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT, SHARED_DATA, TEST_DATA
+from helpers import FIXTURES, ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
 
 import aifcheck as aifcheck_api
 
@@ -131,17 +131,6 @@ def ta3_inputs(open_folder: Path) -> Path:
     return open_folder
 
 
-TA3_ARGS = (
-    "score",
-    "ta3",
-    "ta3/RUN1",
-    "--queries-to-score",
-    "ta3/queries_to_score.tab",
-    "--claim-mappings",
-    "ta3/claim-mappings.tab",
-    "--assessments",
-    "ta3/LDC",
-)
 RANKING = "ta3/RUN1/Condition6/T100/T100.ranking.tsv"
 
 
@@ -192,7 +181,7 @@ def test_output_under_a_file(ta3_inputs: Path, command: str) -> None:
     (folder / "afile").write_text("keep me\n")
     _kb(folder)
     args = {
-        "ta3": [*TA3_ARGS, "-o", "afile/x"],
+        "ta3": [*SCORE_TA3, "-o", "afile/x"],
         "claims": ["claims", "k.ttl", "-o", "afile/x"],
         "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001", "-o", "afile/x"],
         "graph": ["graph", "k.ttl", "-o", "afile/x.dot"],
@@ -250,7 +239,7 @@ def test_a_folder_that_cannot_be_entered(ta1_inputs: Path, ta3_inputs: Path, as_
     assert line == "aifcheck: error: run/L0C04960U.ttl: cannot read this folder: Permission denied"
     (folder / "run" / "L0C04960U.ttl").chmod(0o777)
     (folder / "ta3/RUN1/Condition6").chmod(0o000)
-    line = one_line(aifcheck(*TA3_ARGS, "-o", "out3", cwd=folder, user=as_nobody), 3)
+    line = one_line(aifcheck(*SCORE_TA3, "-o", "out3", cwd=folder, user=as_nobody), 3)
     assert "ta3/RUN1/Condition6" in line and "Permission denied" in line
     shutil.copytree(TEST_DATA / "submission", folder / "sub")
     _share(folder / "sub")
@@ -301,7 +290,7 @@ def test_special_files_are_refused_at_once(ta3_inputs: Path, special: str, where
     if where == "ranking":
         (folder / RANKING).unlink()
         os.symlink(path, folder / RANKING)
-        args = [*TA3_ARGS, "-o", "out"]
+        args = [*SCORE_TA3, "-o", "out"]
     else:
         args = {
             "crux": ["score", "crux-claims", "special", "--gold", CRUX / "gold.tab"],
@@ -414,22 +403,22 @@ def test_score_ta1_missing_run_table_is_told(ta1_inputs: Path) -> None:
 
 
 def test_score_ta3_replaces_its_scores_only_with_force(ta3_inputs: Path) -> None:
-    first = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    first = aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs)
     assert first.returncode == 0, first.stderr
     (ta3_inputs / "out" / "scores" / "mine.txt").write_text("keep me\n")
-    again = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    again = aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs)
     assert (
         again.returncode == 2
         and again.stderr == "aifcheck: error: -o out/scores: exists and is not empty (--force replaces it)\n"
     )
-    forced = aifcheck(*TA3_ARGS, "-o", "out", "--force", cwd=ta3_inputs)
+    forced = aifcheck(*SCORE_TA3, "-o", "out", "--force", cwd=ta3_inputs)
     assert forced.returncode == 0 and not (ta3_inputs / "out" / "scores" / "mine.txt").exists()
     assert (ta3_inputs / "out" / "scores" / "NDCGScorerV1-scores.tab").is_file()
 
 
 def test_score_ta3_query_without_ranking_is_told(ta3_inputs: Path) -> None:
     (ta3_inputs / RANKING).unlink()
-    proc = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    proc = aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs)
     assert proc.returncode == 0
     assert (
         "aifcheck: warning: ta3/RUN1/Condition6/T100: no T100.ranking.tsv: "
@@ -465,7 +454,7 @@ def test_errors_name_the_input_and_line(ta3_inputs: Path) -> None:
     ranking = folder / RANKING
     lines = ranking.read_bytes().split(b"\n")
     ranking.write_bytes(b"\n".join([lines[0], lines[1][:3] + b"\xff" + lines[1][3:], *lines[2:]]))
-    line = one_line(aifcheck(*TA3_ARGS, "-o", "out", cwd=folder), 3)
+    line = one_line(aifcheck(*SCORE_TA3, "-o", "out", cwd=folder), 3)
     assert line == f"aifcheck: error: {RANKING}:2:4: not UTF-8 (byte 0xff); text files must be UTF-8"
     gold = folder / "gold.tab"
     rows = [row.split("\t") for row in (CRUX / "gold.tab").read_text().split("\n")]
@@ -483,7 +472,7 @@ def test_ta3_missing_row_names_its_component_line(ta3_inputs: Path) -> None:
     component = "\t".join(text[dropped].split("\t")[1:3])
     first = next(i for i, row in enumerate(text, 1) if "\t".join(row.split("\t")[1:3]) == component)
     claim.write_text("\n".join(text[:dropped] + text[dropped + 1 :]))
-    line = one_line(aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs), 3)
+    line = one_line(aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs), 3)
     assert line.startswith(f"aifcheck: error: {claim.relative_to(ta3_inputs)}:{first}: ")
 
 
@@ -523,14 +512,14 @@ def test_a_lock_another_run_has_just_made_is_not_taken(ta3_inputs: Path) -> None
     lock = ta3_inputs / "out" / ".scores.lock"
     lock.parent.mkdir()
     lock.write_text("")
-    refused = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    refused = aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs)
     assert (
         refused.returncode == 2
         and refused.stderr == "aifcheck: error: -o out/scores: another aifcheck run is writing it\n"
     )
     assert not (ta3_inputs / "out" / "scores").exists() and lock.exists()
     os.utime(lock, (time.time() - 60, time.time() - 60))  # an empty lock left long ago: a dead run's
-    taken = aifcheck(*TA3_ARGS, "-o", "out", cwd=ta3_inputs)
+    taken = aifcheck(*SCORE_TA3, "-o", "out", cwd=ta3_inputs)
     assert taken.returncode == 0 and (ta3_inputs / "out" / "scores").is_dir() and not lock.exists()
 
 
@@ -674,7 +663,7 @@ def test_summary_escapes_control_characters(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("run_id", ["a\tb", "a\nb", ""])
 def test_run_id_with_a_tab_or_line_break_is_refused(ta3_inputs: Path, run_id: str) -> None:
-    line = one_line(aifcheck(*TA3_ARGS, "-o", "out", "--run-id", run_id, cwd=ta3_inputs), 2)
+    line = one_line(aifcheck(*SCORE_TA3, "-o", "out", "--run-id", run_id, cwd=ta3_inputs), 2)
     assert line.startswith("aifcheck: error: --run-id ") and not (ta3_inputs / "out").exists()
 
 

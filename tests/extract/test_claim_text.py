@@ -54,7 +54,7 @@ def test_tsv_holds_the_text_with_only_its_line_breakers_escaped(frame: Path) -> 
     result = _run("claims", "--format", "tsv", frame)
     assert result.returncode == 0, result.stderr
     header, row = result.stdout.splitlines()
-    cells = dict(zip(header.split("\t"), row.split("\t")))
+    cells = dict(zip(header.split("\t"), row.split("\t"), strict=True))
     assert cells["description"] == DESCRIPTION
     assert cells["topic"] == TOPIC
     assert cells["x_variable"] == 'pets\\tand "cats"'  # a tab would split the column

@@ -48,7 +48,7 @@ def _unquote(cell: str) -> str:
 def _nist_rows(expected: Path, group: str) -> tuple[tuple[str, ...], list[dict[str, str]]]:
     header, *lines = (expected / f"AIDA_P3_TA3_{group}_0001.rq.tsv").read_text(encoding="utf-8").splitlines()
     columns = tuple(c.lstrip("?") for c in header.split("\t"))
-    return columns, [dict(zip(columns, map(_unquote, line.split("\t")))) for line in lines]
+    return columns, [dict(zip(columns, map(_unquote, line.split("\t")), strict=True)) for line in lines]
 
 
 def _rebuilt(claim: Claim, group: str) -> list[dict[str, str]]:
@@ -90,7 +90,7 @@ def _rebuilt(claim: Claim, group: str) -> list[dict[str, str]]:
         ]
     assert claim.date_time is not None
     row = {"claim_id": claim.claim_id}
-    for prefix, date in zip(("sa", "sb", "ea", "eb"), claim.date_time.as_tuple()):
+    for prefix, date in zip(("sa", "sb", "ea", "eb"), claim.date_time.as_tuple(), strict=True):
         row |= {
             f"{prefix}_month": f"{date.month:02d}",
             f"{prefix}_day": f"{date.day:02d}",
@@ -246,7 +246,7 @@ def test_tsv_rows_have_the_header_columns() -> None:
 
 def test_tsv_row_values() -> None:
     claim = _by_id(claims(SUBMISSION))["CLDOCC0003.000002"]
-    row = dict(zip(TSV_COLUMNS, tsv_row(claim)))
+    row = dict(zip(TSV_COLUMNS, tsv_row(claim), strict=True))
     assert row["claimer_affiliation_1"] == "Government"
     assert row["claimer_affiliation_1_types"] == "Q327333;Q7188"
     assert row["claimer_affiliation_2_identity"] == "NILFX0012"

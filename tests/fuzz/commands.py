@@ -49,6 +49,7 @@ if __name__ == "__main__":  # run as a script: import the package from tests/, n
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -64,7 +65,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from helpers import ROOT, SHARED_DATA, TEST_DATA
+from helpers import ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
 
 from fuzz.oracle import FORM, MISTAKES, Expect, entry, tree, tsv_shape, tsv_shapes
 
@@ -169,12 +170,11 @@ def _ta2_base(base: Path) -> None:
     kit, number = [], 0
     for query, entry_point in (("AIDA_P3_TA2_P0001", "Q84263196"), ("AIDA_P3_TA2_P0002", "COVID-19")):
         rows = (SHARED_DATA / "task2-expected" / f"{query}.rq.tsv").read_text(encoding="utf-8").splitlines()[1:]
-        for label, row in zip(("CORRECT", "INCORRECT", "CORRECT"), rows):
+        for label, row in zip(("CORRECT", "INCORRECT", "CORRECT"), rows, strict=False):
             number += 1
             document, span = row.split("\t")[4].split(":", 1)
-            kit.append(
-                f"{query}\t{entry_point}\t{number}\tTEXT\t{document}\t{span}\t{label}\tNAM\t{entry_point if label == 'CORRECT' else 'NIL'}"
-            )
+            link = entry_point if label == "CORRECT" else "NIL"
+            kit.append(f"{query}\t{entry_point}\t{number}\tTEXT\t{document}\t{span}\t{label}\tNAM\t{link}")
     (base / "ta2kb" / "LDC" / "data" / "TA2").mkdir(parents=True)
     (base / "ta2kb" / "LDC" / "data" / "TA2" / "kit1.tab").write_text("\n".join(kit) + "\n", encoding="utf-8")
     for name in ("runs", "previous", "queries.tab"):
@@ -265,19 +265,7 @@ TA1_ARGS = (
     "-o",
     "{out}",
 )
-TA3_ARGS = (
-    "score",
-    "ta3",
-    "ta3/RUN1",
-    "--queries-to-score",
-    "ta3/queries_to_score.tab",
-    "--claim-mappings",
-    "ta3/claim-mappings.tab",
-    "--assessments",
-    "ta3/LDC",
-    "-o",
-    "{out}",
-)
+TA3_ARGS = (*SCORE_TA3, "-o", "{out}")
 FAST = 15.0  # seconds a case of a command that takes under one may take
 LONG = (("--replications", "30000000"), ("--replications", "1000000000"))  # bootstraps of a minute, and of hours
 COMMANDS = (
@@ -678,21 +666,57 @@ def case(seed: int, index: int, reads: dict[str, list[str]]) -> Case:
 _CELL = re.compile(rb"[^\t\n]+")
 
 
+# edits of the whole file, whatever its lines
+_WHOLE_FILE_EDITS: dict[str, Callable[[bytes], bytes]] = {
+    "CRLF": lambda data: data.replace(b"\n", b"\r\n"),
+    "BOM": lambda data: b"\xef\xbb\xbf" + data,
+    "empty file": lambda data: b"",
+    "NUL bytes": lambda data: b"\x00" * max(len(data), 1),
+}
+# what a cell edit puts in place of a cell
+_CELL_EDITS = {
+    "empty cell": b"",
+    "long cell": b"x" * 200_000,
+    "huge number": b"9" * 400,
+    "control characters": b"\x1b[2J\x00\x07\x0c\xe2\x80\xa8",
+}
+
+
 def _edit(how: str, data: bytes, rng: random.Random) -> bytes:
     """``data`` with one edit of its bytes, lines or cells."""
     from fuzz.mutate import delete_range, flip_bytes, insert_special, line_edit, truncate
 
     lines = data.split(b"\n")
     at = rng.randrange(len(lines))
-    if how in ("flip bytes", "insert special", "delete range", "line edit", "truncate"):
-        edit = {
-            "flip bytes": flip_bytes,
-            "insert special": insert_special,
-            "delete range": delete_range,
-            "line edit": line_edit,
-            "truncate": truncate,
-        }[how]
-        return edit(rng, data, ())[0]
+    byte_edits = {
+        "flip bytes": flip_bytes,
+        "insert special": insert_special,
+        "delete range": delete_range,
+        "line edit": line_edit,
+        "truncate": truncate,
+    }
+    if how in byte_edits:
+        return byte_edits[how](rng, data, ())[0]
+    if how in _WHOLE_FILE_EDITS:
+        return _WHOLE_FILE_EDITS[how](data)
+    if how == "duplicate key":
+        return _duplicate_key(lines, rng)
+    if how == "odd number":  # a number no score takes (a score of 1e200 once ended in an internal error)
+        numbers = [(i, m) for i, line in enumerate(lines[1:], 1) for m in _NUMBER.finditer(line)]
+        if numbers:
+            i, number = rng.choice(numbers)
+            lines[i] = (
+                lines[i][: number.start()]
+                + rng.choice((b"1e200", b"-1e200", b"nan", b"inf", b"1e-400"))
+                + lines[i][number.end() :]
+            )
+    else:
+        _edit_line(how, lines, at, rng)
+    return b"\n".join(lines)
+
+
+def _edit_line(how: str, lines: list[bytes], at: int, rng: random.Random) -> None:
+    """One edit of ``lines[at]`` (or of the lines around it), in place."""
     if how == "duplicate line":
         lines.insert(rng.randrange(len(lines) + 1), lines[at])
     elif how == "drop line":
@@ -702,40 +726,14 @@ def _edit(how: str, data: bytes, rng: random.Random) -> bytes:
         lines[at] = lines[at][:cut] + b"\t" + lines[at][cut:]
     elif how == "drop tab":
         lines[at] = lines[at].replace(b"\t", b" ", 1)
-    elif how in ("empty cell", "long cell", "huge number", "control characters"):
+    elif how in _CELL_EDITS:
         cells = list(_CELL.finditer(lines[at]))
         if cells:
             cell = rng.choice(cells)
-            new = {
-                "empty cell": b"",
-                "long cell": b"x" * 200_000,
-                "huge number": b"9" * 400,
-                "control characters": b"\x1b[2J\x00\x07\x0c\xe2\x80\xa8",
-            }[how]
-            lines[at] = lines[at][: cell.start()] + new + lines[at][cell.end() :]
+            lines[at] = lines[at][: cell.start()] + _CELL_EDITS[how] + lines[at][cell.end() :]
     elif how == "not UTF-8":
         cut = rng.randrange(len(lines[at]) + 1)
         lines[at] = lines[at][:cut] + rng.choice((b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf")) + lines[at][cut:]
-    elif how == "CRLF":
-        return data.replace(b"\n", b"\r\n")
-    elif how == "BOM":
-        return b"\xef\xbb\xbf" + data
-    elif how == "empty file":
-        return b""
-    elif how == "NUL bytes":
-        return b"\x00" * max(len(data), 1)
-    elif how == "odd number":  # a number no score takes (a score of 1e200 once ended in an internal error)
-        numbers = [(i, m) for i, line in enumerate(lines[1:], 1) for m in _NUMBER.finditer(line)]
-        if numbers:
-            i, number = rng.choice(numbers)
-            lines[i] = (
-                lines[i][: number.start()]
-                + rng.choice((b"1e200", b"-1e200", b"nan", b"inf", b"1e-400"))
-                + lines[i][number.end() :]
-            )
-    elif how == "duplicate key":
-        return _duplicate_key(lines, rng)
-    return b"\n".join(lines)
 
 
 _NUMBER = re.compile(rb"(?<![^\t])-?\d+(\.\d+)?(?![^\t\n])")  # a cell that is a number
@@ -808,18 +806,45 @@ def prepare(case: Case, base: Path, folder: Path, reads: list[str] | None = None
     rng = random.Random(f"{case.seed}/{case.index}/prepare")
     folder.mkdir(parents=True)
     command = case.command
-    out, tab = command.out_name, "ci.tab"
     extra: dict = {"tops": list(command.reads)}
     argv = list(command.args)
+    out, copied = _output_and_copies(case, reads or [], rng, argv, extra)
+    for name in command.reads:
+        if name in copied:
+            _copy(base / name, folder / name)
+        else:
+            os.symlink(base / name, folder / name)
+    out, tab, argv = _make_hostile(case, folder, rng, argv, out, extra)
+    for path in [folder, *(p for p in folder.rglob("*") if not p.is_symlink() and p.is_dir())]:
+        if path.stat().st_mode & 0o777 == 0o755:
+            path.chmod(0o777)  # the case's own folders, writable by nobody (not those made read-only)
+    extra["out"] = out
+    extra["tab"] = tab
+    extra["folder"] = str(folder)
+    if case.kind == "output" and case.how in _OUTPUT_NODES:
+        extra["kept"] = {name: entry(folder / name) for name in (out, *KEPT) if os.path.lexists(folder / name)}
+    argv = [a.replace("{out}", out).replace("{tab}", tab) for a in argv]
+    if command.name in PARALLEL and case.kind != "signal" and rng.random() < 0.25:
+        argv += ["--jobs", "2"]  # the documents or files in worker processes
+    return argv, extra
+
+
+# the -o cases whose output path is a link or a node: what it was must still be there after the run
+_OUTPUT_NODES = ("link to a file", "link to a folder", "FIFO", "device", "link to a device")
+
+
+def _output_and_copies(
+    case: Case, reads: list[str], rng: random.Random, argv: list[str], extra: dict
+) -> tuple[str, set[str]]:
+    """The case's -o (an input's path, for an output onto or inside an input) and the fixtures'
+    top folders copied into the case folder rather than linked (those the case changes)."""
+    command = case.command
+    out = command.out_name
     copied: set[str] = set()
     if case.target is not None:
         copied.add(_top(case.target))
     if case.kind == "output" and case.how in ("onto its input", "inside an input"):
-        inputs = (
-            [f for f in reads or [] if "/" in f]
-            if case.how == "onto its input"
-            else _input_folders(command, reads or [])
-        )
+        inputs = [f for f in reads if "/" in f] if case.how == "onto its input" else _input_folders(command, reads)
         out = rng.choice(inputs) if inputs else next(a for a in command.args if _top(a) in command.reads)
         copied |= set(command.reads) if out == "." else {_top(out)}
         if case.how == "inside an input" and rng.random() < 0.5:
@@ -827,89 +852,25 @@ def prepare(case: Case, base: Path, folder: Path, reads: list[str] | None = None
             extra["force"] = True
     if case.kind in ("name", "runs"):
         copied |= set(command.reads)  # (renamed or copied: never the base's)
-    for name in command.reads:
-        if name in copied:
-            _copy(base / name, folder / name)
-        else:
-            os.symlink(base / name, folder / name)
+    return out, copied
+
+
+def _make_hostile(
+    case: Case, folder: Path, rng: random.Random, argv: list[str], out: str, extra: dict
+) -> tuple[str, str, list[str]]:
+    """The case's hostile input, output or surroundings made in its folder: (-o, --tab, argv)."""
+    tab = "ci.tab"
     if case.kind in ("content", "sparql"):
         path = folder / case.target
         path.write_bytes(_sparql(case.how) if case.kind == "sparql" else _edit(case.how, path.read_bytes(), rng))
     elif case.kind == "kind":
-        path = folder / case.target
-        if case.how in ("folder unreadable", "ancestor unreadable"):
-            extra["mode"] = 0o300 if rng.random() < 0.5 else 0o600  # no listing, or no entry (execute)
-            parents = [p for p in Path(case.target).parents if p != Path(".")] or [Path(".")]
-            closed = path.parent if case.how == "folder unreadable" else folder / rng.choice(parents)
-            extra["named"] = closed.name
-            extra["closed"] = os.path.relpath(closed, folder) if closed != folder else case.target
-            closed.chmod(extra["mode"])
-        elif case.how == "unreadable":
-            path.chmod(0)
-        else:
-            path.unlink()
-            if case.how == "FIFO":
-                os.mkfifo(path)
-            elif case.how == "folder":
-                path.mkdir()
-            elif case.how == "dangling link":
-                os.symlink("nothing-here", path)
-            elif case.how == "link loop":
-                os.symlink(path.name, path)
-            elif case.how == "/dev/zero":
-                os.symlink("/dev/zero", path)
+        _make_kind(case, folder, rng, extra)
     elif case.kind == "output":
-        if case.how == "onto a file":
-            (folder / out).write_bytes(b"keep me\n")
-        elif case.how == "FILE/sub":
-            (folder / "afile").write_bytes(b"keep me\n")
-            out = "afile/sub"
-        elif case.how == "read-only folder":
-            (folder / "ro").mkdir()
-            (folder / "ro").chmod(0o555)
-            out = "ro/out"
-        elif case.how == "link loop":
-            os.symlink(out, folder / out)
-        elif case.how == "long name":
-            out = "o" * 300
-        elif case.how == "full disk":
-            extra["fsize"] = rng.choice((0, 512, 4096, 65536, 1 << 20))
-        elif case.how == "not empty":  # (score ta3 and ta2 write OUT/scores: that folder holds something)
-            extra["keep"] = Path(out, "scores" if command.output == "scores" else "", "keep.txt")
-            (folder / extra["keep"]).parent.mkdir(parents=True)
-            (folder / extra["keep"]).write_bytes(b"keep me\n")
-        elif case.how == "twin run":
-            extra["twin"] = True
-        elif case.how == "link to a file":
-            (folder / "kept.txt").write_bytes(b"keep me\n")
-            os.symlink("kept.txt", folder / out)
-        elif case.how == "link to a folder":
-            (folder / "kept").mkdir()
-            os.symlink("kept", folder / out)
-        elif case.how in ("FIFO", "device", "link to a device"):
-            node = folder / ("device" if case.how == "link to a device" else out)
-            if case.how == "FIFO" or not _make_device(node):
-                os.mkfifo(node)
-                extra["reader"] = node  # a reader, as a pipe to another program has
-            if case.how == "link to a device":
-                os.symlink("device", folder / out)
-        elif case.how == "/proc/version":
-            out = "/proc/version"  # (the system's: a file that cannot be written, which no run can replace)
-        elif case.how == "= --tab":
-            tab = out
+        out, tab = _make_output(case, folder, rng, out, tab, extra)
     elif case.kind == "stdout":
         extra["stdout"] = case.how
     elif case.kind == "signal":
-        long = bool(command.long) and rng.random() < 0.5
-        # at a moment the command still runs (the pristine run's time is known after the audit)
-        extra["signal"] = (
-            getattr(signal, case.how),
-            rng.uniform(0.05, 2.0 if long else max(0.2, 0.9 * SECONDS.get(command.name, 2.0))),
-        )
-        if long:
-            argv += rng.choice(command.long)
-        if command.name in PARALLEL:
-            argv += ["--jobs", "2"]
+        argv = _with_signal(case, rng, argv, extra)
     elif case.kind == "value":
         at = [i for i, a in enumerate(argv) if a == case.how]
         if at:
@@ -917,37 +878,119 @@ def prepare(case: Case, base: Path, folder: Path, reads: list[str] | None = None
         else:
             argv += [case.how, case.value]
     elif case.kind == "runs":
-        first, second = (command.runs[0], command.runs[1])
-        if case.how == "same run twice":
-            argv[second] = argv[first]
-        elif case.how == "one folder name":  # a copy of the first run, under another folder
-            argv[second] = "other/" + Path(argv[first]).name
-            _copy(folder / argv[first], folder / argv[second])
-            extra["tops"].append("other")
-        else:  # a run of another task (TA1) beside a TA3 run
-            argv[second] = "runs/T"
+        _make_runs(case, folder, argv, extra)
     elif case.kind == "name" and case.value is not None:
         renamed = case.value + case.how
         (folder / case.value).rename(folder / renamed)
         argv = [renamed if a == case.value else a for a in argv]
-    for path in [folder, *(p for p in folder.rglob("*") if not p.is_symlink() and p.is_dir())]:
-        if path.stat().st_mode & 0o777 == 0o755:
-            path.chmod(0o777)  # the case's own folders, writable by nobody (not those made read-only)
-    extra["out"] = out
-    extra["tab"] = tab
-    extra["folder"] = str(folder)
-    if case.kind == "output" and case.how in (
-        "link to a file",
-        "link to a folder",
-        "FIFO",
-        "device",
-        "link to a device",
-    ):
-        extra["kept"] = {name: entry(folder / name) for name in (out, *KEPT) if os.path.lexists(folder / name)}
-    argv = [a.replace("{out}", out).replace("{tab}", tab) for a in argv]
-    if command.name in PARALLEL and case.kind != "signal" and rng.random() < 0.25:
-        argv += ["--jobs", "2"]  # the documents or files in worker processes
-    return argv, extra
+    return out, tab, argv
+
+
+def _make_kind(case: Case, folder: Path, rng: random.Random, extra: dict) -> None:
+    """The case's input made a thing of another kind, or unreadable (itself, its folder or an ancestor)."""
+    path = folder / case.target
+    if case.how in ("folder unreadable", "ancestor unreadable"):
+        extra["mode"] = 0o300 if rng.random() < 0.5 else 0o600  # no listing, or no entry (execute)
+        parents = [p for p in Path(case.target).parents if p != Path(".")] or [Path(".")]
+        closed = path.parent if case.how == "folder unreadable" else folder / rng.choice(parents)
+        extra["named"] = closed.name
+        extra["closed"] = os.path.relpath(closed, folder) if closed != folder else case.target
+        closed.chmod(extra["mode"])
+        return
+    if case.how == "unreadable":
+        path.chmod(0)
+        return
+    path.unlink()
+    if case.how == "FIFO":
+        os.mkfifo(path)
+    elif case.how == "folder":
+        path.mkdir()
+    elif case.how in ("dangling link", "link loop", "/dev/zero"):
+        os.symlink({"dangling link": "nothing-here", "link loop": path.name, "/dev/zero": "/dev/zero"}[case.how], path)
+
+
+def _make_output(case: Case, folder: Path, rng: random.Random, out: str, tab: str, extra: dict) -> tuple[str, str]:
+    """What the case puts at, or makes of, its -o path: (-o, --tab)."""
+    if case.how == "FILE/sub":
+        (folder / "afile").write_bytes(b"keep me\n")
+        return "afile/sub", tab
+    if case.how == "read-only folder":
+        (folder / "ro").mkdir()
+        (folder / "ro").chmod(0o555)
+        return "ro/out", tab
+    if case.how == "long name":
+        return "o" * 300, tab
+    if case.how == "/proc/version":
+        return "/proc/version", tab  # (the system's: a file that cannot be written, which no run can replace)
+    if case.how == "= --tab":
+        return out, out
+    if case.how in ("FIFO", "device", "link to a device"):
+        _make_output_node(case.how, folder, out, extra)
+    else:
+        _make_at_output(case, folder, rng, out, extra)
+    return out, tab
+
+
+def _make_at_output(case: Case, folder: Path, rng: random.Random, out: str, extra: dict) -> None:
+    """A file, link or folder put at the -o path before the run, or how the run is made (file size
+    limit, twin run)."""
+    if case.how == "onto a file":
+        (folder / out).write_bytes(b"keep me\n")
+    elif case.how == "link loop":
+        os.symlink(out, folder / out)
+    elif case.how == "full disk":
+        extra["fsize"] = rng.choice((0, 512, 4096, 65536, 1 << 20))
+    elif case.how == "not empty":  # (score ta3 and ta2 write OUT/scores: that folder holds something)
+        extra["keep"] = Path(out, "scores" if case.command.output == "scores" else "", "keep.txt")
+        (folder / extra["keep"]).parent.mkdir(parents=True)
+        (folder / extra["keep"]).write_bytes(b"keep me\n")
+    elif case.how == "twin run":
+        extra["twin"] = True
+    elif case.how == "link to a file":
+        (folder / "kept.txt").write_bytes(b"keep me\n")
+        os.symlink("kept.txt", folder / out)
+    elif case.how == "link to a folder":
+        (folder / "kept").mkdir()
+        os.symlink("kept", folder / out)
+
+
+def _make_output_node(how: str, folder: Path, out: str, extra: dict) -> None:
+    """A FIFO or a device at the -o path, or a link to a device (a FIFO where no device can be made)."""
+    node = folder / ("device" if how == "link to a device" else out)
+    if how == "FIFO" or not _make_device(node):
+        os.mkfifo(node)
+        extra["reader"] = node  # a reader, as a pipe to another program has
+    if how == "link to a device":
+        os.symlink("device", folder / out)
+
+
+def _with_signal(case: Case, rng: random.Random, argv: list[str], extra: dict) -> list[str]:
+    """The signal and the moment it is sent (``extra``), and the argv: a long option set half the time."""
+    command = case.command
+    long = bool(command.long) and rng.random() < 0.5
+    # at a moment the command still runs (the pristine run's time is known after the audit)
+    extra["signal"] = (
+        getattr(signal, case.how),
+        rng.uniform(0.05, 2.0 if long else max(0.2, 0.9 * SECONDS.get(command.name, 2.0))),
+    )
+    if long:
+        argv += rng.choice(command.long)
+    if command.name in PARALLEL:
+        argv += ["--jobs", "2"]
+    return argv
+
+
+def _make_runs(case: Case, folder: Path, argv: list[str], extra: dict) -> None:
+    """The second run of a command that compares two: the first again, its copy, or another task's."""
+    first, second = (case.command.runs[0], case.command.runs[1])
+    if case.how == "same run twice":
+        argv[second] = argv[first]
+    elif case.how == "one folder name":  # a copy of the first run, under another folder
+        argv[second] = "other/" + Path(argv[first]).name
+        _copy(folder / argv[first], folder / argv[second])
+        extra["tops"].append("other")
+    else:  # a run of another task (TA1) beside a TA3 run
+        argv[second] = "runs/T"
 
 
 # --- running one command in a fork ---------------------------------------------------------------
@@ -972,15 +1015,7 @@ def _child(
         os.chdir(folder)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        out = os.open(log / ".fuzz-stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        err = os.open(log / ".fuzz-stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        if stdout == "/dev/full":
-            os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
-        elif stdout == "closed":
-            os.close(1)
-        else:
-            os.dup2(out, 1)
-        os.dup2(err, 2)
+        _redirect(log, stdout)
         # streams on the descriptors as Python makes them at start (a test runner's capture replaced them)
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False) if stdout != "closed" else None  # noqa: SIM115
         sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
@@ -1015,11 +1050,22 @@ def _child(
         if audit is not None:
             with open(folder / ".fuzz-audit", "w", encoding="utf-8") as file:
                 file.write("\n".join(sorted(set(audit))))
-        try:
+        with contextlib.suppress(BaseException):  # (stdout may be closed, or full)
             sys.stdout.flush()
-        except BaseException:  # noqa: BLE001
-            pass
         os._exit(code)
+
+
+def _redirect(log: Path, stdout: str | None) -> None:
+    """The fork's stdout and stderr into files in ``log``; stdout instead /dev/full or closed, as the case asks."""
+    out = os.open(log / ".fuzz-stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    err = os.open(log / ".fuzz-stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    if stdout == "/dev/full":
+        os.dup2(os.open("/dev/full", os.O_WRONLY), 1)
+    elif stdout == "closed":
+        os.close(1)
+    else:
+        os.dup2(out, 1)
+    os.dup2(err, 2)
 
 
 def drop_file_powers() -> None:
@@ -1100,17 +1146,12 @@ def finish(pid: int, log: Path, started: float, timeout: float, kill: tuple[int,
 
 
 def _signal_group(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # (it ended, or a setuid child)
         os.killpg(pid, number)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _signal_group(pid, signal.SIGKILL)
 
 
 def audit(base: Path, work: Path) -> dict[str, list[str]]:
@@ -1248,67 +1289,105 @@ def check(
 ) -> list[Problem]:
     """What ``run`` did wrong (see the module docstring); ``before``: the inputs as prepared,
     ``jail``: the case's outer folder and what it held (-o aside) before the run."""
-    found: list[Problem] = []
-
-    def problem(kind: str, detail: str) -> None:
-        found.append(Problem(kind, case.index, detail[:300]))
-
     if run.status is None:
-        problem("hang", f"no end after {run.seconds:.0f} s")
-        return found
+        return [_problem(case, "hang", f"no end after {run.seconds:.0f} s")]
+    found = _status_problems(case, run)
+    lines = [line for line in run.stderr.split("\n") if line]
+    for line in lines:
+        if len(line) > 2000 or not line.isprintable():
+            found.append(_problem(case, "message", f"{len(line)} characters: {line[:200]!r}"))
+        if not FORM.match(line) and not line.startswith("aifcheck: internal error"):
+            found.append(_problem(case, "form", line[:200]))
+    errors = [line for line in lines if not line.startswith(("note:", "aifcheck: warning:", "aifcheck: note:"))]
+    if case.target is not None and case.kind in ("content", "kind"):
+        found += _input_problems(case, run, folder, extra, lines, errors)
+    elif case.kind in ("output", "value", "runs", "name"):
+        found += _surroundings_mistake(case, run, errors, extra)
+    found += _changes(case, folder, extra, before, jail)
+    found += _check_output(case, run, folder, extra)
+    if run.latency is not None and run.latency > LATENCY:
+        found.append(
+            _problem(case, "slow interrupt", f"{case.how}: ended {run.latency:.1f} s after it (exit {run.status})")
+        )
+    if case.command.summary and (wide := max((len(line) for line in run.stdout.split("\n")), default=0)) > 2000:
+        found.append(_problem(case, "wide", f"a stdout line of {wide:,} characters ({len(run.stdout):,} in all)"))
+    if twin is not None:
+        found += _twin_problems(case, run, twin)
+    return found
+
+
+def _problem(case: Case, kind: str, detail: str) -> Problem:
+    return Problem(kind, case.index, detail[:300])
+
+
+def _status_problems(case: Case, run: Run) -> list[Problem]:
+    """A run killed by a signal, ended with a status no command answers with, or with a traceback."""
+    found = []
     if run.status < 0:
-        problem("crash", f"killed by signal {-run.status}")
+        found.append(_problem(case, "crash", f"killed by signal {-run.status}"))
     allowed = set(STATUSES)
     if case.kind == "signal":
         allowed |= {130, 143}
     if case.kind == "stdout" and case.how == "closed":
         allowed |= {141}
     if run.status >= 0 and run.status not in allowed:
-        problem("internal" if run.status == 70 else "exit code", f"exit {run.status}: {_last(run.stderr)}")
+        kind = "internal" if run.status == 70 else "exit code"
+        found.append(_problem(case, kind, f"exit {run.status}: {_last(run.stderr)}"))
     if TRACEBACK.search(run.stderr) or "Traceback" in run.stdout:
-        problem("traceback", _last(run.stderr))
-    lines = [line for line in run.stderr.split("\n") if line]
-    for line in lines:
-        if len(line) > 2000 or not line.isprintable():
-            problem("message", f"{len(line)} characters: {line[:200]!r}")
-        if not FORM.match(line) and not line.startswith("aifcheck: internal error"):
-            problem("form", line[:200])
-    errors = [line for line in lines if not line.startswith(("note:", "aifcheck: warning:", "aifcheck: note:"))]
-    if case.target is not None and case.kind in ("content", "kind"):
-        names = {Path(case.target).name, Path(case.target).parent.name, extra.get("named", "")} - {""}
-        named = [line for line in lines if any(name in line for name in names)]
-        # a loss shows in what the user gets: the pristine run's stdout and output, or others
-        same = PRISTINE.get(case.command.name) == _result(
-            run, folder, extra["out"] if case.command.output == "file" else None
-        )
-        # what a walk does not meet (a file gone) or meets empty (a folder of the file's name) is no loss
-        unmet = case.how in ("missing", "folder") and case.target not in case.command.args
-        if case.kind == "kind" and run.status == 0 and not named and not same and not unmet:
-            problem(
+        found.append(_problem(case, "traceback", _last(run.stderr)))
+    return found
+
+
+def _input_problems(
+    case: Case, run: Run, folder: Path, extra: dict, lines: list[str], errors: list[str]
+) -> list[Problem]:
+    """A hostile input (its content or its kind) lost in silence, blamed on another file, refused
+    without its line, or answered otherwise than validate answers it."""
+    found = []
+    names = {Path(case.target).name, Path(case.target).parent.name, extra.get("named", "")} - {""}
+    named = [line for line in lines if any(name in line for name in names)]
+    # a loss shows in what the user gets: the pristine run's stdout and output, or others
+    same = PRISTINE.get(case.command.name) == _result(
+        run, folder, extra["out"] if case.command.output == "file" else None
+    )
+    # what a walk does not meet (a file gone) or meets empty (a folder of the file's name) is no loss
+    unmet = case.how in ("missing", "folder") and case.target not in case.command.args
+    if case.kind == "kind" and run.status == 0 and not named and not same and not unmet:
+        found.append(
+            _problem(
+                case,
                 "silent",
                 f"{case.how} {case.target}: exit 0, no line names it, and the result differs from the pristine run's",
             )
-        if run.status == 3 and errors and not any(any(n in line for n in names) for line in errors):
-            problem("wrong file", f"{case.target}: {errors[0][:200]}")
-        if case.kind == "content" and run.status == 3 and case.target.endswith((".tsv", ".tab", ".txt")):
-            for line in errors:
-                mentioned = re.match(
-                    r"(?:aifcheck: error: )?\S*" + re.escape(Path(case.target).name) + r"(:\d+)?: ", line
-                )  # located in it
-                if mentioned and not mentioned[1] and not any(w in line for w in WHOLE_FILE):
-                    problem("no line", line[:200])
-        # (by its path: its name alone may be another file's, or its folder's a document's)
-        said = [line for line in run.stdout.split("\n") + lines if extra.get("closed", case.target) in line]
-        found += _input_mistake(case, run, said, same)
-    elif case.kind in ("output", "value", "runs", "name"):
-        found += _surroundings_mistake(case, run, errors, extra)
+        )
+    if run.status == 3 and errors and not any(any(n in line for n in names) for line in errors):
+        found.append(_problem(case, "wrong file", f"{case.target}: {errors[0][:200]}"))
+    if case.kind == "content" and run.status == 3 and case.target.endswith((".tsv", ".tab", ".txt")):
+        found += [_problem(case, "no line", line[:200]) for line in errors if _unlocated(case.target, line)]
+    # (by its path: its name alone may be another file's, or its folder's a document's)
+    said = [line for line in run.stdout.split("\n") + lines if extra.get("closed", case.target) in line]
+    return found + _input_mistake(case, run, said, same)
+
+
+def _unlocated(target: str, line: str) -> bool:
+    """Whether an error on the table ``target`` names it without a line, where the error is not of the whole file."""
+    mentioned = re.match(r"(?:aifcheck: error: )?\S*" + re.escape(Path(target).name) + r"(:\d+)?: ", line)
+    return bool(mentioned) and not mentioned[1] and not any(w in line for w in WHOLE_FILE)
+
+
+def _changes(case: Case, folder: Path, extra: dict, before: dict, jail: tuple[Path, dict] | None) -> list[Problem]:
+    """An input changed, a path outside the case's output changed, or what was at -o replaced."""
+    found = []
     after = _snapshot(folder, extra["tops"])
     changed = [name for name, data in before.items() if after.get(name) != data]
     if changed:
-        problem(
-            "input changed",
-            f"{len(changed)} inputs, {changed[0]}: {before[changed[0]][0]} -> {after.get(changed[0], ('gone',))[0]}"
-            + (" (the output replaced an input)" if case.kind == "output" else ""),
+        found.append(
+            _problem(
+                case,
+                "input changed",
+                f"{len(changed)} inputs, {changed[0]}: {before[changed[0]][0]} -> {after.get(changed[0], ('gone',))[0]}"
+                + (" (the output replaced an input)" if case.kind == "output" else ""),
+            )
         )
     if jail is not None:
         root, held = jail
@@ -1319,25 +1398,23 @@ def check(
             if held.get(n) != now.get(n) and not (n in held and os.path.relpath(root / n, folder) in before)
         )
         if moved:
-            problem(
-                "outside",
-                f"{len(moved)} paths, {moved[0]!r}: {held.get(moved[0], ('new',))[0]} -> {now.get(moved[0], ('gone',))[0]}",
-            )
+            was, is_now = held.get(moved[0], ("new",))[0], now.get(moved[0], ("gone",))[0]
+            found.append(_problem(case, "outside", f"{len(moved)} paths, {moved[0]!r}: {was} -> {is_now}"))
     for name, kind in extra.get("kept", {}).items():
         if entry(folder / name)[0] != kind[0]:
-            problem("replaced", f"{name}: {kind[0]} -> {entry(folder / name)[0]}")
-    found += _check_output(case, run, folder, extra)
-    if run.latency is not None and run.latency > LATENCY:
-        problem("slow interrupt", f"{case.how}: ended {run.latency:.1f} s after it (exit {run.status})")
-    if case.command.summary and (wide := max((len(line) for line in run.stdout.split("\n")), default=0)) > 2000:
-        problem("wide", f"a stdout line of {wide:,} characters ({len(run.stdout):,} in all)")
-    if twin is not None:
-        if (
-            twin.status == 0 and run.status == 0 and case.command.output == "folder"
-        ):  # (score ta3 replaces OUT/scores whole: both may)
-            problem("twin", "both runs exited 0 on one output folder")
-        if twin.status is None or (twin.status is not None and twin.status < 0) or TRACEBACK.search(twin.stderr):
-            problem("traceback" if twin.status else "hang", f"the twin run: exit {twin.status}: {_last(twin.stderr)}")
+            found.append(_problem(case, "replaced", f"{name}: {kind[0]} -> {entry(folder / name)[0]}"))
+    return found
+
+
+def _twin_problems(case: Case, run: Run, twin: Run) -> list[Problem]:
+    """Two runs at once on one output folder that both succeeded, or a twin that hung or crashed."""
+    found = []
+    # (score ta3 replaces OUT/scores whole: both may)
+    if twin.status == 0 and run.status == 0 and case.command.output == "folder":
+        found.append(_problem(case, "twin", "both runs exited 0 on one output folder"))
+    if twin.status is None or (twin.status is not None and twin.status < 0) or TRACEBACK.search(twin.stderr):
+        kind = "traceback" if twin.status else "hang"
+        found.append(_problem(case, kind, f"the twin run: exit {twin.status}: {_last(twin.stderr)}"))
     return found
 
 
@@ -1362,10 +1439,8 @@ def expectation(case: Case) -> str | None:
     if case.kind == "runs":  # (a run beside itself, or beside its copy, is a comparison)
         return None if case.command.name == "score compare" and case.how != "other task" else case.how
     if case.kind == "output" and not (
-        (case.command.output == "file"
-        and case.how in ("onto a file", "/proc/version"))
-        or (case.command.output == "scores"
-        and case.how == "inside an input")
+        (case.command.output == "file" and case.how in ("onto a file", "/proc/version"))
+        or (case.command.output == "scores" and case.how == "inside an input")
     ):
         # (-o FILE of a file: written over, as asked; OUT of score ta2 and ta3: OUT/scores written, beside the inputs)
         return "-o " + case.how if "-o " + case.how in MISTAKES else None
@@ -1395,30 +1470,7 @@ def _input_mistake(case: Case, run: Run, said: list[str], same: bool) -> list[Pr
             ]
         )
     if not refused:
-        if case.how in (
-            "folder unreadable",
-            "ancestor unreadable",
-        ):  # (its files may be opened by name: only a line on reading it counts)
-            said = [line for line in said if re.search("denied|cannot read|not readable|unreadable", line)]
-        if case.how in UNREADABLE and said:  # (validate counts such a file unreadable: exit 3)
-            return [
-                Problem(
-                    "mistake",
-                    case.index,
-                    f"{where}: named, and exit {run.status}, validate's is {expect.status}: {said[0][:200]}",
-                )
-            ]
-        if case.how == "duplicate key":  # (a warning is no answer: which row counts is the user's to say)
-            return [
-                Problem(
-                    "mistake",
-                    case.index,
-                    f"{where}: exit {run.status}, validate's is {expect.status}"
-                    + (f": {said[0][:200]}" if said else ", nothing said of it"),
-                )
-            ]
-        taken = case.how in ("NUL bytes", "not UTF-8") and not said and not same
-        return [Problem("mistake", case.index, f"{where}: exit {run.status}, nothing said of it")] if taken else []
+        return _taken_mistake(case, run, said, same, expect)
     if not said:
         return []  # (wrong file)
     found = []
@@ -1438,19 +1490,29 @@ def _input_mistake(case: Case, run: Run, said: list[str], same: bool) -> list[Pr
     return found
 
 
+def _taken_mistake(case: Case, run: Run, said: list[str], same: bool, expect: Expect) -> list[Problem]:
+    """A hostile input that the run took (exit 0 or 1) where validate refuses it."""
+    where = f"{case.how} {case.target}"
+    if case.how in ("folder unreadable", "ancestor unreadable"):
+        # (its files may be opened by name: only a line on reading it counts)
+        said = [line for line in said if re.search("denied|cannot read|not readable|unreadable", line)]
+    if case.how in UNREADABLE and said:  # (validate counts such a file unreadable: exit 3)
+        detail = f"{where}: named, and exit {run.status}, validate's is {expect.status}: {said[0][:200]}"
+        return [Problem("mistake", case.index, detail)]
+    if case.how == "duplicate key":  # (a warning is no answer: which row counts is the user's to say)
+        detail = f"{where}: exit {run.status}, validate's is {expect.status}" + (
+            f": {said[0][:200]}" if said else ", nothing said of it"
+        )
+        return [Problem("mistake", case.index, detail)]
+    taken = case.how in ("NUL bytes", "not UTF-8") and not said and not same
+    return [Problem("mistake", case.index, f"{where}: exit {run.status}, nothing said of it")] if taken else []
+
+
 def _surroundings_mistake(case: Case, run: Run, errors: list[str], extra: dict) -> list[Problem]:
     """An output, option value, pair of runs or folder name answered otherwise than MISTAKES says."""
     where = f"{case.how}" + (f" {case.value!r}"[:80] if case.value is not None else "")
     if case.kind == "name":
-        if case.value is None and run.status not in case.command.stdout_ok:
-            return [
-                Problem(
-                    "mistake",
-                    case.index,
-                    f"current folder named with {case.how!r}: exit {run.status}: {_last(run.stderr)}",
-                )
-            ]
-        return _shape(case, run, extra)
+        return _name_mistake(case, run, extra)
     if case.kind == "output" and case.how == "/proc/version" and any("No such file" in line for line in errors):
         return [Problem("mistake", case.index, f"-o /proc/version: says there is no such file: {errors[0][:200]}")]
     mistake = expectation(case)
@@ -1477,6 +1539,14 @@ def _surroundings_mistake(case: Case, run: Run, errors: list[str], extra: dict) 
     elif expect.words and not any(re.search(expect.words, line) for line in errors):
         found.append(Problem("mistake", case.index, f"{where}: not the words {expect.words!r}: {_last(run.stderr)}"))
     return found + (_shape(case, run, extra) if case.how in IDENTIFIERS else [])
+
+
+def _name_mistake(case: Case, run: Run, extra: dict) -> list[Problem]:
+    """A current folder with a hostile name refused, or a run folder's hostile name in the output's paths."""
+    if case.value is None and run.status not in case.command.stdout_ok:
+        detail = f"current folder named with {case.how!r}: exit {run.status}: {_last(run.stderr)}"
+        return [Problem("mistake", case.index, detail)]
+    return _shape(case, run, extra)
 
 
 _HOSTILE_NAME = re.compile(r"[\t\n\udcff]|(^|/)\.\.(/|$)")
@@ -1506,6 +1576,41 @@ def _shape(case: Case, run: Run, extra: dict) -> list[Problem]:
     return found[:1]
 
 
+# the -o cases whose output is not the command's usual one, checked by _kept_problems alone
+_SPECIAL_OUTPUTS = (
+    "onto a file",
+    "FILE/sub",
+    "onto its input",
+    "not empty",
+    "link loop",
+    "inside an input",
+    "link to a file",
+    "FIFO",
+    "device",
+    "link to a device",
+    "/proc/version",
+    "link to a folder",
+)
+
+
+def _kept_problems(case: Case, folder: Path, extra: dict) -> list[Problem]:
+    """The file a case put where the output goes (or in its way) changed, where it was not to be written over."""
+    kind = case.command.output
+    if (
+        case.kind == "output"
+        and case.how in ("onto a file", "FILE/sub", "not empty", "link to a file")
+        and not (kind == "file" and case.how in ("onto a file", "link to a file"))
+    ):
+        keep = {
+            "onto a file": folder / extra["out"],
+            "FILE/sub": folder / "afile",
+            "link to a file": folder / "kept.txt",
+        }.get(case.how) or folder / extra["keep"]
+        if not keep.is_file() or keep.read_bytes() != b"keep me\n":
+            return [Problem("broken output", case.index, f"{keep.name} changed")]
+    return []
+
+
 def _check_output(case: Case, run: Run, folder: Path, extra: dict) -> list[Problem]:
     found = []
     out = folder / extra["out"]
@@ -1513,32 +1618,8 @@ def _check_output(case: Case, run: Run, folder: Path, extra: dict) -> list[Probl
     left = [p.name for p in folder.rglob("*") if ".partial" in p.name or p.name.endswith(".lock")]
     if left:
         found.append(Problem("leftover", case.index, ", ".join(left[:3])))
-    special = (
-        "onto a file",
-        "FILE/sub",
-        "onto its input",
-        "not empty",
-        "link loop",
-        "inside an input",
-        "link to a file",
-        "FIFO",
-        "device",
-        "link to a device",
-        "/proc/version",
-        "link to a folder",
-    )
-    if kind is None or (case.kind == "output" and case.how in special):
-        if (
-            case.kind == "output"
-            and case.how in ("onto a file", "FILE/sub", "not empty", "link to a file")
-            and not (kind == "file" and case.how in ("onto a file", "link to a file"))
-        ):
-            keep = {"onto a file": out, "FILE/sub": folder / "afile", "link to a file": folder / "kept.txt"}.get(
-                case.how
-            ) or folder / extra["keep"]
-            if not keep.is_file() or keep.read_bytes() != b"keep me\n":
-                found.append(Problem("broken output", case.index, f"{keep.name} changed"))
-        return found
+    if kind is None or (case.kind == "output" and case.how in _SPECIAL_OUTPUTS):
+        return found + _kept_problems(case, folder, extra)
     ok = run.status in (0, 1) and run.status is not None
     target = out / "scores" if kind == "scores" else out
     try:
@@ -1600,6 +1681,18 @@ class Outcome:
     def count(self, kind: str) -> int:
         return sum(p.kind == kind for p in self.problems)
 
+    def add(self, one: Case, run: Run, problems: list[Problem]) -> None:
+        """One case's run and its problems counted."""
+        self.problems += problems
+        if problems:
+            self.recipes[one.index] = one.describe()
+        self.runs += 1
+        self.by_command[one.command.name] += 1
+        self.by_status[run.status] += 1
+        if (mistake := expectation(one)) is not None:
+            self.answers[(mistake, one.command.name)][run.status] += 1
+        self.slowest = max(self.slowest, (run.seconds, one.index))
+
 
 def _release(folder: Path) -> None:
     """Permissions back, so that the folder can be removed."""
@@ -1640,27 +1733,10 @@ def campaign(
         done = 0
         while pending or running:
             while pending and len(running) < jobs:
-                index = pending.pop(0)
-                one = case(seed, index, reads)
-                jail = work / f"case{index:05d}"
-                # the working folder, below the jail (named with the case's bytes when that is the case)
-                folder = jail.joinpath(*JAIL, "cwd" + (one.how if one.kind == "name" and one.value is None else ""))
-                argv, extra = prepare(one, base, folder, reads[one.command.name])
-                before = _snapshot(folder, extra["tops"])
-                held = tree(jail, _not_watched(jail, folder, extra))
-                if "reader" in extra:  # a program reading the FIFO -o names
-                    extra["reader"] = subprocess.Popen(
-                        ["cat", extra["reader"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-                    )
-                pid = start(argv, folder, extra.get("stdout"), extra.get("fsize"), log=jail)
-                twin = None
-                if extra.get("twin"):  # the same command at the same time in the same folder, its logs beside
-                    (jail / ".twin").mkdir()
-                    (jail / ".twin").chmod(0o777)
-                    twin = start(argv, folder, log=jail / ".twin")
-                running[pid] = (one, folder, extra, time.monotonic(), before, twin, (jail, held))
-            finished = _poll(running, timeout)
-            for pid in finished:
+                one = case(seed, pending.pop(0), reads)
+                pid, started_case = _start_case(one, base, work, reads[one.command.name])
+                running[pid] = started_case
+            for pid in _poll(running, timeout):
                 one, folder, extra, began, before, twin, (jail, held) = running.pop(pid)
                 limit = min(timeout, one.command.timeout)
                 run = finish(pid, jail, began, limit, extra.get("signal"))
@@ -1669,15 +1745,7 @@ def campaign(
                     extra["reader"].kill()
                     extra["reader"].wait()
                 problems = check(one, run, folder, extra, before, twin_run, (jail, held))
-                outcome.problems += problems
-                if problems:
-                    outcome.recipes[one.index] = one.describe()
-                outcome.runs += 1
-                outcome.by_command[one.command.name] += 1
-                outcome.by_status[run.status] += 1
-                if (mistake := expectation(one)) is not None:
-                    outcome.answers[(mistake, one.command.name)][run.status] += 1
-                outcome.slowest = max(outcome.slowest, (run.seconds, one.index))
+                outcome.add(one, run, problems)
                 if not keep or not problems:
                     _release(jail)
                 done += 1
@@ -1689,6 +1757,28 @@ def campaign(
     outcome.seconds = time.monotonic() - started
     outcome.work = work  # type: ignore[attr-defined]
     return outcome
+
+
+def _start_case(one: Case, base: Path, work: Path, reads: list[str]) -> tuple[int, tuple]:
+    """The case's folder prepared and its command started (its twin too): the command's pid, and
+    (case, folder, extra, started, inputs before, twin pid, (jail, what the jail held))."""
+    jail = work / f"case{one.index:05d}"
+    # the working folder, below the jail (named with the case's bytes when that is the case)
+    folder = jail.joinpath(*JAIL, "cwd" + (one.how if one.kind == "name" and one.value is None else ""))
+    argv, extra = prepare(one, base, folder, reads)
+    before = _snapshot(folder, extra["tops"])
+    held = tree(jail, _not_watched(jail, folder, extra))
+    if "reader" in extra:  # a program reading the FIFO -o names
+        extra["reader"] = subprocess.Popen(
+            ["cat", extra["reader"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    pid = start(argv, folder, extra.get("stdout"), extra.get("fsize"), log=jail)
+    twin = None
+    if extra.get("twin"):  # the same command at the same time in the same folder, its logs beside
+        (jail / ".twin").mkdir()
+        (jail / ".twin").chmod(0o777)
+        twin = start(argv, folder, log=jail / ".twin")
+    return pid, (one, folder, extra, time.monotonic(), before, twin, (jail, held))
 
 
 def _poll(running: dict[int, tuple], timeout: float) -> list[int]:
@@ -1767,7 +1857,8 @@ def table(outcome: Outcome, seed: int, cases: int, jobs: int) -> str:
         lines.append("")
         for problem in outcome.problems[:60]:
             lines.append(f"  case {problem.case}: {problem.kind}: {problem.detail}")
-        lines += ["", "how those cases were made:"] + [f"  {outcome.recipes[i]}" for i in sorted(outcome.recipes)][:60]
+        recipes = [f"  {outcome.recipes[i]}" for i in sorted(outcome.recipes)]
+        lines += ["", "how those cases were made:", *recipes[:60]]
     return "\n".join(lines)
 
 

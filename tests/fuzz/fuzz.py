@@ -311,23 +311,13 @@ def campaign(settings: Settings, jobs: int = 1, root: Path | None = None, report
                     w.skip = {}
                     w.give(pending.pop())
             ready = wait([w.conn for w in workers if w.batch is not None], timeout=1.0)
-            for w in list(workers):
+            for i, w in enumerate(workers):
                 if w.batch is None:
                     continue
-                if w.conn in ready:
-                    try:
-                        message = w.conn.recv()
-                    except (EOFError, OSError):
-                        message = None
-                    if message is not None:
-                        done += _handle(w, message, outcome)
-                        if w.batch is None and report is not None:
-                            report(done, len(batches))
-                        continue
-                limit = settings.timeout * (5 if w.step[0] == "cli" else 1)
-                dead = not w.process.is_alive() or (w.conn in ready)
-                if dead or time.monotonic() - w.since > limit:
-                    workers[workers.index(w)] = _replace(w, settings, str(work), outcome, hung=not dead, limit=limit)
+                ended, workers[i] = _tend(w, w.conn in ready, settings, str(work), outcome)
+                done += ended
+                if ended and report is not None:
+                    report(done, len(batches))
     finally:
         for w in workers:
             if w.process.is_alive():
@@ -338,6 +328,23 @@ def campaign(settings: Settings, jobs: int = 1, root: Path | None = None, report
             shutil.rmtree(work, ignore_errors=True)
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def _tend(w: _Worker, ready: bool, settings: Settings, root: str, outcome: Outcome) -> tuple[int, _Worker]:
+    """A busy worker's message taken (``ready``: it has one, or its end); a worker that died or
+    hung replaced. Returns 1 when the worker ended a batch, and the worker to keep."""
+    if ready:
+        try:
+            message = w.conn.recv()
+        except (EOFError, OSError):
+            message = None
+        if message is not None:
+            return _handle(w, message, outcome), w
+    limit = settings.timeout * (5 if w.step[0] == "cli" else 1)
+    dead = not w.process.is_alive() or ready
+    if dead or time.monotonic() - w.since > limit:
+        return 0, _replace(w, settings, root, outcome, hung=not dead, limit=limit)
+    return 0, w
 
 
 def _handle(w: _Worker, message: tuple, outcome: Outcome) -> int:
@@ -411,11 +418,13 @@ def table(settings: Settings, outcome: Outcome, jobs: int) -> str:
         ("API checks", f"{outcome.api_runs} files x (validate, load_kb + table, claims, load)"),
         (
             "command runs",
-            f"{outcome.cli_runs} (validate --format json, validate -o, claims, query, lint-submission; {settings.batch} files each)",
+            f"{outcome.cli_runs} (validate --format json, validate -o, claims, query, lint-submission;"
+            f" {settings.batch} files each)",
         ),
     ]
     rows += [(label, str(outcome.count(kind))) for kind, label in KINDS]
-    peak = f"{outcome.peak_rss_kb / 1024:.0f} MB ({outcome.peak_case}; limit {settings.memory_limit / GiB:.0f} GiB address space)"
+    limit = f"limit {settings.memory_limit / GiB:.0f} GiB address space"
+    peak = f"{outcome.peak_rss_kb / 1024:.0f} MB ({outcome.peak_case}; {limit})"
     rows += [
         ("peak memory (max RSS)", peak),
         ("slowest case (API)", f"{outcome.slowest:.2f} s (case {outcome.slowest_case})"),
@@ -466,7 +475,8 @@ def large(root: Path, memory_limit: int) -> tuple[str, bool]:
         right &= ok
         said = (run.stdout.strip().splitlines() or run.stderr.strip().splitlines() or [""])[0]
         lines.append(
-            f"{name:<24} {size / 1e6:9.1f} MB  exit {run.returncode}  {run.seconds:7.1f} s  peak {run.max_rss_kb / 1024:6.0f} MB  {'ok' if ok else 'WRONG'}  {said[:120]}"
+            f"{name:<24} {size / 1e6:9.1f} MB  exit {run.returncode}  {run.seconds:7.1f} s"
+            f"  peak {run.max_rss_kb / 1024:6.0f} MB  {'ok' if ok else 'WRONG'}  {said[:120]}"
         )
         path.unlink()
     return "\n".join(lines), right

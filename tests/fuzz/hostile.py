@@ -96,8 +96,8 @@ def nested_rdf_xml(depth: int) -> bytes:
 
 
 AIDA_HEAD = (
-    b"@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n"
-    + HEAD
+    b"@prefix aida: <https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/"
+    b"java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#> .\n" + HEAD
 )
 
 

@@ -537,7 +537,7 @@ def case(seed: int, index: int, shared: bool = True) -> Case:
     if rng.random() < 0.15 and (converted := reformat(rng, data)) is not None:
         data, suffix = converted
         recipe.append(f"as {suffix}")
-    edits, weights = zip(*EDITS)
+    edits, weights = zip(*EDITS, strict=True)
     special = FORMAT_EDITS.get(suffix, ())
     if special:  # that format's own edits, as likely as all the others together
         edits, weights = edits + special, weights + (sum(weights) // len(special),) * len(special)

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -47,7 +48,8 @@ LEAKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "python message",
         re.compile(
-            r"index out of range|'\w+' object (is not|has no)|has no attribute '|is not an instance of|NoneType|unhashable type"
+            r"index out of range|'\w+' object (is not|has no)|has no attribute '|is not an instance of|NoneType"
+            r"|unhashable type"
             r"|unsupported operand|not subscriptable|referenced before assignment|takes \d+ positional"
             r"|object of type|invalid literal for int\(\)|could not convert string|codec can't|expected str, bytes"
             r"|Not a gzipped file|Error -\d+ while decompressing|CRC check failed|Incorrect length of data produced"
@@ -147,25 +149,32 @@ def table_problems(table: Table, where: str, subject: str) -> list[Problem]:
 def check_api(path: str, profile: str, table: str) -> tuple[Verdict, list[Problem]]:
     """Run one file through aifcheck.validate, load_kb + run_table, aifcheck.claims and
     aifcheck.load, in this process; what they must do is in the module docstring."""
-    problems: list[Problem] = []
-
-    def crash(where: str, exc: BaseException) -> None:
-        if isinstance(exc, KeyboardInterrupt):
-            raise exc
-        problems.append(Problem("traceback", where, path, crash_text(exc)))
-
     state, message = "unreadable", None
     try:
         report = aifcheck.validate(path, profile=profile)
     except BaseException as exc:  # noqa: BLE001 (anything is a crash here, even a Rust panic)
-        crash("api validate", exc)
-        return Verdict("crashed"), problems
-    problems += _report_problems(report, path)
+        return Verdict("crashed"), [_crash("api validate", path, exc)]
+    problems = _report_problems(report, path)
     if len(report.files) == 1:
         one = report.files[0]
         state = "unreadable" if one.error else "invalid" if report.failed else "valid"
         message = one.error.message if one.error else None
+    problems += _load_kb_problems(path, table, message)
+    claims, claims_error, found = _claims_problems(path, message)
+    problems += found + _load_problems(path, message)
+    return Verdict(state, message, claims, claims_error), problems
 
+
+def _crash(where: str, path: str, exc: BaseException) -> Problem:
+    """What escaped an API call, as a problem (an interrupt stops the campaign instead)."""
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
+    return Problem("traceback", where, path, crash_text(exc))
+
+
+def _load_kb_problems(path: str, table: str, message: str | None) -> list[Problem]:
+    """load_kb and run_table: a table's problems, or a verdict on the file other than validate's ``message``."""
+    problems: list[Problem] = []
     loaded = None
     try:
         with load_kb(path) as kb:
@@ -174,12 +183,17 @@ def check_api(path: str, profile: str, table: str) -> tuple[Verdict, list[Proble
     except InputError as exc:
         loaded = str(exc)
     except BaseException as exc:  # noqa: BLE001
-        crash("api load_kb/run_table", exc)
+        problems.append(_crash("api load_kb/run_table", path, exc))
     if loaded is not None and (loaded or None) != message:
-        problems.append(
-            Problem("verdict", "api load_kb", path, f"validate says {message!r}, load_kb says {loaded or 'readable'!r}")
-        )
+        detail = f"validate says {message!r}, load_kb says {loaded or 'readable'!r}"
+        problems.append(Problem("verdict", "api load_kb", path, detail))
+    return problems
 
+
+def _claims_problems(path: str, message: str | None) -> tuple[int | None, str | None, list[Problem]]:
+    """aifcheck.claims: how many claims it read, or its error, and its problems (a message, or a
+    verdict other than validate's ``message``)."""
+    problems: list[Problem] = []
     claims, claims_error = None, None
     try:
         claims = len(aifcheck.claims(path))
@@ -187,29 +201,27 @@ def check_api(path: str, profile: str, table: str) -> tuple[Verdict, list[Proble
         claims_error = str(exc)
         problems += _message_problems(claims_error, path, "api claims")
     except BaseException as exc:  # noqa: BLE001
-        crash("api claims", exc)
+        problems.append(_crash("api claims", path, exc))
     if message is not None and claims_error != message and (claims is not None or claims_error is not None):
-        problems.append(
-            Problem(
-                "verdict",
-                "api claims",
-                path,
-                f"validate says {message!r}, claims {claims_error or f'read {claims} claims'!r}",
-            )
-        )
+        detail = f"validate says {message!r}, claims {claims_error or f'read {claims} claims'!r}"
+        problems.append(Problem("verdict", "api claims", path, detail))
+    return claims, claims_error, problems
 
+
+def _load_problems(path: str, message: str | None) -> list[Problem]:
+    """aifcheck.load: its message's problems, or a verdict other than validate's ``message``."""
     try:
         aifcheck.load(path)
     except InputError as exc:
-        problems += _message_problems(str(exc), path, "api load")
+        problems = _message_problems(str(exc), path, "api load")
         if message is not None and str(exc) != message:
             problems.append(Problem("verdict", "api load", path, f"validate says {message!r}, load says {str(exc)!r}"))
+        return problems
     except BaseException as exc:  # noqa: BLE001
-        crash("api load", exc)
-    else:
-        if message is not None:
-            problems.append(Problem("verdict", "api load", path, f"validate says {message!r}, load reads it"))
-    return Verdict(state, message, claims, claims_error), problems
+        return [_crash("api load", path, exc)]
+    if message is not None:
+        return [Problem("verdict", "api load", path, f"validate says {message!r}, load reads it")]
+    return []
 
 
 def _report_problems(report, path: str) -> list[Problem]:
@@ -327,10 +339,8 @@ RUNNING: set[int] = set()  # the commands running now (each the leader of its pr
 
 
 def kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):  # it ended by itself
         os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _run_problems(run: Run, where: str, allowed: Iterable[int] = (0, 1, 3)) -> list[Problem]:
@@ -366,9 +376,8 @@ def _json_report(run: Run, where: str, subject: str) -> tuple[dict | None, list[
     try:
         return json.loads(run.stdout), problems
     except ValueError:
-        return None, problems + [
-            Problem("lost", where, subject, f"no JSON report (exit {run.returncode}): {_last_line(run.stderr)}")
-        ]
+        detail = f"no JSON report (exit {run.returncode}): {_last_line(run.stderr)}"
+        return None, [*problems, Problem("lost", where, subject, detail)]
 
 
 def check_validate_json(run: Run, files: Sequence[str], verdicts: dict[str, Verdict] | None = None) -> list[Problem]:
@@ -385,31 +394,12 @@ def check_validate_json(run: Run, files: Sequence[str], verdicts: dict[str, Verd
             problems.append(Problem("lost", where, path, f"reported {reported[path]} times"))
     for path in set(reported) - set(files):
         problems.append(Problem("lost", where, path, "reported but never given"))
-    failed = unreadable = False
+    states = []
     for entry in document["files"]:
-        path = entry["file"]
-        if entry["error"] is not None:
-            unreadable = True
-            problems += _message_problems(entry["error"], path, where)
-            state = "unreadable"
-        else:
-            state = (
-                "invalid"
-                if entry["rule_errors"] or any(v["severity"] == "error" for v in entry["violations"])
-                else "valid"
-            )
-            failed |= state == "invalid"
-        expected = verdicts.get(path) if verdicts else None
-        if expected is not None and expected.state != "crashed":
-            if (expected.state, expected.message) != (state, entry["error"]):
-                problems.append(
-                    Problem(
-                        "verdict",
-                        where,
-                        path,
-                        f"API: {expected.state} {expected.message or ''}; command: {state} {entry['error'] or ''}",
-                    )
-                )
+        state, found = _entry_problems(entry, (verdicts or {}).get(entry["file"]), where)
+        states.append(state)
+        problems += found
+    failed, unreadable = "invalid" in states, "unreadable" in states
     want = 1 if failed else 3 if unreadable or document["input_errors"] else 0
     if run.returncode != want:
         problems.append(
@@ -419,6 +409,28 @@ def check_validate_json(run: Run, files: Sequence[str], verdicts: dict[str, Verd
     if summary["files"] != len(files) or summary["valid"] + summary["invalid"] + summary["unreadable"] != len(files):
         problems.append(Problem("lost", where, f"{len(files)} files", f"summary {summary} for {len(files)} inputs"))
     return problems
+
+
+def _entry_problems(entry: dict, expected: Verdict | None, where: str) -> tuple[str, list[Problem]]:
+    """A file's entry of validate's JSON report: its state (unreadable, invalid or valid), and
+    its problems (its message's; a state other than the API's ``expected``)."""
+    path = entry["file"]
+    problems = []
+    if entry["error"] is not None:
+        problems += _message_problems(entry["error"], path, where)
+        state = "unreadable"
+    elif entry["rule_errors"] or any(v["severity"] == "error" for v in entry["violations"]):
+        state = "invalid"
+    else:
+        state = "valid"
+    if (
+        expected is not None
+        and expected.state != "crashed"
+        and (expected.state, expected.message) != (state, entry["error"])
+    ):
+        detail = f"API: {expected.state} {expected.message or ''}; command: {state} {entry['error'] or ''}"
+        problems.append(Problem("verdict", where, path, detail))
+    return state, problems
 
 
 def _stderr_files(run: Run, files: Sequence[str], where: str) -> tuple[Counter, list[Problem]]:
@@ -478,7 +490,7 @@ def check_claims_json(run: Run, files: Sequence[str], verdicts: dict[str, Verdic
     try:
         rows = json.loads(run.stdout) if run.stdout.strip() else []
     except ValueError:
-        return problems + [Problem("lost", where, f"{len(files)} files", "stdout is not JSON")]
+        return [*problems, Problem("lost", where, f"{len(files)} files", "stdout is not JSON")]
     known = [verdicts.get(path) for path in files]
     if any(v is None or v.state == "crashed" for v in known):
         return problems  # the API did not read every file: no total to compare with

@@ -76,7 +76,7 @@ def test_batch_gives_each_file_its_own_findings(batch: list[Case], profile: str)
         files = _write(Path(folder), batch)
         together = aifcheck.validate(files, profile=profile)
         assert [f.file for f in together.files] == files
-        for path, file_report in zip(files, together.files):
+        for path, file_report in zip(files, together.files, strict=True):
             alone = aifcheck.validate(path, profile=profile)
             assert _outcome(file_report) == _outcome(alone.files[0]), path
 

@@ -171,9 +171,8 @@ def test_stdin_and_a_file_named_stdin_keep_their_reports(tmp_path: Path) -> None
     )
     # refused before any file is read: the two reports would be one file
     assert proc.returncode == 2 and not (tmp_path / "out" / "stdin.txt").exists()
-    assert (
-        proc.stderr.decode()
-        == "aifcheck: error: -o out: stdin and standard input would both report to out/stdin.txt: give them in two runs\n"
+    assert proc.stderr.decode() == (
+        "aifcheck: error: -o out: stdin and standard input would both report to out/stdin.txt: give them in two runs\n"
     )
 
 

@@ -61,7 +61,7 @@ def test_overlapping_samples_each_have_the_exact_bootstrap_distribution():
     members = [np.array([0, 1, 2]), np.array([3, 4]), np.arange(5), np.array([2, 3])]
     replications = 200_000
     drawn = resample.replicate_means(values, members, replications, seed=11)
-    for rows, found in zip(members, drawn):
+    for rows, found in zip(members, drawn, strict=True):
         n = len(rows)
         sums = np.rint(found.means * n * 1000).astype(np.int64)  # thousandths: the sums are exact
         expected = exact_sum_distribution(np.rint(values[rows] * 1000).astype(np.int64))
@@ -175,7 +175,7 @@ def test_integer_sums_are_the_float64_sums_of_the_same_draws(name):
     assert scale == 1e4
     exact = resample._atom_sums(numbers, members, 20_000, seed=5)
     floating = resample._atom_sums(values, members, 20_000, seed=5)
-    for rows, by_integers, by_floats in zip(members, exact, floating):
+    for rows, by_integers, by_floats in zip(members, exact, floating, strict=True):
         n = len(rows)
         means = by_integers / (n * scale)
         assert np.allclose(means, by_floats / n, rtol=0, atol=1e-12)
@@ -188,7 +188,7 @@ def test_integer_sums_are_the_float64_sums_of_the_same_draws(name):
         for size in (0.7, 0.8, 0.9, 0.95):
             a = bca(means, math.nan, accel, size, below=below)
             b = bca(by_floats / n, math.nan, accel, size, below=below)
-            assert all(printed_alike(x, y) for x, y in zip(a, b)), (name, n, size, a, b)
+            assert all(printed_alike(x, y) for x, y in zip(a, b, strict=True)), (name, n, size, a, b)
 
 
 def test_ties_count_as_nist_s_float64_sums_count_them():

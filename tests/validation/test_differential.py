@@ -56,7 +56,8 @@ def assert_same_findings(path: Path, options: dict) -> None:
         fast = findings(aifcheck.validate(path, min_severity=severity, **options))
         expected = {f for f in reference if Severity.parse(f[3]) >= severity}
         assert fast == expected, (
-            f"at {severity.label}: fast only {sorted(fast - expected)[:10]}, reference only {sorted(expected - fast)[:10]}"
+            f"at {severity.label}: fast only {sorted(fast - expected)[:10]},"
+            f" reference only {sorted(expected - fast)[:10]}"
         )
 
 

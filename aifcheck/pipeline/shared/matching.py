@@ -18,7 +18,7 @@ def assign(weights: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     if matrix.size == 0:
         return []
     rows, columns = linear_sum_assignment(matrix, maximize=True)
-    return [(int(r), int(c)) for r, c in zip(rows, columns) if matrix[r, c] > 0]
+    return [(int(r), int(c)) for r, c in zip(rows, columns, strict=True) if matrix[r, c] > 0]
 
 
 def munkres_assign(costs: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
@@ -42,17 +42,10 @@ def munkres_assign(costs: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     cost = np.zeros((n, n))
     cost[:rows, :columns] = original
     cost -= cost.min(axis=1, keepdims=True)  # step 1
-    starred = np.zeros((n, n), dtype=bool)
+    zeros = cost == 0
+    starred = _star_first_zeros(zeros)  # step 2
     primed = np.zeros((n, n), dtype=bool)
     row_covered = np.zeros(n, dtype=bool)
-    column_covered = np.zeros(n, dtype=bool)
-    zeros = cost == 0
-    for i in range(n):  # step 2: star the first free zero of each row
-        free = np.flatnonzero(zeros[i] & ~column_covered)
-        if free.size:
-            starred[i, free[0]] = True
-            column_covered[free[0]] = True
-    column_covered[:] = False
     while True:
         column_covered = starred.any(axis=0)  # step 3
         if column_covered.sum() >= n:
@@ -61,11 +54,7 @@ def munkres_assign(costs: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
         while True:
             found = _find_zero(zeros, row_covered, column_covered, row, column)
             if found is None:  # step 6: no uncovered zero
-                uncovered = cost[np.ix_(~row_covered, ~column_covered)]
-                smallest = uncovered.min() if uncovered.size else float(sys.maxsize)
-                cost[row_covered] += smallest
-                cost[:, ~column_covered] -= smallest
-                zeros = cost == 0
+                zeros = _shift_by_smallest_uncovered(cost, row_covered, column_covered)
                 row = column = 0
                 continue
             row, column = found
@@ -76,17 +65,45 @@ def munkres_assign(costs: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
             column = int(stars[0])
             row_covered[row] = True
             column_covered[column] = False
-        # step 5: the alternating path of primes and stars from the last prime
-        path = [(row, column)]
-        while (star_rows := np.flatnonzero(starred[:, path[-1][1]])).size:
-            star_row = int(star_rows[0])
-            path.append((star_row, path[-1][1]))
-            path.append((star_row, int(np.flatnonzero(primed[star_row])[0])))
-        for r, c in path:
-            starred[r, c] = not starred[r, c]
+        _flip_path(starred, primed, row, column)  # step 5
         row_covered[:] = False
         primed[:] = False
-    return [(int(r), int(c)) for r, c in zip(*np.nonzero(starred[:rows, :columns]))]
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(starred[:rows, :columns]), strict=True)]
+
+
+def _star_first_zeros(zeros: np.ndarray) -> np.ndarray:
+    """munkres' step 2: in each row, in order, the first zero whose column has no star yet is starred."""
+    n = len(zeros)
+    starred = np.zeros((n, n), dtype=bool)
+    column_starred = np.zeros(n, dtype=bool)
+    for i in range(n):
+        free = np.flatnonzero(zeros[i] & ~column_starred)
+        if free.size:
+            starred[i, free[0]] = True
+            column_starred[free[0]] = True
+    return starred
+
+
+def _shift_by_smallest_uncovered(cost: np.ndarray, row_covered: np.ndarray, column_covered: np.ndarray) -> np.ndarray:
+    """munkres' step 6, on ``cost`` in place: the smallest uncovered cost added to every covered row
+    and taken from every uncovered column (in that order, as munkres adds floats). Returns the zeros."""
+    uncovered = cost[np.ix_(~row_covered, ~column_covered)]
+    smallest = uncovered.min() if uncovered.size else float(sys.maxsize)
+    cost[row_covered] += smallest
+    cost[:, ~column_covered] -= smallest
+    return cost == 0
+
+
+def _flip_path(starred: np.ndarray, primed: np.ndarray, row: int, column: int) -> None:
+    """munkres' step 5, on ``starred`` in place: along the alternating path of primes and stars that
+    starts at the prime (``row``, ``column``), each prime becomes a star and each star is removed."""
+    path = [(row, column)]
+    while (star_rows := np.flatnonzero(starred[:, path[-1][1]])).size:
+        star_row = int(star_rows[0])
+        path.append((star_row, path[-1][1]))
+        path.append((star_row, int(np.flatnonzero(primed[star_row])[0])))
+    for r, c in path:
+        starred[r, c] = not starred[r, c]
 
 
 def _find_zero(

@@ -95,9 +95,13 @@ class _Mentions:
         # most pairs of clusters are matched in Python from these, without slicing the matrix
         self.partners = [
             dict(
-                zip(self.touching.indices[start:end].tolist(), self.iou[row, self.touching.indices[start:end]].tolist())
+                zip(
+                    self.touching.indices[start:end].tolist(),
+                    self.iou[row, self.touching.indices[start:end]].tolist(),
+                    strict=True,
+                )
             )
-            for row, (start, end) in enumerate(zip(self.touching.indptr[:-1], self.touching.indptr[1:]))
+            for row, (start, end) in enumerate(zip(self.touching.indptr[:-1], self.touching.indptr[1:], strict=True))
         ]
         self.columns = {key: {int(p): c for c, p in enumerate(positions)} for key, positions in self.members.items()}
 
@@ -157,7 +161,6 @@ def align_document(
     system_clusters = sorted(system.clusters, key=lambda c: c.iri)
     if not gold_clusters or not system_clusters:
         return None
-    gold_ids, system_ids = [c.iri for c in gold_clusters], [c.iri for c in system_clusters]
     language = aux.language(gold.source) if settings.iou_thresholds else None  # (all 0.1 otherwise)
     # NIST's threshold of a mention pair: its document's language and its first mention's modality
     mentions = _Mentions(
@@ -165,32 +168,11 @@ def align_document(
         aux,
         lambda mention: settings.iou_threshold(language, aux.modality(mention.span)),
     )
-    touching = mentions.overlapping(gold_clusters, system_clusters)
     cache = _TypeCache(types)
-    sims = np.zeros((len(gold_ids), len(system_ids)))
-    for i, g in enumerate(gold_clusters):
-        for j in np.flatnonzero(touching[i]):
-            s = system_clusters[j]
-            if g.metatype != s.metatype:
-                continue
-            value = cache(g, s)
-            below = value <= settings.min_type_similarity if strict else value < settings.min_type_similarity
-            if below:
-                continue
-            sims[i, j] = (1.0 * value) * len(mentions.matched(g, s))
+    minimum = settings.min_type_similarity
+    sims = _cluster_similarities(gold_clusters, system_clusters, mentions, cache, minimum, strict)
     result = DocumentAlignment(gold.source, graphs={"system": system, "gold": gold}, types=cache)
-    best = sims.max()
-    if best > 0:
-        for i, j in munkres_assign(best - sims):
-            if sims[i, j] > 0:
-                g, s = gold_ids[i], system_ids[j]
-                result.gold_to_system[g] = (s, float(sims[i, j]))
-                result.system_to_gold[s] = (g, float(sims[i, j]))
-                ids = (list(gold_clusters[i].by_span), list(system_clusters[j].by_span))
-                result.mentions[g] = [
-                    (ids[0][r], ids[1][c], v) for r, c, v in mentions.matched(gold_clusters[i], system_clusters[j])
-                ]
-                result.system_mentions[s] = {m_system: m_gold for m_gold, m_system, _ in result.mentions[g]}
+    _align_best(result, sims, gold_clusters, system_clusters, mentions)
     result.unaligned_gold = [c.iri for c in gold.clusters if c.iri not in result.gold_to_system]
     result.unaligned_system = [c.iri for c in system.clusters if c.iri not in result.system_to_gold]
     aligned = {"system": sorted(result.system_to_gold), "gold": sorted(result.gold_to_system)}
@@ -203,6 +185,55 @@ def align_document(
     if similarities:
         _similarities(result, {"system": system, "gold": gold}, aligned, mentions, cache)
     return result
+
+
+def _cluster_similarities(
+    gold_clusters: list[Cluster],
+    system_clusters: list[Cluster],
+    mentions: _Mentions,
+    cache: _TypeCache,
+    minimum: float,
+    strict: bool,
+) -> np.ndarray:
+    """TypeSim x MentionSim of each pair (gold, system) of one metatype whose mentions overlap and
+    whose TypeSim reaches ``minimum`` (exceeds it when ``strict``); 0 for every other pair."""
+    touching = mentions.overlapping(gold_clusters, system_clusters)
+    sims = np.zeros((len(gold_clusters), len(system_clusters)))
+    for i, g in enumerate(gold_clusters):
+        for j in np.flatnonzero(touching[i]):
+            s = system_clusters[j]
+            if g.metatype != s.metatype:
+                continue
+            value = cache(g, s)
+            if (value <= minimum) if strict else (value < minimum):
+                continue
+            sims[i, j] = (1.0 * value) * len(mentions.matched(g, s))
+    return sims
+
+
+def _align_best(
+    result: DocumentAlignment,
+    sims: np.ndarray,
+    gold_clusters: list[Cluster],
+    system_clusters: list[Cluster],
+    mentions: _Mentions,
+) -> None:
+    """Record in ``result`` the pairs of clusters that munkres' assignment of greatest similarity
+    aligns (NIST's order on ties), with their matched mentions."""
+    best = sims.max()
+    if best <= 0:
+        return
+    for i, j in munkres_assign(best - sims):
+        if sims[i, j] <= 0:
+            continue
+        g, s = gold_clusters[i].iri, system_clusters[j].iri
+        result.gold_to_system[g] = (s, float(sims[i, j]))
+        result.system_to_gold[s] = (g, float(sims[i, j]))
+        ids = (list(gold_clusters[i].by_span), list(system_clusters[j].by_span))
+        result.mentions[g] = [
+            (ids[0][r], ids[1][c], v) for r, c, v in mentions.matched(gold_clusters[i], system_clusters[j])
+        ]
+        result.system_mentions[s] = {m_system: m_gold for m_gold, m_system, _ in result.mentions[g]}
 
 
 class _TypeCache:
@@ -279,7 +310,7 @@ def _similarities(
             continue
         type_sims = cache.matrix(first, second)
         counts = np.zeros(type_sims.shape)
-        for i, j in zip(*np.nonzero(mentions.overlapping(first, second))):
+        for i, j in zip(*np.nonzero(mentions.overlapping(first, second)), strict=True):
             if first[i].metatype == second[j].metatype:
                 counts[i, j] = len(mentions.matched(first[i], second[j]))
         result.similarities.append(

@@ -40,7 +40,8 @@ def read_date(row: TableRow, name: str) -> tuple[LDCDate | None, Correction | No
     except ValueError:
         raise InputError(
             row.path,
-            f"{name} date has a part that is not a number ({text['year']}-{text['month']}-{text['day']}); NIST's pipeline stops on it",
+            f"{name} date has a part that is not a number ({text['year']}-{text['month']}-{text['day']});"
+            " NIST's pipeline stops on it",
             row.line,
         ) from None
     missing = [field for field in ("month", "day", "year") if text[field] == ""]

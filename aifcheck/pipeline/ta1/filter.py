@@ -24,6 +24,28 @@ def filter_document(
     """Which of the document's (valid) rows pass, by ``id(row)``."""
     aligned = alignment.system_to_gold if alignment is not None else {}
     passed: dict[int, bool] = {}
+    kept = _filter_mentions(document, aligned, types, log, passed)
+    if whole_clusters:
+        for row in document.rows("CM"):
+            if row.valid:
+                passed[id(row)] = kept[row["cluster"]]
+    _filter_arguments(document, kept, log, passed)
+    for row in document.rows("TM"):
+        if row.valid:
+            passed[id(row)] = kept.get(row["cluster"], False)
+            if not passed[id(row)]:
+                log.record("CLUSTER_NOT_ANNOTATED", row["cluster"], where=Where(row.path, row.line))
+    return passed
+
+
+def _filter_mentions(
+    document: Document,
+    aligned: dict[str, tuple[str, float]],
+    types: TypeSimilarity,
+    log: EventLog,
+    passed: dict[int, bool],
+) -> dict[str, bool]:
+    """The CM rows' verdicts, into ``passed``; returns whether each of their clusters kept a row."""
     kept: dict[str, bool] = {}
     for row in document.rows("CM"):
         if not row.valid:
@@ -35,10 +57,12 @@ def filter_document(
         else:
             passed[id(row)] = False
             log.record("MENTION_NOT_ANNOTATED", row["mention_span"], where=Where(row.path, row.line))
-    if whole_clusters:
-        for row in document.rows("CM"):
-            if row.valid:
-                passed[id(row)] = kept[row["cluster"]]
+    return kept
+
+
+def _filter_arguments(document: Document, kept: dict[str, bool], log: EventLog, passed: dict[int, bool]) -> None:
+    """The AM rows' verdicts, into ``passed``: an argument passes when neither of its clusters lost
+    all its CM rows (a cluster without CM rows does not stop it)."""
     for row in document.rows("AM"):
         if not row.valid:
             continue
@@ -48,9 +72,3 @@ def filter_document(
                 passed[id(row)] = False
                 log.record("CLUSTER_NOT_ANNOTATED", cluster, where=Where(row.path, row.line))
                 break
-    for row in document.rows("TM"):
-        if row.valid:
-            passed[id(row)] = kept.get(row["cluster"], False)
-            if not passed[id(row)]:
-                log.record("CLUSTER_NOT_ANNOTATED", row["cluster"], where=Where(row.path, row.line))
-    return passed

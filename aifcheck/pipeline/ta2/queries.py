@@ -70,7 +70,7 @@ def read_queries(
                     number,
                 )
         values = {}
-        for name, text in zip(counts, texts):
+        for name, text in zip(counts, texts, strict=True):
             try:
                 values[name] = int(text)
             except ValueError:

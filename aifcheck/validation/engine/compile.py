@@ -37,7 +37,10 @@ _WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 _IN_LIST = re.compile(r"FILTER\s*\((\?\w+) IN \(((?:\s*(?:[A-Za-z][\w-]*:[\w.-]*|<[^<>\s]*>)\s*,?)+)\)\)")
 
 _TARGET_PATTERNS = {
-    "class": "?this <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{}>",
+    "class": (
+        "?this <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/"
+        "<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{}>"
+    ),
     "node": "VALUES ?this {{ <{}> }}",
     "subjectsOf": "?this <{}> ?aifc_target_other",
     "objectsOf": "?aifc_target_other <{}> ?this",
@@ -117,7 +120,8 @@ def check_hints(catalog: Catalog) -> None:
             if constraint.targets_last:
                 if implies_targets(constraint.select, rule.targets, catalog.prefixes):
                     raise ValueError(
-                        f"{rule.id}: aifc:targetsLast on a constraint whose body implies its targets (the hint does nothing)"
+                        f"{rule.id}: aifc:targetsLast on a constraint whose body implies its targets"
+                        " (the hint does nothing)"
                     )
                 if not binds_this(constraint.select, catalog.prefixes):
                     # the fast executor would filter the body's solutions by the targets and lose

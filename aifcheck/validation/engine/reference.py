@@ -42,9 +42,10 @@ class _PreparingSPARQLProcessor(SPARQLProcessor):
     time (most of the run). A prepared query is reusable with other bindings, so parse it once."""
 
     def query(self, strOrQuery, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803 - rdflib's names
-        if isinstance(strOrQuery, str):
-            strOrQuery = _prepared(strOrQuery, base, tuple(sorted((initNs or {}).items())))
-        return super().query(strOrQuery, initBindings, initNs, base, DEBUG)
+        query = strOrQuery
+        if isinstance(query, str):
+            query = _prepared(query, base, tuple(sorted((initNs or {}).items())))
+        return super().query(query, initBindings, initNs, base, DEBUG)
 
 
 _check_text = SPARQLQueryHelper.check_invalid_sparql

@@ -24,7 +24,9 @@ def _aux(folder: Path, image_size: str = "400x300") -> Path:
     folder.mkdir()
     files = {
         "encoding_modality.txt": "encoding\tmodality\nltf\ttext\njpg\timage\n",
-        "S.parent_children.tsv": "doceid\tdetype\tdocid\tlang_manual\nT1\tltf\tD1\teng\nI1\tjpg\tD1\tn/a\nT2\tltf\tD2\teng\n",
+        "S.parent_children.tsv": (
+            "doceid\tdetype\tdocid\tlang_manual\nT1\tltf\tD1\teng\nI1\tjpg\tD1\tn/a\nT2\tltf\tD2\teng\n"
+        ),
         "S.coredocs.txt": "root_id\nD1\n",
         "S.coredocs-xx.txt": "root_id\nD2\n",
         "S.sentence_boundaries.txt": "doceid\tsegment_id\tstart_char\tend_char\nT1\t0\t10\t50\nT2\t0\t0\t100\n",
@@ -82,13 +84,14 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
     assert [(e.level, e.message, e.where) for e in log[1:-1]] == [
         (
             "ERROR",
-            "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data is not numbers",
+            "Validator - BOUNDARY_NOT_A_NUMBER - The image boundary of document element 'I1' in the AUX data "
+            "is not numbers",
             Where("Q.rq.tsv", 2),
         ),
         (
             "WARNING",
-            "Validator - SPAN_OFF_BOUNDARY_CORRECTED - Correcting span '(20,0)-(60,0)' to '(20,0)-(50,0)' because it is outside "
-            "the boundary '(10,0)-(50,0)' of document element 'T1'",
+            "Validator - SPAN_OFF_BOUNDARY_CORRECTED - Correcting span '(20,0)-(60,0)' to '(20,0)-(50,0)' because "
+            "it is outside the boundary '(10,0)-(50,0)' of document element 'T1'",
             Where("Q.rq.tsv", 3),
         ),
     ]

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import SHARED_DATA, TEST_DATA
 
 from aifcheck.errors import InputError
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
@@ -163,25 +163,7 @@ def test_the_real_example_through_the_api() -> None:
 # prototype has a justification partly outside its text element, one in an unknown document, an
 # image box wider than the image and one with confidence 1.5; one of its members is named
 # "COVID-19"@en.
-REAL_EXTRA = """
-ldc:half a aida:Confidence ; aida:confidenceValue "0.5"^^xsd:double .
-ldc:big a aida:Confidence ; aida:confidenceValue "1.5"^^xsd:double .
-ldc:cluster-Q2 a aida:SameAsCluster ; aida:prototype ldc:proto-Q2 .
-ldc:proto-Q2 a aida:Entity ;
-    aida:informativeJustification ldc:j-partly-outside, ldc:j-unknown-document, ldc:j-image, ldc:j-big ;
-    aida:link [ a aida:LinkAssertion ; aida:confidence ldc:half ; aida:linkTarget "Q2" ] .
-ldc:j-partly-outside a aida:TextJustification ; aida:confidence ldc:half ; aida:source "L0C04959A" ;
-    aida:sourceDocument "L0C04936H" ; aida:startOffset "3440"^^xsd:int ; aida:endOffsetInclusive "5000"^^xsd:int .
-ldc:j-unknown-document a aida:TextJustification ; aida:confidence ldc:half ; aida:source "L0C00000Y" ;
-    aida:sourceDocument "L0C00000X" ; aida:startOffset "1"^^xsd:int ; aida:endOffsetInclusive "5"^^xsd:int .
-ldc:j-image a aida:ImageJustification ; aida:confidence ldc:half ; aida:source "L0C0492VF" ;
-    aida:sourceDocument "L0C04936H" ; aida:boundingBox [ aida:boundingBoxUpperLeftX 10 ; aida:boundingBoxUpperLeftY 10 ;
-        aida:boundingBoxLowerRightX 500 ; aida:boundingBoxLowerRightY 100 ] .
-ldc:j-big a aida:TextJustification ; aida:confidence ldc:big ; aida:source "L0C049DRM" ;
-    aida:sourceDocument "L0C0499MZ" ; aida:startOffset "10"^^xsd:int ; aida:endOffsetInclusive "20"^^xsd:int .
-[] a aida:ClusterMembership ; aida:cluster ldc:cluster-Q2 ; aida:clusterMember ldc:member-Q2 ; aida:confidence ldc:half .
-ldc:member-Q2 a aida:Entity ; aida:hasName "COVID-19"@en .
-"""
+REAL_EXTRA = (TEST_DATA / "ta2-real-extra.ttl").read_text(encoding="utf-8")
 
 
 def test_a_perturbed_real_kb_gives_what_nist_stages_give(tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_similarities_match_where_nist_s_table_is_known(from_sparql):
             tuple(r.split("\t")[1:3])
             for r in (EXAMPLE / "alignment" / "cluster" / path.name).read_text().splitlines()[1:]
         }
-        for mine, nist in zip(found[1:], expected[1:], strict=False):
+        for mine, nist in zip(found[1:], expected[1:], strict=True):
             _, side1, c1, side2, c2, *_ = nist.split("\t")
             if (side1 == side2 and c1 == c2) or ((side1, side2) == ("system", "gold") and (c1, c2) in aligned):
                 assert mine == nist

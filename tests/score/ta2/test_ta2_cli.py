@@ -9,21 +9,23 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import SHARED_DATA, TEST_DATA
 from ta2_common import AUX, FILES, FIXTURES, aifcheck, by_query_sorted, need_aux  # noqa: F401 (a fixture)
 
 
-def score(case: str, out: Path, *options: str) -> subprocess.CompletedProcess:
+def score(case: str, out: Path, *options: str, run: Path | None = None, aux: Path = AUX) -> subprocess.CompletedProcess:
+    """score ta2 on a case of the fixtures; ``run``: another run than the case's, ``aux``: other AUX data."""
     root = FIXTURES / case
     return aifcheck(
         "score",
         "ta2",
-        root / "runW",
+        run or root / "runW",
         "--queries-to-score",
         root / "queries_to_score.tab",
         "--assessments",
         root / "LDC",
         "--aux",
-        AUX,
+        aux,
         "-o",
         out,
         *options,
@@ -161,13 +163,13 @@ KB_JUDGED = (
 
 @pytest.mark.parametrize("options", [(), ("-C", "-N", "-W"), ("--plan",)], ids=["nist", "C-N-W", "plan"])
 def test_a_run_given_as_its_kb_scores_as_the_pipeline_then_the_scorer(options: tuple[str, ...], tmp_path: Path) -> None:
-    from test_pipeline_ta2 import REAL_EXTRA, REAL_KB
-
-    if not REAL_KB.is_file():
-        pytest.skip(f"NIST's TA2 example KB is not at {REAL_KB}")
+    real_kb = SHARED_DATA / "task2-run" / "task2_kb.ttl"
+    if not real_kb.is_file():
+        pytest.skip(f"NIST's TA2 example KB is not at {real_kb}")
     run = tmp_path / "run"
     run.mkdir()
-    (run / "task2_kb.ttl").write_text(REAL_KB.read_text(encoding="utf-8") + REAL_EXTRA, encoding="utf-8")
+    extra = (TEST_DATA / "ta2-real-extra.ttl").read_text(encoding="utf-8")
+    (run / "task2_kb.ttl").write_text(real_kb.read_text(encoding="utf-8") + extra, encoding="utf-8")
     queries = tmp_path / "queries.tab"
     queries.write_text(KB_QUERIES, encoding="utf-8")
     (tmp_path / "LDC" / "data" / "TA2").mkdir(parents=True)
@@ -232,37 +234,12 @@ def test_a_run_given_as_its_kb_scores_as_the_pipeline_then_the_scorer(options: t
 
 
 def test_usage_errors(tmp_path: Path) -> None:
-    root = FIXTURES / "W1"
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "task2_kb.ttl").write_text("", encoding="utf-8")
-    empty = aifcheck(
-        "score",
-        "ta2",
-        tmp_path / "kb",
-        "--queries-to-score",
-        root / "queries_to_score.tab",
-        "--assessments",
-        root / "LDC",
-        "--aux",
-        AUX,
-        "-o",
-        tmp_path / "out",
-    )
+    empty = score("W1", tmp_path / "out", run=tmp_path / "kb")
     assert empty.returncode == 3 and "task2_kb.ttl: empty file" in empty.stderr and empty.stderr.count("\n") == 1
     mixed = score("W1", tmp_path / "out", "--plan", "-W")
     assert mixed.returncode == 2 and "--plan" in mixed.stderr
-    no_aux = aifcheck(
-        "score",
-        "ta2",
-        root / "runW",
-        "--queries-to-score",
-        root / "queries_to_score.tab",
-        "--assessments",
-        root / "LDC",
-        "--aux",
-        tmp_path / "none",
-        "-o",
-        tmp_path / "out",
-    )
+    no_aux = score("W1", tmp_path / "out", aux=tmp_path / "none")
     assert no_aux.returncode == 3 and "none: no such file or directory" in no_aux.stderr
     assert aifcheck("score", "ta2", "-h").returncode == 0
