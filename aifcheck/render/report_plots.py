@@ -76,7 +76,7 @@ def distribution_svg(run: RunSummary, salt: str) -> str:
     jitter = np.random.default_rng(0)  # the same picture on every run
     positions = np.arange(len(headlines))[::-1]
     values = [h.unit_values for h in headlines]
-    for y, summary, unit_values in zip(positions, headlines, values):
+    for y, summary, unit_values in zip(positions, headlines, values, strict=True):
         _box(axes, unit_values, y)
         axes.scatter(
             unit_values,
@@ -108,7 +108,7 @@ def difference_svg(comparison: Comparison, salt: str) -> str:
     metrics = comparison.metrics
     figure, axes = plt.subplots(figsize=(8.0, _height(len(metrics))))
     positions = np.arange(len(metrics))[::-1]
-    for y, metric in zip(positions, metrics):
+    for y, metric in zip(positions, metrics, strict=True):
         colour = GREY if metric.p_value >= 0.05 else GREEN if metric.difference > 0 else RED
         axes.plot(list(metric.ci), [y, y], color=colour, linewidth=2.5, solid_capstyle="butt")
         axes.scatter([metric.difference], [y], s=30, color=colour, zorder=3)

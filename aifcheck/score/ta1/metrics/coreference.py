@@ -34,32 +34,40 @@ GROUPS = {"ALL": ("Entity", "Event"), "Entity": ("Entity",), "Event": ("Event",)
 def score(inputs: Inputs) -> MetricScores:
     rows = []
     for document, language in inputs.documents():
-        alignment = inputs.alignments.get(document)
-        gold = inputs.gold.get(document)
         for key, metatypes in GROUPS.items():
-            aligned = 0
-            gold_total = system_total = 0
-            if alignment is not None:
-                for gold_id, (_, similarity) in alignment.gold_to_system.items():
-                    if gold.cluster(gold_id).metatype in metatypes:
-                        aligned += similarity
-                if inputs.plan:
-                    gold_total = _self_total(gold, metatypes, inputs.types)
-                    system_total = _self_total(inputs.system.get(document), metatypes, inputs.types)
-                else:
-                    for cluster_id, similarity in alignment.self_similarity["gold"].items():
-                        if gold.cluster(cluster_id).metatype in metatypes:
-                            gold_total += similarity
-                    for cluster_id, similarity in alignment.self_similarity["system"].items():
-                        if inputs.system_cluster(document, cluster_id).metatype in metatypes:
-                            system_total += similarity
-            elif inputs.plan:
-                gold_total = _self_total(gold, metatypes, inputs.types)
+            aligned, gold_total, system_total = _totals(inputs, document, metatypes)
             precision = aligned / system_total if system_total else 0
             recall = aligned / gold_total if gold_total else 0
             f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
             rows.append(ScoreRow(document, language, key, (("precision", precision), ("recall", recall), ("f1", f1))))
     return summarise(COLUMNS, rows, ("precision", "recall", "f1"), by_document_metatype, blank=("precision", "recall"))
+
+
+def _totals(inputs: Inputs, document: str, metatypes: tuple[str, ...]) -> tuple[float, float, float]:
+    """The similarity of the aligned clusters of ``metatypes`` in a document, and the gold's and
+    the system's totals it is divided by (NIST's: the self-similarities of the alignment; the
+    plan's: _self_total)."""
+    alignment = inputs.alignments.get(document)
+    gold = inputs.gold.get(document)
+    aligned = 0
+    gold_total = system_total = 0
+    if alignment is not None:
+        for gold_id, (_, similarity) in alignment.gold_to_system.items():
+            if gold.cluster(gold_id).metatype in metatypes:
+                aligned += similarity
+        if inputs.plan:
+            gold_total = _self_total(gold, metatypes, inputs.types)
+            system_total = _self_total(inputs.system.get(document), metatypes, inputs.types)
+        else:
+            for cluster_id, similarity in alignment.self_similarity["gold"].items():
+                if gold.cluster(cluster_id).metatype in metatypes:
+                    gold_total += similarity
+            for cluster_id, similarity in alignment.self_similarity["system"].items():
+                if inputs.system_cluster(document, cluster_id).metatype in metatypes:
+                    system_total += similarity
+    elif inputs.plan:
+        gold_total = _self_total(gold, metatypes, inputs.types)
+    return aligned, gold_total, system_total
 
 
 def _self_total(graph: KnowledgeGraph | None, metatypes: tuple[str, ...], types: TypeSimilarity) -> float:

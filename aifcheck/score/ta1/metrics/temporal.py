@@ -56,7 +56,8 @@ def score(inputs: Inputs) -> MetricScores:
                     ]  # the second tuple: where the gold says too much
                     raise InputError(
                         path,
-                        f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; NIST's scorer stops on it (UNEXPECTED_NUM_DATES)",
+                        f"gold cluster {gold_id} of {document} has {len(times)} temporal tuples; "
+                        "NIST's scorer stops on it (UNEXPECTED_NUM_DATES)",
                         line,
                     )
                 tuples = [
@@ -101,7 +102,7 @@ def _evaluable(gold: Tuple4) -> bool:
 def _similarity(gold: Tuple4, system: Tuple4) -> float:
     similarity = 0
     count = 0
-    for k, r in zip(gold, system):
+    for k, r in zip(gold, system, strict=True):  # two 4-tuples
         if k is not None:
             if r is not None:
                 similarity += C / (C + abs((k - r).days) / 365)
