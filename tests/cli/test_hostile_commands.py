@@ -378,8 +378,22 @@ def test_what_a_walk_cannot_read_is_reported(open_folder: Path, as_nobody: list[
     proc = aifcheck(command, "d", cwd=folder, user=as_nobody, timeout=60)
     assert proc.returncode == 3 and "Traceback" not in proc.stderr
     text = proc.stdout + proc.stderr
-    assert "d/hidden: cannot read this folder: Permission denied" in text
+    assert "d/hidden/: cannot read this folder: Permission denied" in text
     assert "d/pipe.ttl: not a regular file" in text and "d/dangling.ttl: a symbolic link to nothing" in text
+
+
+@pytest.mark.parametrize("command", [("validate",), ("summary",), ("query", "--table", "AIDA_P3_TA1_CM_A0001")])
+def test_an_unreadable_folder_reads_as_a_path(
+    open_folder: Path, as_nobody: list[str], command: tuple[str, ...]
+) -> None:
+    """Issue 43 (cases 2865, 3449, 4256): a folder named without a dot or separator, which cannot be
+    listed, is named as a folder (``kb/``), so that the line has validate's form on a file."""
+    _kb(open_folder, "kb/frame.ttl", FRAME)
+    _share(open_folder)
+    (open_folder / "kb").chmod(0o000)
+    proc = aifcheck(*command, "kb", cwd=open_folder, user=as_nobody, timeout=60)
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr
+    assert "kb/: cannot read this folder: Permission denied" in (proc.stdout + proc.stderr).splitlines()
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo"])
@@ -477,6 +491,16 @@ def test_ta3_missing_row_names_its_component_line(ta3_inputs: Path) -> None:
 
 
 # --- 8. outputs left broken ---------------------------------------------------------------------------
+
+
+def test_score_ta1_run_folder_name_not_utf8(ta1_inputs: Path) -> None:
+    """Issue 43 (cases 1431, 5537): a run folder whose name holds a byte that is not UTF-8 (with
+    --run-id, so that the name is only a path) is scored; its logs name it with the byte escaped."""
+    os.rename(ta1_inputs / "run", os.fsencode(ta1_inputs) + b"/run\xff")
+    proc = aifcheck(*TA1[:2], os.fsdecode(b"run\xff"), *TA1[3:], "--run-id", "R", "-o", "out", cwd=ta1_inputs)
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr[-2000:]
+    logs = "".join(path.read_text(encoding="utf-8") for path in (ta1_inputs / "out" / "logs").iterdir())
+    assert "run\\xff" in logs
 
 
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
