@@ -71,6 +71,8 @@ class ScoreTable:
     def require(self, *columns: str, option: str = "") -> None:
         """InputError (line 1) for a column the table lacks."""
         for column in columns:
+            if option and not column:  # the user's option, given empty: no column is named ''
+                raise UsageError(f"{option} '': give the name of a column of {self.path}")
             if column and column not in self._index:
                 known = ", ".join(self.columns)
                 if option:  # the user's option names what the table lacks

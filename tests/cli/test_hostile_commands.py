@@ -335,6 +335,15 @@ def test_deep_query_is_refused_before_the_engine(tmp_path: Path, query: str) -> 
     )
 
 
+@pytest.mark.parametrize("query", ["", " \n\n"], ids=["empty", "blank"])
+def test_an_empty_query_file_is_an_unreadable_input(tmp_path: Path, query: str) -> None:
+    """Issue 43 (case 6053): as validate takes an empty file (exit 3), not a syntax error (2)."""
+    _kb(tmp_path)
+    (tmp_path / "q.rq").write_text(query)
+    line = one_line(aifcheck("query", "k.ttl", "--sparql", "q.rq", cwd=tmp_path), 3)
+    assert line == "aifcheck: error: q.rq: empty file (the SPARQL query)"
+
+
 def test_endless_result_stops_at_the_row_limit(tmp_path: Path) -> None:
     _kb(tmp_path)
     (tmp_path / "q.rq").write_text("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o }")
