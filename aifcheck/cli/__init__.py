@@ -78,12 +78,24 @@ GROUPS = ("score", "pipeline", "pool")  # commands whose sub-command names what 
 INTERNAL = 70  # an internal error (a bug): sysexits' EX_SOFTWARE, beside the statuses of README's table
 
 
+def _interrupted(number: int, _frame: object) -> None:
+    """SIGINT or SIGTERM: the run stopped (130 or 143), its output left as it was; once its output
+    is in place the run is done, and ends with its own status (a signal then is too late to undo it)."""
+    output = sys.modules.get("aifcheck.render.output")  # (not imported here: a signal may come mid-import)
+    if output is not None and output.placed():
+        return
+    if number == signal.SIGINT:
+        raise KeyboardInterrupt
+    sys.exit(128 + number)
+
+
 def main() -> None:
     """Entry point. A usage error of click's (an unknown option, a bad choice) becomes one line on
     stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way; standard
     output that cannot be written is one line and exit 3; any other exception is a bug, told in one
     line (exit 70) with how to report it (AIFCHECK_DEBUG=1 shows the traceback)."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, _interrupted)
     streams.guard()
     arguments = sys.argv[1:2]
     try:

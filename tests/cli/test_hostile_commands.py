@@ -533,6 +533,47 @@ def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: i
     assert aifcheck(*TA1, "-o", "out", cwd=ta1_inputs).returncode in (0, 1)  # and runs again
 
 
+_SIGNALLED = """
+import os, signal, sys
+from pathlib import Path
+from aifcheck.cli import _interrupted
+from aifcheck.render.output import new_folder
+signal.signal(signal.SIGTERM, _interrupted)
+signal.signal(signal.SIGINT, _interrupted)
+try:  # as aifcheck.cli.main ends an interrupted run
+    with new_folder(Path("out")) as folder:
+        (folder / "table.tab").write_text("a\\tb\\n")
+        if sys.argv[1] == "while writing":
+            os.kill(os.getpid(), int(sys.argv[2]))
+except KeyboardInterrupt:
+    sys.exit(130)
+if sys.argv[1] == "once in place":
+    os.kill(os.getpid(), int(sys.argv[2]))
+print("ended")
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("moment", ["while writing", "once in place"])
+def test_a_signal_leaves_no_output_or_a_complete_one(tmp_path: Path, moment: str, signal_number: int) -> None:
+    """Issue 43 (cases 4264, 7340): a signal while the output is written leaves nothing (no folder,
+    lock or partial folder) and exit 130|143; one that comes once the output is in place is too late
+    to undo it: the run ends as it would have (exit 0), its output whole."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED, moment, str(int(signal_number))],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert not _leftovers(tmp_path), list(tmp_path.iterdir())
+    if moment == "while writing":
+        assert proc.returncode == 128 + signal_number and not (tmp_path / "out").exists(), proc.stderr
+    else:
+        assert proc.returncode == 0 and proc.stdout == "ended\n", proc.stderr
+        assert (tmp_path / "out" / "table.tab").read_text() == "a\tb\n"
+
+
 def test_score_ta1_on_a_full_disk(ta1_inputs: Path) -> None:
     proc = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs, limits={resource.RLIMIT_FSIZE: 20_000})
     assert one_line(proc, 3).startswith("aifcheck: error: cannot write out: File too large")
