@@ -269,12 +269,13 @@ CI_SEED = typer.Option(
 )
 
 
-def intervals_beside(folder: Path, seed: int | None) -> None:
-    """Write the intervals of the headline metrics of the score files in ``folder``."""
+def intervals_beside(folder: Path, seed: int | None, final: Path) -> None:
+    """Write the intervals of the headline metrics of the score files in ``folder``, the partial
+    folder of the output ``final`` (which its warnings name: the partial one is gone when they are read)."""
     from aifcheck.render.ci import write_folder_intervals
     from aifcheck.score.ci import folder_intervals
 
-    results = folder_intervals(folder, seed=seed)
+    results = folder_intervals(folder, seed=seed, named_as=final)
     write_folder_intervals(folder, results)
     warn(warning for result in results.values() for warning in result.warnings)
     note(sorted({result.stream.describe() for result in results.values()}))

@@ -588,12 +588,15 @@ def folder_intervals(
     sizes: Sequence[float] = DEFAULT_SIZES,
     seed: int | None = None,
     replications: int | None = None,
+    named_as: str | os.PathLike | None = None,
 ) -> dict[str, CIResult]:
     """``headline_intervals`` of every score table of a scored run (``OUT``, ``OUT/scores`` or one
-    file), by metric name; tables of no known task are skipped."""
+    file), by metric name; tables of no known task are skipped. ``named_as``: where ``out`` will
+    be (a run's output read while it is written, in a partial folder), which warnings and errors
+    name."""
     scores = read_scores(out)
-    return {
-        t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications)
-        for t in scores.tables
-        if t.layout is not None
-    }
+    tables = [t for t in scores.tables if t.layout is not None]
+    if named_as is not None:
+        where = {t.table.path: os.path.join(named_as, os.path.relpath(t.table.path, out)) for t in tables}
+        tables = [replace(t, table=replace(t.table, path=where[t.table.path])) for t in tables]
+    return {t.name: headline_intervals(t, sizes=sizes, seed=seed, replications=replications) for t in tables}

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from helpers import ROOT, SHARED_DATA
 
-from aifcheck.errors import UsageError
+from aifcheck.errors import InputError, UsageError
 from aifcheck.render.ci import ci_table, write_folder_intervals
 from aifcheck.score.ci import (
     DEFAULT_SEED,
@@ -583,3 +583,20 @@ def test_both_files_or_neither(tmp_path):
     done = aifcheck("score", "ci", str(FIXTURES / "toy.tab"), "-o", str(pretty), "--tab", str(blocked / "ci.tab"))
     assert done.returncode == 3 and f"cannot write {blocked / 'ci.tab'}" in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # no pretty file, no partial file
+
+
+def test_folder_intervals_name_where_the_output_will_be(tmp_path):
+    """A run's --ci reads its score tables in the partial folder it writes, which is gone once the
+    output is in place: its warnings and errors name the final place (named_as)."""
+    _source_or_skip(EXAMPLE_SCORES)
+    partial = tmp_path / ".out.partial-1"
+    (partial / "scores").mkdir(parents=True)
+    source = (EXAMPLE_SCORES / "TypeMetricV4-scores.tab").read_text()
+    lines = source.splitlines()
+    (partial / "scores" / "TypeMetricV4-scores.tab").write_text(
+        "\n".join([*lines, "ALL-Micro\texample-task1-run\tENG\tEntity\t\t\t0.5000"]) + "\n"
+    )  # a summary row of a language with no rows
+    with pytest.raises(InputError) as raised:
+        folder_intervals(partial, sizes=(0.9,), named_as=tmp_path / "out")
+    assert raised.value.path == str(tmp_path / "out" / "scores" / "TypeMetricV4-scores.tab")
+    assert raised.value.line == len(lines) + 1 and "no data rows" in raised.value.message

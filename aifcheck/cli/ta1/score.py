@@ -184,7 +184,7 @@ def ta1(
         if explain:
             write_explanations(folder, "ta1", scores.explanations)
         if ci and scores.metrics:
-            intervals_beside(folder, ci_seed)
+            intervals_beside(folder, ci_seed, output)
     note(scores.notices)
     warn(warning for warning in (missing_documents_warning(scores), unscored_pairs_warning(scores)) if warning)
     typer.echo(headline_table(scores), nl=False)

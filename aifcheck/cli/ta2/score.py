@@ -99,7 +99,7 @@ def ta2(
             run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain
         )
     write_scores(
-        scores, output, force, inputs, beside=(lambda folder: intervals_beside(folder, ci_seed)) if ci else None
+        scores, output, force, inputs, beside=(lambda folder: intervals_beside(folder, ci_seed, output)) if ci else None
     )
     warn(scores.warnings)
     note(scores.notes)
