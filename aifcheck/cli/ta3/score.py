@@ -81,9 +81,8 @@ def ta3(
     check_unique(queries_to_score, ("query_id",))
     with kept_until_exit():
         scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
-    beside = (
-        (lambda folder: intervals_beside(folder, ci_seed, output / "scores")) if ci else None
-    )  # into OUT/scores, whole
+    # the intervals written into OUT/scores, whole
+    beside = (lambda folder: intervals_beside(folder, ci_seed, output / "scores")) if ci else None
     write_score_files(scores, output, force, inputs, beside=beside)
     if explain:
         write_explanations(output, "ta3", scores.explanations)
