@@ -82,7 +82,7 @@ def _interrupted(number: int, _frame: object) -> None:
     """SIGINT or SIGTERM: the run stopped (130 or 143), its output left as it was; once its output
     is in place the run is done, and ends with its own status (a signal then is too late to undo it)."""
     output = sys.modules.get("aifcheck.render.output")  # (not imported here: a signal may come mid-import)
-    if output is not None and output.placed():
+    if output is not None and output.PLACED:
         return
     if number == signal.SIGINT:
         raise KeyboardInterrupt
@@ -94,6 +94,9 @@ def main() -> None:
     stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way; standard
     output that cannot be written is one line and exit 3; any other exception is a bug, told in one
     line (exit 70) with how to report it (AIFCHECK_DEBUG=1 shows the traceback)."""
+    output = sys.modules.get("aifcheck.render.output")
+    if output is not None:  # what a process placed before this run (a test's run, a fork's parent's) is not this run's
+        output.PLACED.clear()
     signal.signal(signal.SIGTERM, _interrupted)
     signal.signal(signal.SIGINT, _interrupted)
     streams.guard()

@@ -348,7 +348,7 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
             raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
         check_new_folder(target, force, inputs)  # and now that the run has read all it reads
         # the output put in place and known to be at once: an interrupt comes before (nothing
-        # changed) or after (the run is done: see placed)
+        # changed) or after (the run is done: see PLACED)
         with signals_held():
             try:
                 if target.is_dir():
@@ -356,7 +356,7 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
                 os.replace(partial, target)
             except OSError as exc:
                 raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-            _PLACED.append(target)
+            PLACED.append(target)
     finally:
         with signals_held():  # the cleaning up done whole, whatever interrupt comes meanwhile
             shutil.rmtree(partial, ignore_errors=True)
@@ -364,13 +364,10 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
                 lock.unlink(missing_ok=True)
 
 
-_PLACED: list[Path] = []  # the folders new_folder put in place in this process
-
-
-def placed() -> bool:
-    """Whether a run's output folder is in place, complete: an interrupt that comes now is too
-    late to stop the run (aifcheck.cli.main lets it end, with its status, in a moment)."""
-    return bool(_PLACED)
+# the folders new_folder put in place in this run: once one is, an interrupt is too late to stop
+# the run (aifcheck.cli.main lets it end, with its status, in a moment); main empties it as a run
+# starts (a process may have run other work first: a test, the parent of a fork)
+PLACED: list[Path] = []
 
 
 # what a write into the partial folder meets, whichever file it was (a write's error names none)

@@ -574,6 +574,28 @@ def test_a_signal_leaves_no_output_or_a_complete_one(tmp_path: Path, moment: str
         assert (tmp_path / "out" / "table.tab").read_text() == "a\tb\n"
 
 
+def test_a_run_does_not_take_an_earlier_output_for_its_own(tmp_path: Path) -> None:
+    """An output another piece of work placed in the process before the run (a test's, or that of
+    the parent of a fork, as the fuzz campaign's fixtures) does not make the run's signals too late."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from aifcheck.cli import main\n"
+        "from aifcheck.render import output\n"
+        "with output.new_folder(Path('earlier')):\n"
+        "    pass\n"
+        "assert output.PLACED\n"
+        "sys.argv = ['aifcheck', '--version']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(len(output.PLACED))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == "0", proc.stderr
+
+
 def test_score_ta1_on_a_full_disk(ta1_inputs: Path) -> None:
     proc = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs, limits={resource.RLIMIT_FSIZE: 20_000})
     assert one_line(proc, 3).startswith("aifcheck: error: cannot write out: File too large")
