@@ -154,7 +154,13 @@ def _stop_workers() -> None:
 
 
 def _internal(exc: Exception) -> NoReturn:
-    """A bug: one line naming the command, what went wrong and how to report it; exit 70."""
+    """A bug: one line naming the command, what went wrong and how to report it; exit 70. But an
+    interrupt that Python wrapped (one that came while a class was made, in a ``__set_name__``:
+    a RuntimeError caused by it) ends the run as an interrupt does."""
+    if isinstance(exc.__cause__, KeyboardInterrupt):
+        sys.exit(130)
+    if isinstance(exc.__cause__, SystemExit):
+        raise exc.__cause__
     if os.environ.get("AIFCHECK_DEBUG"):
         raise exc
     reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)

@@ -805,3 +805,16 @@ def test_an_internal_error_is_one_line() -> None:
         env={**os.environ, "AIFCHECK_DEBUG": "1"},
     )
     assert "Traceback" in debug.stderr and "ZeroDivisionError" in debug.stderr
+
+
+@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (SystemExit(143), 143)])
+def test_an_interrupt_python_wrapped_is_no_internal_error(interrupt: BaseException, status: int) -> None:
+    """Issue 43 (seed 36, case 3703 under --only signal): SIGTERM while a class was made came out
+    as "RuntimeError: Error calling __set_name__", caused by the interrupt: exit 143, not 70."""
+    from aifcheck.cli import _internal
+
+    wrapped = RuntimeError("Error calling __set_name__ on 'cached_property' instance '_index' in 'ScoreTable'")
+    wrapped.__cause__ = interrupt
+    with pytest.raises(SystemExit) as ended:
+        _internal(wrapped)
+    assert ended.value.code == status
