@@ -59,6 +59,14 @@ def check_condition(condition: int | str) -> int:
     return int(condition)
 
 
+NAME_MAX = 255  # bytes of a file name (Linux, macOS)
+
+
+def longer_than_a_file_name(name: str) -> bool:
+    """Whether ``name`` has more bytes than a file name may (a byte that is not UTF-8 counts one)."""
+    return len(name.encode("utf-8", "surrogateescape")) > NAME_MAX
+
+
 _ID = re.compile(r"[^\t\n\r\x00-\x1f\x7f/\\]{1,200}")
 
 

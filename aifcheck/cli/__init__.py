@@ -78,12 +78,27 @@ GROUPS = ("score", "pipeline", "pool")  # commands whose sub-command names what 
 INTERNAL = 70  # an internal error (a bug): sysexits' EX_SOFTWARE, beside the statuses of README's table
 
 
+def _interrupted(number: int, _frame: object) -> None:
+    """SIGINT or SIGTERM: the run stopped (130 or 143), its output left as it was; once its output
+    is in place the run is done, and ends with its own status (a signal then is too late to undo it)."""
+    output = sys.modules.get("aifcheck.render.output")  # (not imported here: a signal may come mid-import)
+    if output is not None and output.PLACED:
+        return
+    if number == signal.SIGINT:
+        raise KeyboardInterrupt
+    sys.exit(128 + number)
+
+
 def main() -> None:
     """Entry point. A usage error of click's (an unknown option, a bad choice) becomes one line on
     stderr and exit status 2; SIGTERM ends the run as Ctrl-C does, cleaning up on the way; standard
     output that cannot be written is one line and exit 3; any other exception is a bug, told in one
     line (exit 70) with how to report it (AIFCHECK_DEBUG=1 shows the traceback)."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    output = sys.modules.get("aifcheck.render.output")
+    if output is not None:  # what a process placed before this run (a test's run, a fork's parent's) is not this run's
+        output.PLACED.clear()
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, _interrupted)
     streams.guard()
     arguments = sys.argv[1:2]
     try:
@@ -139,7 +154,13 @@ def _stop_workers() -> None:
 
 
 def _internal(exc: Exception) -> NoReturn:
-    """A bug: one line naming the command, what went wrong and how to report it; exit 70."""
+    """A bug: one line naming the command, what went wrong and how to report it; exit 70. But an
+    interrupt that Python wrapped (one that came while a class was made, in a ``__set_name__``:
+    a RuntimeError caused by it) ends the run as an interrupt does."""
+    if isinstance(exc.__cause__, KeyboardInterrupt):
+        sys.exit(130)
+    if isinstance(exc.__cause__, SystemExit):
+        raise exc.__cause__
     if os.environ.get("AIFCHECK_DEBUG"):
         raise exc
     reason = cut(printable(f"{type(exc).__name__}: {exc}"), 300)

@@ -403,9 +403,15 @@ def check_run_id(run_id: str | None, folder_name: str) -> None:
 def check_run_names(runs: Sequence[Path]) -> None:
     """Runs pooled by their folders' names (the run IDs): each a good ID, no two the same (the
     same run twice, or two runs of one name, would be pooled as one)."""
+    for run in runs:
+        check_id(run.name, f"RUN {run}: its folder's name, the run ID,")
+    check_distinct_names(runs)
+
+
+def check_distinct_names(runs: Sequence[Path]) -> None:
+    """No two runs of one folder name (the same run given twice, or two runs that would be told
+    apart only by where they are)."""
     names = [run.name for run in runs]
-    for run, name in zip(runs, names, strict=True):
-        check_id(name, f"RUN {run}: its folder's name, the run ID,")
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise UsageError(f"two runs share a folder name (the run ID): {', '.join(twice)}: give each run once")

@@ -195,6 +195,8 @@ def _runner(
 
     if sparql is not None:
         text = read_text(sparql, "the SPARQL query", universal=True)
+        if not text.strip():  # an unreadable input, as validate takes an empty file (not a query's syntax error)
+            raise InputError(str(sparql), "empty file (the SPARQL query)")
         check_user_query(text, sparql.name)
         return lambda kb: run_sparql(kb, text, sparql.name, max_rows)
     kinds = parameters(table)  # an unknown table is a usage error here

@@ -90,7 +90,7 @@ def _walk(folder: Path, found: list[str], problems: list[InputError], seen: set[
         with os.scandir(folder) as scan:
             entries = sorted(scan, key=lambda e: e.name)
     except OSError as exc:
-        problems.append(InputError(str(folder), f"cannot read this folder: {exc.strerror or exc}"))
+        problems.append(_unlisted(str(folder), exc))
         return
     for entry in entries:
         path = Path(entry.path)
@@ -102,6 +102,13 @@ def _walk(folder: Path, found: list[str], problems: list[InputError], seen: set[
             _walk(path, found, problems, seen)
         elif is_rdf_file(path):
             _add_path(path, found, problems, explicit=False)
+
+
+def _unlisted(folder: str, exc: OSError) -> InputError:
+    """A folder a walk cannot list, named with a trailing separator: the line reads as validate's
+    on a file (``PATH: message``), even for a folder named without a dot or separator (``kb/``)."""
+    name = folder if folder.endswith(os.sep) else folder + os.sep
+    return InputError(name, f"cannot read this folder: {exc.strerror or exc}")
 
 
 def _glob(pattern: str, problems: list[InputError]) -> list[str]:
@@ -132,7 +139,7 @@ class _Glob:
             except (NotADirectoryError, FileNotFoundError):
                 self._names[base] = []
             except OSError as exc:
-                self.problems.append(InputError(base or ".", f"cannot read this folder: {exc.strerror or exc}"))
+                self.problems.append(_unlisted(base or ".", exc))
                 self._names[base] = []
         return self._names[base]
 

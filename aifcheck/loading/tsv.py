@@ -92,6 +92,8 @@ class TsvTable:
     def require(self, *columns: str, option: str = "") -> None:
         """For a column the table lacks: UsageError when a user's ``option`` named it, else InputError (line 1)."""
         for column in columns:
+            if option and not column:  # the user's option, given empty: no column is named ''
+                raise UsageError(f"{option} '': give the name of a column of {self.path}")
             if column and column not in self._index:
                 known = ", ".join(self.columns)
                 if option:  # the user's option names what the table lacks

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from aifcheck.errors import ESCAPE, OutputError, UsageError
 from aifcheck.loading.paths import alive, read_under, was_read
+from aifcheck.spread.parallel import signals_held
 
 
 @dataclass(frozen=True)
@@ -328,8 +329,11 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
         raise OutputError(f"cannot write under {parent}: {exc.strerror or exc}") from None
     lock = _beside(parent / target.name, "lock")
     partial = _beside(parent / target.name, f"partial-{os.getpid()}")
-    _take(lock, target)
+    taken = False
     try:
+        with signals_held():  # the lock made and known to be ours at once: an interrupt between would leave it
+            _take(lock, target)
+            taken = True
         check_new_folder(target, force, inputs)  # again: a run that held the lock meanwhile may have filled it
         shutil.rmtree(partial, ignore_errors=True)
         try:
@@ -343,15 +347,27 @@ def new_folder(target: Path, force: bool = False, inputs: Iterable[str | os.Path
                 raise
             raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
         check_new_folder(target, force, inputs)  # and now that the run has read all it reads
-        try:
-            if target.is_dir():
-                shutil.rmtree(target) if force else target.rmdir()
-            os.replace(partial, target)
-        except OSError as exc:
-            raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+        # the output put in place and known to be at once: an interrupt comes before (nothing
+        # changed) or after (the run is done: see PLACED)
+        with signals_held():
+            try:
+                if target.is_dir():
+                    shutil.rmtree(target) if force else target.rmdir()
+                os.replace(partial, target)
+            except OSError as exc:
+                raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+            PLACED.append(target)
     finally:
-        shutil.rmtree(partial, ignore_errors=True)
-        lock.unlink(missing_ok=True)
+        with signals_held():  # the cleaning up done whole, whatever interrupt comes meanwhile
+            shutil.rmtree(partial, ignore_errors=True)
+            if taken:
+                lock.unlink(missing_ok=True)
+
+
+# the folders new_folder put in place in this run: once one is, an interrupt is too late to stop
+# the run (aifcheck.cli.main lets it end, with its status, in a moment); main empties it as a run
+# starts (a process may have run other work first: a test, the parent of a fork)
+PLACED: list[Path] = []
 
 
 # what a write into the partial folder meets, whichever file it was (a write's error names none)

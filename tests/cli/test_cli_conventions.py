@@ -767,6 +767,17 @@ def test_a_run_folder_whose_name_cannot_be_a_run_id_is_refused(base: Path, tmp_p
     assert not (folder / "out").exists()
 
 
+def test_score_report_names_each_run_once(base: Path, tmp_path: Path) -> None:
+    """Issue 43 (cases 2363, 3141): the report names runs by their folders' names, so one run given
+    twice, or two runs of one folder name, is refused as pool ta2|ta3 refuse it."""
+    folder = _in(base, tmp_path, "runs")
+    _copy(folder / "runs" / "A", folder / "other" / "A")
+    for runs in (("runs/A", "runs/A"), ("runs/A", "other/A")):
+        proc = installed("score", "report", *runs, "--replications", "500", "-o", "r.html", cwd=folder)
+        assert proc.returncode == 2 and "two runs share a folder name (the run ID): A" in proc.stderr, proc.stderr
+        assert not (folder / "r.html").exists()
+
+
 def test_pool_ta3_pools_a_run_once(base: Path, tmp_path: Path) -> None:
     folder = _in(base, tmp_path, "pool3")
     _copy(folder / "pool3" / "runs" / "system", folder / "other" / "system")
@@ -852,6 +863,7 @@ def test_what_is_no_score_table_is_refused(base: Path, tmp_path: Path) -> None:
         (("score", "compare", "runs/A", "runs/B", "--replications", str(10**19)), "--replications"),
         (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--replications", str(10**9)), "--replications"),
         (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--key", ""), "--key"),
+        (("score", "ci", "ci/scores.tab", "-o", "x", "--tab", "y", "--score", ""), "--score"),  # issue 43, case 8262
         ((*SCORE_TA3, "-o", "out", "--ci", "--ci-seed", "-1"), "--ci-seed"),
         (
             (*P3_ARGS, "-o", "out", "--depth", "Condition5:1,Condition5:2"),

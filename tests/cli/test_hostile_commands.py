@@ -335,6 +335,15 @@ def test_deep_query_is_refused_before_the_engine(tmp_path: Path, query: str) -> 
     )
 
 
+@pytest.mark.parametrize("query", ["", " \n\n"], ids=["empty", "blank"])
+def test_an_empty_query_file_is_an_unreadable_input(tmp_path: Path, query: str) -> None:
+    """Issue 43 (case 6053): as validate takes an empty file (exit 3), not a syntax error (2)."""
+    _kb(tmp_path)
+    (tmp_path / "q.rq").write_text(query)
+    line = one_line(aifcheck("query", "k.ttl", "--sparql", "q.rq", cwd=tmp_path), 3)
+    assert line == "aifcheck: error: q.rq: empty file (the SPARQL query)"
+
+
 def test_endless_result_stops_at_the_row_limit(tmp_path: Path) -> None:
     _kb(tmp_path)
     (tmp_path / "q.rq").write_text("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o }")
@@ -378,8 +387,22 @@ def test_what_a_walk_cannot_read_is_reported(open_folder: Path, as_nobody: list[
     proc = aifcheck(command, "d", cwd=folder, user=as_nobody, timeout=60)
     assert proc.returncode == 3 and "Traceback" not in proc.stderr
     text = proc.stdout + proc.stderr
-    assert "d/hidden: cannot read this folder: Permission denied" in text
+    assert "d/hidden/: cannot read this folder: Permission denied" in text
     assert "d/pipe.ttl: not a regular file" in text and "d/dangling.ttl: a symbolic link to nothing" in text
+
+
+@pytest.mark.parametrize("command", [("validate",), ("summary",), ("query", "--table", "AIDA_P3_TA1_CM_A0001")])
+def test_an_unreadable_folder_reads_as_a_path(
+    open_folder: Path, as_nobody: list[str], command: tuple[str, ...]
+) -> None:
+    """Issue 43 (cases 2865, 3449, 4256): a folder named without a dot or separator, which cannot be
+    listed, is named as a folder (``kb/``), so that the line has validate's form on a file."""
+    _kb(open_folder, "kb/frame.ttl", FRAME)
+    _share(open_folder)
+    (open_folder / "kb").chmod(0o000)
+    proc = aifcheck(*command, "kb", cwd=open_folder, user=as_nobody, timeout=60)
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr
+    assert "kb/: cannot read this folder: Permission denied" in (proc.stdout + proc.stderr).splitlines()
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo"])
@@ -479,6 +502,16 @@ def test_ta3_missing_row_names_its_component_line(ta3_inputs: Path) -> None:
 # --- 8. outputs left broken ---------------------------------------------------------------------------
 
 
+def test_score_ta1_run_folder_name_not_utf8(ta1_inputs: Path) -> None:
+    """Issue 43 (cases 1431, 5537): a run folder whose name holds a byte that is not UTF-8 (with
+    --run-id, so that the name is only a path) is scored; its logs name it with the byte escaped."""
+    os.rename(ta1_inputs / "run", os.fsencode(ta1_inputs) + b"/run\xff")
+    proc = aifcheck(*TA1[:2], os.fsdecode(b"run\xff"), *TA1[3:], "--run-id", "R", "-o", "out", cwd=ta1_inputs)
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr[-2000:]
+    logs = "".join(path.read_text(encoding="utf-8") for path in (ta1_inputs / "out" / "logs").iterdir())
+    assert "run\\xff" in logs
+
+
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
 def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: int) -> None:
     proc = subprocess.Popen(
@@ -498,6 +531,69 @@ def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: i
     assert proc.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[signal_number] and "Traceback" not in err
     assert not (ta1_inputs / "out").exists() and not _leftovers(ta1_inputs)
     assert aifcheck(*TA1, "-o", "out", cwd=ta1_inputs).returncode in (0, 1)  # and runs again
+
+
+_SIGNALLED = """
+import os, signal, sys
+from pathlib import Path
+from aifcheck.cli import _interrupted
+from aifcheck.render.output import new_folder
+signal.signal(signal.SIGTERM, _interrupted)
+signal.signal(signal.SIGINT, _interrupted)
+try:  # as aifcheck.cli.main ends an interrupted run
+    with new_folder(Path("out")) as folder:
+        (folder / "table.tab").write_text("a\\tb\\n")
+        if sys.argv[1] == "while writing":
+            os.kill(os.getpid(), int(sys.argv[2]))
+except KeyboardInterrupt:
+    sys.exit(130)
+if sys.argv[1] == "once in place":
+    os.kill(os.getpid(), int(sys.argv[2]))
+print("ended")
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("moment", ["while writing", "once in place"])
+def test_a_signal_leaves_no_output_or_a_complete_one(tmp_path: Path, moment: str, signal_number: int) -> None:
+    """Issue 43 (cases 4264, 7340): a signal while the output is written leaves nothing (no folder,
+    lock or partial folder) and exit 130|143; one that comes once the output is in place is too late
+    to undo it: the run ends as it would have (exit 0), its output whole."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED, moment, str(int(signal_number))],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert not _leftovers(tmp_path), list(tmp_path.iterdir())
+    if moment == "while writing":
+        assert proc.returncode == 128 + signal_number and not (tmp_path / "out").exists(), proc.stderr
+    else:
+        assert proc.returncode == 0 and proc.stdout == "ended\n", proc.stderr
+        assert (tmp_path / "out" / "table.tab").read_text() == "a\tb\n"
+
+
+def test_a_run_does_not_take_an_earlier_output_for_its_own(tmp_path: Path) -> None:
+    """An output another piece of work placed in the process before the run (a test's, or that of
+    the parent of a fork, as the fuzz campaign's fixtures) does not make the run's signals too late."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from aifcheck.cli import main\n"
+        "from aifcheck.render import output\n"
+        "with output.new_folder(Path('earlier')):\n"
+        "    pass\n"
+        "assert output.PLACED\n"
+        "sys.argv = ['aifcheck', '--version']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(len(output.PLACED))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == "0", proc.stderr
 
 
 def test_score_ta1_on_a_full_disk(ta1_inputs: Path) -> None:
@@ -709,3 +805,16 @@ def test_an_internal_error_is_one_line() -> None:
         env={**os.environ, "AIFCHECK_DEBUG": "1"},
     )
     assert "Traceback" in debug.stderr and "ZeroDivisionError" in debug.stderr
+
+
+@pytest.mark.parametrize(("interrupt", "status"), [(KeyboardInterrupt(), 130), (SystemExit(143), 143)])
+def test_an_interrupt_python_wrapped_is_no_internal_error(interrupt: BaseException, status: int) -> None:
+    """Issue 43 (seed 36, case 3703 under --only signal): SIGTERM while a class was made came out
+    as "RuntimeError: Error calling __set_name__", caused by the interrupt: exit 143, not 70."""
+    from aifcheck.cli import _internal
+
+    wrapped = RuntimeError("Error calling __set_name__ on 'cached_property' instance '_index' in 'ScoreTable'")
+    wrapped.__cause__ = interrupt
+    with pytest.raises(SystemExit) as ended:
+        _internal(wrapped)
+    assert ended.value.code == status

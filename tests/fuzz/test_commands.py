@@ -106,3 +106,15 @@ def test_each_answer_is_its_source_s(mistake: str, tmp_path: Path) -> None:
     assert expect.status == 0 or said, (run.stdout, run.stderr)
     assert not expect.words or any(re.search(expect.words, line) for line in said), said
     assert not expect.line or any(re.search(re.escape(named) + r":\d+", line) for line in said), said
+
+
+def test_a_result_compared_with_the_pristine_run_leaves_out_the_time(tmp_path: Path) -> None:
+    """Issue 43 (case 4542): lint-submission's JSON gives the seconds it took, which differ from
+    run to run: not a loss (the report's findings are compared, not its timing)."""
+    from fuzz.commands import Run, _result
+
+    def report(seconds: str, valid: int) -> Run:
+        return Run(0, f'{{"summary": {{"seconds": {seconds}, "valid": {valid}}}}}\n', "", 0.1)
+
+    assert _result(report("0.1", 5), tmp_path, None) == _result(report("0.12", 5), tmp_path, None)
+    assert _result(report("0.1", 5), tmp_path, None) != _result(report("0.1", 4), tmp_path, None)

@@ -29,6 +29,7 @@ from aifcheck.errors import InputError
 from aifcheck.extract.model import Span
 from aifcheck.loading.paths import entries, input_folder
 from aifcheck.loading.tsv import read_table
+from aifcheck.names import longer_than_a_file_name
 
 TA1_CORE = ".coredocs-xx.txt"
 TA2_CORE = ".coredocs.txt"
@@ -41,7 +42,6 @@ SUFFIXES = {
     "video": ".video_boundaries.txt",
 }
 KINDS = ("text", "image", "keyframe", "video")  # the kinds of element NIST's AUX data has extents of
-_NAME_MAX = 255  # bytes of a file name (Linux, macOS)
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ def _read(folder: Path, names: list[str], core_suffix: str) -> Aux:
     files = _find_files(folder, names, core_suffix)
     core = []
     for line, (document,) in read_table(files["core"], ("root_id",)).cells(("root_id",)):
-        if len(f"{document}.ttl".encode("utf-8", "surrogateescape")) > _NAME_MAX:  # its files are <doc>.ttl/...
+        if longer_than_a_file_name(f"{document}.ttl"):  # its files are <doc>.ttl/...
             raise InputError(
                 files["core"], f"a document ID of {len(document):,} characters: longer than a file name may be", line
             )

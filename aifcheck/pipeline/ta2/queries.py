@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from aifcheck.errors import InputError
 from aifcheck.loading.tsv import read_table
+from aifcheck.names import longer_than_a_file_name
 
 SCORER_COLUMNS = ("query_id", "entity_id", "entrypoint_type", "entrypoint", "clusters", "documents")
 POOLER_COLUMNS = ("query_id", "entrypoint", "clusters", "documents")
@@ -63,6 +64,12 @@ def read_queries(
         if entry_points is not None:
             if not query_id or query_id in (".", "..") or "/" in query_id or "\0" in query_id:
                 raise InputError(table.path, f"query_id {query_id!r} cannot name NIST's file <query_id>.rq.tsv", number)
+            if longer_than_a_file_name(f"{query_id}.rq.tsv"):
+                raise InputError(
+                    table.path,
+                    f"a query_id of {len(query_id):,} characters: longer than NIST's file <query_id>.rq.tsv may be",
+                    number,
+                )
             if kind not in entry_points:
                 raise InputError(
                     table.path,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from aifcheck.errors import cut, printable
+from aifcheck.errors import ESCAPE, cut, printable
 from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.ta1.align import SimilarityBlock
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
@@ -176,5 +176,6 @@ def _similarity_lines(blocks: Iterable[SimilarityBlock]) -> Iterable[str]:
 
 def _write(path: Path, pieces: Iterable[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as file:
+    # a log names the run's files: a byte of their names that is not UTF-8 is written as an escape (\xff)
+    with open(path, "w", encoding="utf-8", errors=ESCAPE) as file:
         file.writelines(pieces)

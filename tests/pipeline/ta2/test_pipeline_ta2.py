@@ -657,8 +657,13 @@ def _one_line_error(proc: subprocess.CompletedProcess, code: int, *needles: str)
         ),
         ("query_id\tentity_id\tentrypoint_type\tentrypoint\n../E1\tX\tkbid\tQ1\n", 2, "query_id '../E1' cannot name"),
         ("query_id\tentity_id\tentrypoint_type\tentrypoint\n\tX\tkbid\tQ1\n", 2, "query_id '' cannot name"),
+        (  # issue 43 (case 2852): refused where it is read, not when its output file cannot be made
+            "query_id\tentity_id\tentrypoint_type\tentrypoint\nE1\tX\tkbid\tQ1\n" + "9" * 300 + "\tX\tname\tN\n",
+            3,
+            "a query_id of 300 characters: longer than NIST's file <query_id>.rq.tsv may be",
+        ),
     ],
-    ids=["type", "short-row", "missing-column", "path", "empty-id"],
+    ids=["type", "short-row", "missing-column", "path", "empty-id", "too-long-id"],
 )
 def test_a_malformed_queries_table_is_one_located_line_exit_3(
     table: str, line: int, needle: str, run_and_table: tuple[Path, Path], tmp_path: Path
