@@ -417,6 +417,16 @@ def check_distinct_names(runs: Sequence[Path]) -> None:
         raise UsageError(f"two runs share a folder name (the run ID): {', '.join(twice)}: give each run once")
 
 
+def check_given_once(runs: Sequence[Path]) -> None:
+    """No run given twice (runs of one folder name in two places are two runs: a report tells them
+    apart, a pool could not)."""
+    seen: dict[Path, Path] = {}
+    for run in runs:
+        first = seen.setdefault(run.resolve(), run)
+        if first is not run:
+            raise UsageError(f"{run}: given twice (as {first}): give each run once")
+
+
 def check_inputs(files: Iterable[Path | None] = (), folders: Iterable[Path | None] = ()) -> None:
     """Each input file a regular file that can be opened, each input folder one that can be
     listed, before the work: an InputError (exit 3) in validate's words naming the first that is

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from aifcheck.cli.common import REPLICATIONS_RANGE, SEED_RANGE, check_distinct_names, note, warn
+from aifcheck.cli.common import REPLICATIONS_RANGE, SEED_RANGE, check_given_once, note, warn
 from aifcheck.errors import UsageError
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ def report(
     from aifcheck.score.report import report_data
     from aifcheck.score.scorefiles import read_scores
 
-    check_distinct_names(runs)  # the report names each run by its folder's name
+    check_given_once(runs)  # runs of one name are told apart by the report
     scored = [read_scores(run) for run in runs]
     # before the work; once the score files are read, one of which it must not be
     ((_, kind),) = check_files([FileOutput(output, "-o")], runs)

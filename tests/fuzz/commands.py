@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 
 from helpers import ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
 
-from fuzz.oracle import FORM, MISTAKES, Expect, entry, tree, tsv_shape, tsv_shapes
+from fuzz.oracle import FORM, MISTAKES, Expect, entry, expected, tree, tsv_shape, tsv_shapes
 
 SEED = 36  # the number
 GiB = 1024**3
@@ -1455,7 +1455,7 @@ def _input_mistake(case: Case, run: Run, said: list[str], same: bool) -> list[Pr
     mistake = expectation(case)
     if mistake is None or run.status not in STATUSES:
         return []
-    expect = MISTAKES[mistake]
+    expect = expected(case.command.name, mistake)
     refused = run.status >= 2
     where = f"{case.how} {case.target}"
     if case.how == "BOM":
@@ -1519,7 +1519,7 @@ def _surroundings_mistake(case: Case, run: Run, errors: list[str], extra: dict) 
     mistake = expectation(case)
     if mistake is None or run.status not in STATUSES:
         return _shape(case, run, extra) if case.how in IDENTIFIERS else []
-    expect = MISTAKES[mistake]
+    expect = expected(case.command.name, mistake)
     found = []
     if case.how == "inside an input" and not extra.get("force"):
         expect = Expect(

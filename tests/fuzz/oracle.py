@@ -630,6 +630,16 @@ MISTAKES: dict[str, Expect] = {
     "-o inside an input": Expect(2, "input", source="score ta2 -o RUN --force"),
     "-o = --tab": Expect(2, "--tab"),
 }
+# where a class is no mistake for one command: two runs of one folder name are two runs to a report
+# (it tells them apart by their paths), one run ID twice to a pool
+NO_MISTAKE = {("score report", "one folder name")}
+
+
+def expected(command: str, mistake: str) -> Expect:
+    """The answer ``command`` gives to ``mistake``."""
+    return Expect(0) if (command, mistake) in NO_MISTAKE else MISTAKES[mistake]
+
+
 # every line on stderr: aifcheck's own of one of three kinds, or validate's line on a file (FILE[:LINE[:COLUMN]]: ...)
 FORM = re.compile(r"aifcheck: (error|warning|note): |(?!aifcheck:)[^\s:]*[./][^\s:]*(:\d+){0,2}: ")
 
