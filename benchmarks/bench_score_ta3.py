@@ -35,6 +35,8 @@ import timeit
 from dataclasses import dataclass
 from pathlib import Path
 
+from aifcheck.pipeline.ta3.pool import MAPPING_COLUMNS
+
 ROOT = Path(__file__).resolve().parents[1]
 NIST_PYTHON_DIR = ROOT.parent / "shared" / "reference" / "nist-aida" / "python"
 NIST_PYTHON = Path("/work/nist-venv/bin/python")
@@ -215,18 +217,7 @@ class _Pool:
 
     def __init__(self, rng: random.Random, run: Path, package: Path) -> None:
         self.rng, self.run, self.package = rng, run, package
-        columns = (
-            "pool_claim_uid",
-            "condition",
-            "query_id",
-            "claim_relations",
-            "rank",
-            "run_claim_id",
-            "run_id",
-            "runs_directory",
-            "in_previous_pools",
-        )
-        self.mappings = ["\t".join(columns)]
+        self.mappings = ["\t".join(MAPPING_COLUMNS)]  # NIST's claim-mappings.tab header
         self.by_topic: dict[int, list[str]] = {}
         # the pool claims a run claim may share content with: run claims only, as a run that ranks a
         # query claim frame's own content makes NIST's scores depend on the order it computes them in
