@@ -588,10 +588,16 @@ def headline_intervals(
     blank = [row for row in data.rows if is_summary(row) and score(row) == ""]
     kept = TsvTable(data.path, data.columns, tuple(row for row in data.rows if row not in blank))
     result = nist_intervals(kept, options)
-    notes = tuple(
-        f"{data.path}:{row.line}: no interval: the {options.score} of this summary row is blank" for row in blank
-    )
+    notes = (_blank_rows(data.path, [row.line for row in blank], options.score),) if blank else ()
     return replace(result, warnings=notes + result.warnings)
+
+
+def _blank_rows(path: str, lines: Sequence[int | None], score: str) -> str:
+    """One warning for a file's summary rows with a blank headline, located at the first."""
+    if len(lines) == 1:
+        return f"{path}:{lines[0]}: no interval: the {score} of this summary row is blank"
+    listed = ", ".join(map(str, lines))
+    return f"{path}:{lines[0]}: no interval for the {len(lines)} summary rows whose {score} is blank (lines {listed})"
 
 
 def folder_intervals(

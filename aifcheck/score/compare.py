@@ -15,6 +15,7 @@ with probability 1/2; p = (trials whose |difference| reaches the observed one + 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -117,8 +118,8 @@ def compare_headlines(
     only_a = tuple(i for i in ids_a if i not in ids_b)
     only_b = tuple(i for i in ids_b if i not in ids_a)
     listed = "; ".join(f"only in {name}: {', '.join(ids)}" for name, ids in (("A", only_a), ("B", only_b)) if ids)
-    if not paired:
-        return None, [f"{a.label}: no {a.unit_name} in both runs, not compared" + (f" ({listed})" if listed else "")]
+    if not paired:  # (with no unit in either run, the caller says so of all such metrics at once)
+        return None, [f"{a.label}: no {a.unit_name} in both runs, not compared ({listed})"] if listed else []
     warnings = []
     if listed:
         warnings.append(
@@ -129,11 +130,6 @@ def compare_headlines(
     units_b = _arrays([ids_b[i] for i in paired])
     value_a = float(ratio(units_a[0].sum(), units_a[1].sum()))
     value_b = float(ratio(units_b[0].sum(), units_b[1].sum()))
-    if len(paired) < _FEW and value_a != value_b:
-        warnings.append(
-            f"{a.label}: {len(paired)} paired {a.unit_name}(s) only: the interval is rough and no "
-            f"p-value can fall below {2 ** (1 - len(paired)):.4g}"
-        )
     ci = paired_bootstrap(units_a, units_b, size, replications, stream)
     p_value = approximate_randomization(units_a, units_b, replications, stream.seed)
     return MetricComparison(
@@ -150,6 +146,26 @@ def compare_headlines(
         a.reported,
         b.reported,
     ), warnings
+
+
+def _rough(metrics: Sequence[MetricComparison]) -> list[str]:
+    """One warning for the metrics compared over so few units that the interval is rough and the
+    p-value has a floor, per number of units: a table of tens of metric rows gets a line, not tens."""
+    few: dict[tuple[int, str], list[str]] = {}
+    for m in metrics:
+        if m.paired < _FEW and m.a != m.b:
+            few.setdefault((m.paired, m.unit_name), []).append(m.label)
+    return [
+        f"{_named(labels)}: {n} paired {unit}(s) only: the interval is rough and no p-value can fall below "
+        f"{2 ** (1 - n):.4g}"
+        for (n, unit), labels in sorted(few.items())
+    ]
+
+
+def _named(labels: Sequence[str], shown: int = 3) -> str:
+    if len(labels) <= shown + 1:
+        return ", ".join(labels)
+    return f"{', '.join(labels[:shown])} and {len(labels) - shown} more metric rows"
 
 
 def _headlines(scores: ScoreSet) -> dict[str, Headline]:
@@ -175,12 +191,17 @@ def compare_runs(
     found_a, found_b = (_headlines(run) for run in runs)
     metrics: list[MetricComparison] = []
     warnings = [w for found in (found_a, found_b) for h in found.values() if (w := h.disagreement())]
+    empty: dict[str, list[str]] = {}  # unit name -> the metrics no run has a unit of
     for label, headline in found_a.items():
         if label in found_b:
             metric, notes = compare_headlines(headline, found_b[label], size, replications, stream)
             if metric is not None:
                 metrics.append(metric)
+            elif not notes:
+                empty.setdefault(headline.unit_name, []).append(label)
             warnings += notes
+    warnings += [f"{_named(labels)}: no {unit} in either run, not compared" for unit, labels in empty.items()]
+    warnings += _rough(metrics)
     unmatched = tuple(
         [f"{label} (A only)" for label in found_a if label not in found_b]
         + [f"{label} (B only)" for label in found_b if label not in found_a]

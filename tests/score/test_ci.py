@@ -568,12 +568,17 @@ def test_headline_without_ground_truth_has_no_interval_and_the_others_do(tmp_pat
         "Condition5\tQ1\trefuting\trun\t0\t0\t0.0000",
         "Condition5\tALL-Macro\tontopic\trun\t\t\t0.7000",
         "Condition5\tALL-Macro\trefuting\trun\t\t\t",
+        "Condition6\tALL-Macro\tontopic\trun\t\t\t",
     ]
     path = tmp_path / "NDCGScorerV1-scores.tab"
     path.write_text("\n".join(rows) + "\n")
     result = headline_intervals(path, sizes=(0.9,), seed=1)
     assert [line.key[:2] for line in result.lines] == [("Condition5", "ontopic")]
-    assert result.warnings[0] == f"{path}:6: no interval: the NDCG of this summary row is blank"
+    # one line for the file's blank rows, located at the first
+    assert result.warnings[0] == f"{path}:6: no interval for the 2 summary rows whose NDCG is blank (lines 6, 7)"
+    path.write_text("\n".join(rows[:-1]) + "\n")  # one blank row: its line alone
+    one = headline_intervals(path, sizes=(0.9,), seed=1)
+    assert one.warnings[0] == f"{path}:6: no interval: the NDCG of this summary row is blank"
 
 
 def test_both_files_or_neither(tmp_path):

@@ -116,6 +116,23 @@ def test_unpaired_documents_are_listed_and_left_out(tmp_path):
     )
 
 
+def test_few_paired_units_give_one_warning_per_count_not_one_per_metric(tmp_path):
+    rng = np.random.default_rng(4)
+    a, b = tmp_path / "a", tmp_path / "b"
+    names = ("FrameMetric", "TemporalMetric", "TypeMetricV4", "NegationMetricV1", "CoreferenceMetric")
+    for name in names:
+        write_ta1(a, documents(rng, 3), metric=name)
+        write_ta1(b, documents(rng, 3), metric=name)
+    write_ta1(a, documents(rng, 2), metric="ArgumentMetricV3A1")
+    write_ta1(b, documents(rng, 2, shift=0.1), metric="ArgumentMetricV3A1")
+    warnings = compare_runs(a, b).warnings
+    assert warnings == (
+        "ArgumentMetricV3A1: 2 paired document(s) only: the interval is rough and no p-value can fall below 0.5",
+        "CoreferenceMetric, FrameMetric, NegationMetricV1 and 2 more metric rows: 3 paired document(s) only: "
+        "the interval is rough and no p-value can fall below 0.25",
+    )
+
+
 def test_a_metric_in_one_run_only_is_not_compared(tmp_path):
     values = documents(np.random.default_rng(3), 5)
     a = write_ta1(tmp_path / "a", values)
