@@ -73,6 +73,8 @@ def main() -> None:
             "TA1: NIST's example run (5 KBs)": [
                 aifcheck, "score", "ta1", str(DATA / "task1-run"), "--gold", str(DATA / "ta1-gold-tsv"),
                 "--aux", str(AUX), "--run-id", "example-task1-run",
+                "--type-similarity", str(DATA / "ta1-scoring" / "similarity.tsv"),
+                "--taggable-types", str(DATA / "ta1-scoring" / "taggable_types.txt"),
             ],
             f"TA2: {queries}x{clusters}x{documents} ({queries * clusters * documents:,} rows)": [
                 aifcheck, "score", "ta2", str(ta2["run"]), "--queries-to-score", str(ta2["queries"]),

@@ -36,6 +36,8 @@ DATA = ROOT.parent / "shared" / "data" / "m54"
 KB_11K = DATA / "task1-run" / "L0C0499MZ.ttl"
 TA1_EXAMPLE = DATA / "ta1-scoring" / "example-task1-run"
 TA1_OPTIONS = ["--gold", str(DATA / "ta1-gold-tsv"), "--aux", str(DATA / "ta1-scoring" / "AUX-data")]
+TA1_OPTIONS += ["--type-similarity", str(DATA / "ta1-scoring" / "similarity.tsv")]  # NIST's tables, which
+TA1_OPTIONS += ["--taggable-types", str(DATA / "ta1-scoring" / "taggable_types.txt")]  # 0.2.0 bundled
 
 
 def cases(work: Path) -> dict[str, list[str]]:

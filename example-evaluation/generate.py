@@ -802,9 +802,39 @@ TA1_RUNS: dict[str, dict[str, tuple[Edit, ...]]] = {
 }
 
 
+# NIST's two type tables, invented for the corpus' types (NIST's come from its cache of the KGTK
+# similarity service and the tagset, neither public): a pair's DWDTypeSim, written both ways, and
+# the taggable types (an infectious disease is evaluable by its similarity to a disease; an agency,
+# and a cargo ship, which only a run mentions, are not)
+TYPE_SIMILARITIES = (
+    (PERSON, SCIENTIST, 0.8),
+    (PERSON, POLITICIAN, 0.8),
+    (SCIENTIST, POLITICIAN, 0.5),
+    (CITY, COUNTRY, 0.6),
+    (ORGANIZATION, AGENCY, 0.85),
+    (DISEASE, INFECTIOUS_DISEASE, 0.95),
+    (DISEASE, VIRUS, 0.5),
+    (INFECTIOUS_DISEASE, VIRUS, 0.6),
+    (VIRUS, VACCINE, 0.3),
+    (OUTBREAK, INFECTION, 0.7),
+    (INFECTION, DEATH, 0.3),
+    (VACCINATION, TREATMENT, 0.6),
+    (EMPLOYER, COUNTRY_OF, 0.2),
+)
+TAGGABLE = (PERSON, SCIENTIST, POLITICIAN, CITY, COUNTRY, ORGANIZATION, DISEASE, VIRUS, VACCINE)
+TAGGABLE += (OUTBREAK, INFECTION, DEATH, VACCINATION, TREATMENT, EMPLOYER, COUNTRY_OF)
+
+
+def write_type_tables(out: Path) -> None:
+    pairs = [(a, b, value) for x, y, value in TYPE_SIMILARITIES for a, b in ((x, y), (y, x))]
+    write(out / "type-similarity.tsv", ["q1\tq2\tsimilarity", *(f"{a}\t{b}\t{value}" for a, b, value in pairs)])
+    write(out / "taggable-types.txt", TAGGABLE)
+
+
 def write_ta1(out: Path) -> None:
     gold = gold_ta1()
     write_aux(out / "AUX-data")
+    write_type_tables(out)
     for doc_id, kb in gold.items():
         if DOCUMENT[doc_id].ta1_core:
             gold_tables(kb, out / "gold" / f"{doc_id}.ttl")

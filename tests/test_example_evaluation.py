@@ -166,7 +166,13 @@ def test_ta1(tmp_path: Path) -> None:
     for step, run in ((score1, "run1"), (score2, "run2")):
         out = tmp_path / f"ta1-{run}-scores"
         results = json.loads((out / "results.json").read_text(encoding="utf-8"))["scores"][0]
-        api = aifcheck.score_ta1(EXAMPLE / "ta1" / run, gold=EXAMPLE / "ta1" / "gold", aux=EXAMPLE / "ta1" / "AUX-data")
+        api = aifcheck.score_ta1(
+            EXAMPLE / "ta1" / run,
+            gold=EXAMPLE / "ta1" / "gold",
+            aux=EXAMPLE / "ta1" / "AUX-data",
+            type_similarity=EXAMPLE / "ta1" / "type-similarity.tsv",
+            taggable_types=EXAMPLE / "ta1" / "taggable-types.txt",
+        )
         headlines[run], documents = {m: api.headline(m) for m in TA1_METRICS}, api.documents
         # the API, results.json and the table printed agree, and every metric says something
         assert results == dict(api.results)

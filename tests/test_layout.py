@@ -77,7 +77,6 @@ def test_the_wheel_holds_every_package_and_data_file(wheel: zipfile.ZipFile) -> 
         "aifcheck/shapes/dwd_roles.tsv",
         "aifcheck/queries/AIDA_P3_TA1_CM_A0001.rq",
         "aifcheck/rule_fixtures/N13a/bad.ttl",
-        "aifcheck/pipeline/ta1/data/similarity.tsv",
     ):
         assert data in names, data
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
+from helpers import FIXTURES, ROOT, SCORE_TA3, SHARED_DATA, TAGGABLE_TYPES, TEST_DATA, TYPE_SIMILARITY
 
 import aifcheck as aifcheck_api
 
@@ -117,11 +117,14 @@ def ta1_inputs(open_folder: Path) -> Path:
         if not path.name.endswith((".xlsx", "coredocs.txt")):
             shutil.copyfile(path, open_folder / "aux" / path.name)
     (open_folder / "aux" / "LDC2021E11.coredocs-xx.txt").write_text("root_id\n" + "".join(f"{d}\n" for d in documents))
+    shutil.copyfile(TYPE_SIMILARITY, open_folder / "similarity.tsv")
+    shutil.copyfile(TAGGABLE_TYPES, open_folder / "taggable.txt")
     _share(open_folder)
     return open_folder
 
 
-TA1 = ("score", "ta1", "run", "--gold", "gold", "--aux", "aux")
+TA1 = ("score", "ta1", "run", "--gold", "gold", "--aux", "aux", "--type-similarity", "similarity.tsv")
+TA1 += ("--taggable-types", "taggable.txt")
 
 
 @pytest.fixture

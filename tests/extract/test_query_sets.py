@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import SHARED_DATA, TYPE_TABLES
 from tree_digest import digest
 
 AIDA = "https://raw.githubusercontent.com/NextCenturyCorporation/AIDA-Interchange-Format/master/java/src/main/resources/com/ncc/aif/ontologies/InterchangeOntology#"
@@ -78,7 +78,7 @@ def test_nist_s_duplicate_cm_rows_are_kept_through_every_stage_and_change_no_sco
     outs = {}
     for name, run in runs.items():
         outs[name] = tmp_path / name / "out"
-        done = aifcheck("score", "ta1", run, "--gold", GOLD, "--aux", AUX, "-o", outs[name])
+        done = aifcheck("score", "ta1", run, "--gold", GOLD, "--aux", AUX, "-o", outs[name], *TYPE_TABLES)
         assert done.returncode == 0, done.stderr
     assert digest(outs["duplicates"]) == NIST_TA1_DUPLICATES
     valid = outs["duplicates"] / "SPARQL-VALID-output/L0C04960U.ttl/AIDA_P3_TA1_CM_A0001.rq.tsv"

@@ -65,7 +65,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from helpers import ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
+from helpers import ROOT, SCORE_TA3, SHARED_DATA, TAGGABLE_TYPES, TEST_DATA, TYPE_SIMILARITY
 
 from fuzz.oracle import FORM, MISTAKES, Expect, entry, expected, tree, tsv_shape, tsv_shapes
 
@@ -73,7 +73,6 @@ SEED = 36  # the issue's number
 GiB = 1024**3
 TIMEOUT = 60.0  # seconds a case may take (score ta1 on the trimmed fixture takes about one)
 SCORE_FIXTURES = ROOT / "tests" / "score" / "fixtures"
-PACKAGE_DATA = ROOT / "aifcheck" / "pipeline" / "ta1" / "data"
 AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
 LATENCY = 2.0  # seconds an interrupted command may take to end
 JAIL = ("j1", "j2")  # the folders between a case's own and its working folder (see prepare)
@@ -109,8 +108,8 @@ def make_base(base: Path) -> None:
         (base / "ta1" / "aux" / "LDC2021E11.coredocs-xx.txt").write_text(
             "root_id\n" + "".join(f"{d}\n" for d in TA1_DOCUMENTS)
         )
-        _copy(PACKAGE_DATA / "similarity.tsv", base / "ta1" / "similarity.tsv")
-        _copy(PACKAGE_DATA / "taggable_types.txt", base / "ta1" / "taggable.txt")
+        _copy(TYPE_SIMILARITY, base / "ta1" / "similarity.tsv")
+        _copy(TAGGABLE_TYPES, base / "ta1" / "taggable.txt")
     _copy(SCORE_FIXTURES / "ta3" / "T1", base / "ta3")
     shutil.rmtree(base / "ta3" / "nist", ignore_errors=True)
     for name in ("system.tab", "gold.tab", "system-relations.tab", "gold-relations.tab"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from helpers import SHARED_DATA
+from helpers import SHARED_DATA, TYPE_TABLES
 from ta1_example import EXAMPLE
 
 T3 = Path(__file__).parent / "fixtures" / "ta3" / "T3"
@@ -79,6 +79,7 @@ def test_score_ta1_ci_writes_the_twelve_metrics_intervals(tmp_path: Path) -> Non
         SHARED_DATA / "ta1-gold-tsv",
         "--aux",
         SHARED_DATA / "ta1-scoring" / "AUX-data",
+        *TYPE_TABLES,
         "-o",
         out,
         "--ci",

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED_DATA
+from helpers import EXAMPLE_TYPE_TABLE_FILES, ROOT, SHARED_DATA, TYPE_TABLE_FILES
 from ta1_kinds import kinds_aux, lay_out
 from ta3_lines import check_ta3_lines
 from typer.testing import CliRunner
@@ -82,7 +82,7 @@ def check_recomputed(scores_folder: Path, explanations: list[Explanation], heade
 
 def _ta1(run: Path, gold: Path, aux: Path, out: Path, **options) -> tuple[object, list[Explanation]]:
     layout = NistLayout(out)
-    scores = score_ta1(run, gold, aux, on_document=layout.document, explain=True, **options)
+    scores = score_ta1(run, gold, aux, on_document=layout.document, explain=True, **TYPE_TABLE_FILES, **options)
     layout.run(scores)
     write_explanations(out, "ta1", scores.explanations)
     return scores, read_explanations(out)
@@ -193,6 +193,7 @@ def test_explain_changes_no_byte_of_nist_s_outputs(tmp_path: Path) -> None:
             run_id="example-task1-run",
             on_document=layout.document,
             explain=explain,
+            **TYPE_TABLE_FILES,
         )
         layout.run(scores)
     files = sorted(p.relative_to(plain) for p in plain.rglob("*") if p.is_file())
@@ -406,7 +407,12 @@ def _scored_example_ta1(out: Path) -> list[Path]:
         folder = EXAMPLE / "ta1"
         layout = NistLayout(out / run)
         scores = score_ta1(
-            folder / run, folder / "gold", folder / "AUX-data", on_document=layout.document, explain=True
+            folder / run,
+            folder / "gold",
+            folder / "AUX-data",
+            on_document=layout.document,
+            explain=True,
+            **EXAMPLE_TYPE_TABLE_FILES,
         )
         layout.run(scores)
         write_explanations(out / run, "ta1", scores.explanations)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED_DATA
+from helpers import ROOT, SHARED_DATA, TYPE_TABLES
 from ta1_example import EXAMPLE
 
 GOLD = SHARED_DATA / "ta1-gold-tsv"
@@ -28,7 +28,7 @@ def aifcheck(*args: object) -> subprocess.CompletedProcess:
 
 
 def score(run: Path, gold: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
-    return aifcheck("score", "ta1", run, "--gold", gold, "--aux", AUX, "-o", out, *options)
+    return aifcheck("score", "ta1", run, "--gold", gold, "--aux", AUX, "-o", out, *TYPE_TABLES, *options)
 
 
 @need_example

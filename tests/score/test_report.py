@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import ROOT, SHARED_DATA
+from helpers import EXAMPLE_TYPE_TABLES, ROOT, SHARED_DATA
 from test_compare import documents, write_ta1
 
 from aifcheck.render.report_html import report_html
@@ -246,7 +246,16 @@ def test_every_difference_is_the_difference_of_the_numbers_beside_it(tmp_path):
     for run in (example / "run1", less):
         folders.append(tmp_path / f"{run.name}-scores")
         done = command(
-            "score", "ta1", run, "--gold", example / "gold", "--aux", example / "AUX-data", "-o", folders[-1]
+            "score",
+            "ta1",
+            run,
+            "--gold",
+            example / "gold",
+            "--aux",
+            example / "AUX-data",
+            "-o",
+            folders[-1],
+            *EXAMPLE_TYPE_TABLES,
         )
         assert done.returncode == 0, done.stderr
     report = command("score", "report", *folders, "-o", tmp_path / "report.html")

@@ -63,12 +63,16 @@ def ta1(
     type_similarity: Annotated[
         Path | None,
         typer.Option(
-            "--type-similarity", help="DWD type similarities 'q1 q2 similarity' (default: the bundled table)."
+            "--type-similarity",
+            help="DWD type similarities 'q1 q2 similarity', NIST's cache of the KGTK service (none given: two "
+            "different types have similarity 0).",
         ),
     ] = None,
     taggable_types: Annotated[
         Path | None,
-        typer.Option("--taggable-types", help="Taggable DWD types, one qnode a line (default: the bundled list)."),
+        typer.Option(
+            "--taggable-types", help="Taggable DWD types, the tagset's, one qnode a line (none given: every type)."
+        ),
     ] = None,
     extra_similarities: Annotated[
         Path | None,

@@ -2,18 +2,19 @@
 
 NIST's filter stage takes a pair's similarity from the DWD overlay (synonyms 1; near neighbours
 at least the near-neighbour value), else from its cache of the KGTK similarity service, else from
-that service (the mean of the similarity types asked for). That cache and overlay are not public,
-so the similarity comes from a table ``q1 q2 similarity`` (aifcheck ships the reconstruction that
-reproduces NIST's example run), pairs the table lacks from an optional file of the service's
-answers (``--extra-similarities``), and synonyms and near neighbours from an optional overlay.
-Identical qnodes have similarity 1; a pair none of them has, 0 (where NIST asks the service).
+that service (the mean of the similarity types asked for). That cache, the overlay and the tagset's
+types are inputs of the evaluation that are not public, and aifcheck ships none of them: the
+similarity comes from a table ``q1 q2 similarity`` given by the user (``--type-similarity``; a
+reconstruction that reproduces NIST's example run sits beside NIST's files), pairs the table lacks
+from an optional file of the service's answers (``--extra-similarities``), and synonyms and near
+neighbours from an optional overlay. Identical qnodes have similarity 1; a pair none of them has, 0
+(where NIST asks the service). Without a list of taggable types, every type is taggable.
 While a document is scored (``missing_pairs``), the pairs without a value that its alignment, filter
 and metrics read are recorded: the pairs whose value NIST's service may give and aifcheck takes as 0.
 """
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import math
 import os
@@ -28,10 +29,6 @@ from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.tsv import read_table
 from aifcheck.pipeline.ta1.settings import NIST_SETTINGS, TA1Settings
-
-BUNDLED_SIMILARITY = "similarity.tsv"
-BUNDLED_TAGGABLE = "taggable_types.txt"
-
 
 # The pairs without a value read while a document is scored: a context variable, as Dask's threads
 # score documents side by side with the tables of one process.
@@ -50,16 +47,12 @@ def missing_pairs() -> Iterator[set[tuple[str, str]]]:
         _MISSING.reset(token)
 
 
-def bundled(name: str) -> str:
-    return str(importlib.resources.files("aifcheck.pipeline.ta1") / "data" / name)
-
-
 @dataclass
 class TypeSimilarity:
-    path: str
+    path: str | None  # None: no table given (every two different types have no value)
     pairs: dict[tuple[str, str], float]
-    taggable: frozenset[str]
-    taggable_path: str
+    taggable: frozenset[str] | None  # None: no list given, every type is taggable
+    taggable_path: str | None
     alpha: float = 0.9
     inclusive: bool = False  # the plan's "DWDTypeSim >= alpha" instead of NIST's ">"
     synonyms: frozenset[tuple[str, str]] = frozenset()  # the overlay's, both ways
@@ -68,7 +61,7 @@ class TypeSimilarity:
     _known: frozenset[str] = field(default=frozenset(), repr=False)
 
     def __post_init__(self) -> None:
-        self._known = frozenset(q for pair in self.pairs for q in pair) | self.taggable
+        self._known = frozenset(q for pair in self.pairs for q in pair) | (self.taggable or frozenset())
 
     def similarity(self, q1: str, q2: str) -> float:
         if q1 == q2:
@@ -96,6 +89,8 @@ class TypeSimilarity:
         """A taggable type or its synonym, or one more similar than alpha to a taggable type (NIST:
         strictly). A type found not evaluable has read its pairs with every taggable type: those
         without a value are recorded (a type found evaluable stays so, whatever their values)."""
+        if self.taggable is None:
+            return True
         found = self._evaluable.get(qnode)
         if found is None:
             if qnode in self.taggable or any((qnode, t) in self.synonyms for t in self.taggable):
@@ -121,18 +116,12 @@ def load_similarity(
     extra_path: str | os.PathLike | None = None,
     overlay_path: str | os.PathLike | None = None,
 ) -> TypeSimilarity:
-    """The tables (the bundled ones when a path is None), with the pairs of ``extra_path`` the
-    similarity table lacks, and the synonyms and near neighbours of ``overlay_path``, folded into
-    one table as NIST's ``Similarity`` looks them up; InputError naming the file and line of a bad value."""
-    similarity_path = str(similarity_path) if similarity_path else bundled(BUNDLED_SIMILARITY)
-    taggable_path = str(taggable_path) if taggable_path else bundled(BUNDLED_TAGGABLE)
-    table = read_table(similarity_path, ["q1", "q2", "similarity"])
-    pairs = {}
-    for line, record in table.records():
-        try:
-            pairs[record["q1"], record["q2"]] = float(record["similarity"])
-        except ValueError:
-            raise InputError(similarity_path, f"similarity {record['similarity']!r} is not a number", line) from None
+    """The tables (none when a path is None), with the pairs of ``extra_path`` the similarity table
+    lacks, and the synonyms and near neighbours of ``overlay_path``, folded into one table as NIST's
+    ``Similarity`` looks them up; InputError naming the file and line of a bad value."""
+    similarity_path = str(similarity_path) if similarity_path else None
+    taggable_path = str(taggable_path) if taggable_path else None
+    pairs = _read_pairs(similarity_path) if similarity_path else {}
     if extra_path is not None:
         for pair, value in load_extra_similarities(extra_path, settings.similarity_types).items():
             pairs.setdefault(pair, value)  # NIST asks the service only for pairs its cache lacks
@@ -142,11 +131,26 @@ def load_similarity(
         for pair in near - synonyms:
             pairs[pair] = max(pairs.get(pair, 0.0), settings.near_neighbour_similarity)
         pairs.update(dict.fromkeys(synonyms, 1.0))
-    lines = read_text(taggable_path, "the taggable types", universal=True).splitlines()
+    taggable = _read_taggable(taggable_path) if taggable_path else None
+    return TypeSimilarity(similarity_path, pairs, taggable, taggable_path, settings.alpha, inclusive, synonyms)
+
+
+def _read_pairs(path: str) -> dict[tuple[str, str], float]:
+    pairs = {}
+    for line, record in read_table(path, ["q1", "q2", "similarity"]).records():
+        try:
+            pairs[record["q1"], record["q2"]] = float(record["similarity"])
+        except ValueError:
+            raise InputError(path, f"similarity {record['similarity']!r} is not a number", line) from None
+    return pairs
+
+
+def _read_taggable(path: str) -> frozenset[str]:
+    lines = read_text(path, "the taggable types", universal=True).splitlines()
     taggable = frozenset(line.strip() for line in lines if line.strip())
     if not taggable:
-        raise InputError(taggable_path, "no taggable type (expected one qnode a line)")
-    return TypeSimilarity(similarity_path, pairs, taggable, taggable_path, settings.alpha, inclusive, synonyms)
+        raise InputError(path, "no taggable type (expected one qnode a line)")
+    return taggable
 
 
 def load_extra_similarities(path: str | os.PathLike, similarity_types: tuple[str, ...]) -> dict[tuple[str, str], float]:

@@ -21,6 +21,7 @@ from aifcheck.errors import InputError, UsageError
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta1.select import TURTLE, KbSelection, gold_folder, kb_tables, run_folder, select
 from aifcheck.pipeline.ta1.settings import TA1Settings
+from aifcheck.pipeline.ta1.similarity import TypeSimilarity
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, read_layout
 from aifcheck.score.allocations import cyclic_gc_paused
 from aifcheck.score.explain import Explanation
@@ -159,6 +160,7 @@ def score_ta1(
     for metric in METRICS:
         for document in aux_data.core:
             logs["score-responses"].extend(outcomes[document].logs.get(metric.name, ()))
+    notices += _absent_tables(types)
     notices += _unknown_types([outcomes[d] for d in aux_data.core], [outcomes[d] for d in submitted], types.path)
     metrics = {
         m.name: MetricScores.combine(
@@ -286,9 +288,25 @@ def _raise_first_error(
         raise found[0][3]
 
 
-def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], table: str) -> list[str]:
-    """One notice per type the similarity table lacks, at its first row: the gold's, then the run's."""
+def _absent_tables(types: TypeSimilarity) -> list[str]:
+    """What scoring without NIST's tables does (each a table of the evaluation that aifcheck does not ship)."""
     notices = []
+    if types.path is None:
+        notices.append(
+            "no --type-similarity: every two different types have similarity 0 (NIST's filter stage reads its "
+            "cache of the KGTK similarity service)"
+        )
+    if types.taggable is None:
+        notices.append("no --taggable-types: every type is taggable (NIST's filter stage reads the tagset's types)")
+    return notices
+
+
+def _unknown_types(gold: list[DocumentOutcome], system: list[DocumentOutcome], table: str | None) -> list[str]:
+    """One notice per type the similarity table lacks, at its first row: the gold's, then the run's
+    (none without a table: _absent_tables says it once)."""
+    notices: list[str] = []
+    if table is None:
+        return notices
     seen: set[str] = set()
     for outcomes, side in ((gold, "gold"), (system, "system")):
         for outcome in outcomes:

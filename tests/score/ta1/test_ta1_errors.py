@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+from helpers import TYPE_TABLES
 from ta1_example import EXAMPLE
 from typer.testing import CliRunner
 
@@ -18,7 +19,7 @@ runner = CliRunner()
 
 def invoke(run, gold, aux, out, *extra):
     return runner.invoke(
-        app, ["score", "ta1", str(run), "--gold", str(gold), "--aux", str(aux), "-o", str(out), *extra]
+        app, ["score", "ta1", str(run), "--gold", str(gold), "--aux", str(aux), "-o", str(out), *TYPE_TABLES, *extra]
     )
 
 

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import TYPE_TABLE_FILES
 from ta1_kinds import DOC, kinds_aux, lay_out
 
 from aifcheck.render.ta1.scores import NistLayout
@@ -35,7 +36,7 @@ def aux(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def score(run: Path, aux: Path, out: Path):
     layout = NistLayout(out)
-    scores = score_ta1(run, KINDS / "gold", aux, run_id="kinds", on_document=layout.document)
+    scores = score_ta1(run, KINDS / "gold", aux, run_id="kinds", on_document=layout.document, **TYPE_TABLE_FILES)
     layout.run(scores)
     return scores
 

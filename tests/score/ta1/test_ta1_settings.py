@@ -8,7 +8,7 @@ Most cases use the KB of test_ta1_kinds.py (one Spanish document with text, an i
 its key frames); NIST's own code gives the IoU case's scores. The last one is NIST's example run
 with every setting changed at once: its expected values are what NIST's own filter_responses.py and
 score_submission.py computed, run offline on the same SPARQL-output with the same tables (NIST's
-Similarity class with its cache set to aifcheck's bundled table, the overlay below, and a KGTK
+Similarity class with its cache set to the reconstructed table beside NIST's files, the overlay below, and a KGTK
 stand-in answering from the extra file), and aifcheck writes the same alignment, FILTERED and score
 files.
 """
@@ -21,10 +21,20 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, SHARED_DATA
+from helpers import (
+    EXAMPLE_TYPE_TABLE_FILES,
+    EXAMPLE_TYPE_TABLES,
+    ROOT,
+    SHARED,
+    SHARED_DATA,
+    TAGGABLE_TYPES,
+    TYPE_TABLE_FILES,
+    TYPE_TABLES,
+)
 from test_ta1_kinds import DOC, KINDS, aux  # noqa: F401 (aux: the fixture of NIST's AUX data with DOC the only core document)
 
 from aifcheck import TA1Settings, UsageError, score_ta1
+from aifcheck.pipeline.ta1.similarity import load_similarity
 
 DATA = ROOT / "tests" / "data" / "ta1-settings"
 NEW_CAR, NEW_SOUND = "Q999999901", "Q999999902"  # qnodes no table knows
@@ -57,7 +67,7 @@ def _system_to_gold(run: Path, aux: Path, **options) -> dict[str, tuple[str, flo
     def hear(outputs) -> None:
         found.update({s: (g, v) for _, s, g, v in outputs.clusters if s != "None" and g != "None"})
 
-    score_ta1(run, KINDS / "gold", aux, run_id="kinds", on_document=hear, **options)
+    score_ta1(run, KINDS / "gold", aux, run_id="kinds", on_document=hear, **TYPE_TABLE_FILES, **options)
     return found
 
 
@@ -67,7 +77,19 @@ def aifcheck(*args: object) -> subprocess.CompletedProcess:
 
 def score_kinds(run: Path, aux: Path, out: Path, *options: object) -> subprocess.CompletedProcess:  # noqa: F811
     return aifcheck(
-        "score", "ta1", run, "--gold", KINDS / "gold", "--aux", aux, "--run-id", "kinds", "-o", out, *options
+        "score",
+        "ta1",
+        run,
+        "--gold",
+        KINDS / "gold",
+        "--aux",
+        aux,
+        "--run-id",
+        "kinds",
+        "-o",
+        out,
+        *TYPE_TABLES,
+        *options,
     )
 
 
@@ -135,7 +157,7 @@ def test_iou_thresholds_by_language_and_modality(aux: Path, tmp_path: Path) -> N
 def test_min_type_similarity_and_an_extra_pair(aux: Path, tmp_path: Path) -> None:  # noqa: F811
     run = kb(tmp_path, car=NEW_CAR)
     # no table knows the car's new type: TypeSim 0, unaligned, and the pair is counted
-    scores = score_ta1(run, KINDS / "gold", aux, run_id="kinds")
+    scores = score_ta1(run, KINDS / "gold", aux, run_id="kinds", **TYPE_TABLE_FILES)
     assert ("Q1420", NEW_CAR) in scores.unscored_pairs  # the alignment looks up (gold type, system type)
     assert "cluster-S-car" not in _system_to_gold(run, aux)
     # KGTK's answer (class 0.5, jc 0.4): the mean 0.45 is above NIST's 0.3, below 0.5
@@ -153,9 +175,11 @@ def test_min_type_similarity_and_an_extra_pair(aux: Path, tmp_path: Path) -> Non
 
 def test_an_extra_pair_lowers_the_count_by_one(aux: Path, tmp_path: Path) -> None:  # noqa: F811
     run = kb(tmp_path, car=NEW_CAR)
-    before = score_ta1(run, KINDS / "gold", aux, run_id="kinds").unscored_pairs
+    before = score_ta1(run, KINDS / "gold", aux, run_id="kinds", **TYPE_TABLE_FILES).unscored_pairs
     extra = table(tmp_path, "extra.tsv", f"q1\tq2\tclass\tjc\nQ1420\t{NEW_CAR}\t0.5\t\n")  # an empty cell counts 0
-    after = score_ta1(run, KINDS / "gold", aux, run_id="kinds", extra_similarities=extra).unscored_pairs
+    after = score_ta1(
+        run, KINDS / "gold", aux, run_id="kinds", extra_similarities=extra, **TYPE_TABLE_FILES
+    ).unscored_pairs
     assert len(after) == len(before) - 1 and set(before) - set(after) == {("Q1420", NEW_CAR)}
     out = tmp_path / "out"
     result = score_kinds(run, aux, out, "--extra-similarities", extra)
@@ -220,7 +244,9 @@ def test_the_overlay_s_synonyms_and_near_neighbours(aux: Path, tmp_path: Path) -
     assert "cluster-S-car" not in _system_to_gold(run, aux, overlay=near, settings=strict)
     assert _system_to_gold(run, aux, overlay=same, settings=strict)["cluster-S-car"] == ("cluster-G-car", 1.0)
     # a near neighbour has a value: it is not counted
-    assert ("Q1420", NEW_CAR) not in score_ta1(run, KINDS / "gold", aux, run_id="kinds", overlay=near).unscored_pairs
+    assert ("Q1420", NEW_CAR) not in score_ta1(
+        run, KINDS / "gold", aux, run_id="kinds", overlay=near, **TYPE_TABLE_FILES
+    ).unscored_pairs
     out = tmp_path / "out"
     assert score_kinds(run, aux, out, "--overlay", near, "--near-neighbour-similarity", "0.2").returncode == 1
     assert ["Entity", "cluster-S-car", "None", "0"] in rows(out / "alignment" / "cluster" / f"{DOC}.tab")
@@ -349,6 +375,7 @@ def test_every_setting_at_once_as_nist_s_code_computes_it(tmp_path: Path) -> Non
         SHARED_DATA / "ta1-scoring" / "AUX-data",
         "--run-id",
         "example-task1-run",
+        *TYPE_TABLES,
         "-o",
         out,
         "--alpha",
@@ -380,7 +407,7 @@ def test_the_warning_counts_only_the_pairs_the_scores_read(tmp_path: Path) -> No
     if not example.is_dir():
         pytest.skip(f"NIST's example run not found at {example}")
     options = ["--gold", SHARED_DATA / "ta1-gold-tsv", "--aux", SHARED_DATA / "ta1-scoring" / "AUX-data"]
-    options += ["--run-id", "example-task1-run"]
+    options += ["--run-id", "example-task1-run", *TYPE_TABLES]
     result = aifcheck("score", "ta1", example / "SPARQL-output", *options, "-o", tmp_path / "out")
     assert result.returncode == 0, result.stderr
     assert json.loads((tmp_path / "out" / "results.json").read_text()) == json.loads(
@@ -391,8 +418,10 @@ def test_the_warning_counts_only_the_pairs_the_scores_read(tmp_path: Path) -> No
     assert len(warnings) == 1 and warnings[0].startswith(
         "aifcheck: warning: 444 type pair(s) that the scores read have no similarity"
     ), result.stderr
-    pairs = score_ta1(example / "SPARQL-output", *options[1:4:2], run_id="example-task1-run").unscored_pairs
-    taggable = set((ROOT / "aifcheck" / "pipeline" / "ta1" / "data" / "taggable_types.txt").read_text().split())
+    pairs = score_ta1(
+        example / "SPARQL-output", *options[1:4:2], run_id="example-task1-run", **TYPE_TABLE_FILES
+    ).unscored_pairs
+    taggable = set(TAGGABLE_TYPES.read_text().split())
     # the filter reads the pairs of the two placeholder types, not evaluable, with every taggable type
     assert len([(q1, q2) for q1, q2 in pairs if q1 in ("EMPTY_TBD", "EMPTY_MIS") and q2 in taggable]) == 356
     # given the value aifcheck took (0), the pairs leave every score as it was and the warning goes:
@@ -403,3 +432,33 @@ def test_the_warning_counts_only_the_pairs_the_scores_read(tmp_path: Path) -> No
     )
     assert again.returncode == 0 and "type pair(s)" not in again.stderr, again.stderr
     assert (tmp_path / "again" / "results.json").read_text() == (tmp_path / "out" / "results.json").read_text()
+
+
+# --- without NIST's type tables ----------------------------------------------------------------
+
+
+def test_without_the_type_tables_every_type_is_taggable_and_two_types_are_0(tmp_path: Path) -> None:
+    # aifcheck ships neither of NIST's tables: a note says what it assumes in their place
+    ta1 = EXAMPLE_TYPE_TABLE_FILES["type_similarity"].parent
+    options = ("--gold", ta1 / "gold", "--aux", ta1 / "AUX-data")
+    bare = aifcheck("score", "ta1", ta1 / "run1", *options, "-o", tmp_path / "bare")
+    assert bare.returncode == 0, bare.stderr
+    assert [line for line in bare.stderr.splitlines() if "note: no --" in line] == [
+        "aifcheck: note: no --type-similarity: every two different types have similarity 0 (NIST's filter stage "
+        "reads its cache of the KGTK similarity service)",
+        "aifcheck: note: no --taggable-types: every type is taggable (NIST's filter stage reads the tagset's types)",
+    ]
+    tables = aifcheck("score", "ta1", ta1 / "run1", *options, *EXAMPLE_TYPE_TABLES, "-o", tmp_path / "tables")
+    assert tables.returncode == 0 and "note: no --" not in tables.stderr, tables.stderr
+    # a cargo ship (not taggable, similar to no taggable type) is filtered out with the tables only
+    ship = "Q11446"
+    filtered = [
+        {line.split("\t")[2] for line in path.read_text().splitlines()[1:]}
+        for path in (
+            tmp_path / out / "SPARQL-FILTERED-output" / "EXD0002.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv"
+            for out in ("bare", "tables")
+        )
+    ]
+    assert ship in filtered[0] and ship not in filtered[1]
+    types = load_similarity(None, None)
+    assert types.evaluable(ship) and types.similarity("Q43229", ship) == 0 and types.similarity(ship, ship) == 1
