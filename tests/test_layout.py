@@ -4,6 +4,7 @@ every package and data file, shapes that are SHACL, and a tree that checks out o
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 import pyshacl
 import pytest
 import rdflib
-from helpers import ROOT
+from helpers import ROOT, SHARED
 
 from aifcheck.validation.shapes import PROFILE_FILES
 
@@ -245,6 +246,25 @@ def tracked() -> list[tuple[str, str]]:
 def test_no_tracked_file_is_over_a_megabyte_unless_it_is_data(tracked) -> None:
     large = [path for _, path in tracked if (ROOT / path).is_file() and (ROOT / path).stat().st_size > 1024 * 1024]
     assert sorted(set(large) - LARGE_DATA) == []
+
+
+def test_no_tracked_file_is_a_copy_of_a_shared_file(tracked) -> None:
+    """NIST's evaluation files are read from ../shared/data, never copied into the project, and
+    NIST's code in ../shared/reference is read, not copied: no tracked file of some size has the
+    bytes of a file of ../shared (an empty file or a bare header may)."""
+    if not SHARED.is_dir():
+        pytest.skip(f"the shared files are not at {SHARED}")
+    theirs = {
+        hashlib.sha256(path.read_bytes()).hexdigest(): path
+        for path in SHARED.rglob("*")
+        if path.is_file() and path.stat().st_size > 200
+    }
+    copies = [
+        f"{path} = {theirs[digest]}"
+        for _, path in tracked
+        if (ROOT / path).is_file() and (digest := hashlib.sha256((ROOT / path).read_bytes()).hexdigest()) in theirs
+    ]
+    assert copies == []
 
 
 def test_every_path_checks_out_on_every_platform(tracked) -> None:
