@@ -18,6 +18,7 @@ import pytest
 from helpers import ROOT
 
 import aifcheck
+from aifcheck.render.ta1.scores import reported, results_entries
 
 EXAMPLE = ROOT / "example-evaluation"
 PAGE = ROOT / "docs" / "example-evaluation.md"
@@ -167,9 +168,9 @@ def test_ta1(tmp_path: Path) -> None:
         out = tmp_path / f"ta1-{run}-scores"
         results = json.loads((out / "results.json").read_text(encoding="utf-8"))["scores"][0]
         api = aifcheck.score_ta1(EXAMPLE / "ta1" / run, gold=EXAMPLE / "ta1" / "gold", aux=EXAMPLE / "ta1" / "AUX-data")
-        headlines[run], documents = {m: api.headline(m) for m in TA1_METRICS}, api.documents
+        headlines[run], documents = {m: reported(api.headline(m)) for m in TA1_METRICS}, api.documents
         # the API, results.json and the table printed agree, and every metric says something
-        assert results == dict(api.results)
+        assert results == results_entries(api.results)
         printed = {cells[0]: cells[1] for cells in map(str.split, ok(step).stdout.splitlines()[1:])}
         assert printed == {m: headlines[run][m] for m in printed} and len(printed) == 6
         assert all(0 < float(v) < 1 for v in headlines[run].values()), headlines[run]
