@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SHARED, SHARED_DATA
+from helpers import ROOT, SCORE_TA1_EXAMPLE, SHARED, SHARED_DATA, TA1_EXAMPLE
 from test_ta1_kinds import DOC, KINDS, aux  # noqa: F401 (aux: the fixture of NIST's AUX data with DOC the only core document)
 
 from aifcheck import TA1Settings, UsageError, score_ta1
@@ -335,18 +335,11 @@ NIST_NON_DEFAULT = {
 
 
 def test_every_setting_at_once_as_nist_s_code_computes_it(tmp_path: Path) -> None:
-    example = SHARED_DATA / "ta1-scoring" / "example-task1-run"
-    if not example.is_dir():
-        pytest.skip(f"NIST's example run not found at {example}")
+    if not TA1_EXAMPLE.is_dir():
+        pytest.skip(f"NIST's example run not found at {TA1_EXAMPLE}")
     out = tmp_path / "out"
     result = aifcheck(
-        "score",
-        "ta1",
-        example / "SPARQL-output",
-        "--gold",
-        SHARED_DATA / "ta1-gold-tsv",
-        "--aux",
-        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        *SCORE_TA1_EXAMPLE,
         "--run-id",
         "example-task1-run",
         "-o",
