@@ -56,7 +56,8 @@ def ranking_lines(text: str) -> tuple[RankingLine, ...]:
 
 def ranking_rows(rows: Iterable[Sequence[str]]) -> tuple[RankingLine, ...]:
     """The lines of a ranking file held as rows of cells (a stage of aifcheck's own run), each the
-    line NIST's scripts write of it."""
+    line NIST's scripts write of it. A reading, not output: NIST's pooler reads the file its driver
+    wrote, so a row reaches it through that line (``stripped`` drops a trailing empty cell)."""
     return tuple(RankingLine(number, "\t".join(row) + "\n") for number, row in enumerate(rows, 1))
 
 

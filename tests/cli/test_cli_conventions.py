@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 import pytest
 import typer
-from helpers import FIXTURES, ROOT, SCORE_TA3, SHARED_DATA, TEST_DATA
+from helpers import FIXTURES, ROOT, SCORE_TA2W, SCORE_TA3, SHARED_DATA, TEST_DATA, installed
 from typer.testing import CliRunner
 
 from aifcheck import __version__
@@ -35,17 +35,6 @@ app = application()
 BAD = FIXTURES / "N4" / "bad.ttl"  # N4 and A5 errors
 GOOD = FIXTURES / "N4" / "good.ttl"
 runner = CliRunner()
-
-
-def installed(*args, cwd: Path | None = None, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-        **kwargs,
-    )
 
 
 def test_version_and_short_help() -> None:
@@ -448,17 +437,6 @@ def base(tmp_path_factory) -> Path:
 
 
 # the arguments of a command on the base's inputs, but its output's
-TA2W_ARGS = (
-    "score",
-    "ta2",
-    "ta2w/runW",
-    "--queries-to-score",
-    "ta2w/queries_to_score.tab",
-    "--assessments",
-    "ta2w/LDC",
-    "--aux",
-    "aux",
-)
 POOL2_ARGS = ("pool", "ta2", "pool2/runs/runA", "--queries-to-score", "pool2/queries.tab", "--aux", "aux")
 P3_ARGS = ("pipeline", "ta3", "p3/run", "--user-queries", "p3/user-queries", "--aux", "aux")
 
@@ -517,7 +495,7 @@ CONVENTIONS = {
         "crux/system-relations.tab",
     ),
     "score ta2": Convention(
-        (*TA2W_ARGS, "-o", "{out}"),
+        (*SCORE_TA2W, "-o", "{out}"),
         ("ta2w", "aux"),
         "ta2w/LDC/data/TA2/kit1.tab",
         "folder",
@@ -661,12 +639,12 @@ def test_a_link_a_fifo_or_a_device_named_for_a_file_is_written_into_never_replac
         ),
         (
             ("ta2w", "aux"),
-            (*TA2W_ARGS, "-o", "ta2w/runW/SPARQL-VALID-output"),
+            (*SCORE_TA2W, "-o", "ta2w/runW/SPARQL-VALID-output"),
             "-o ta2w/runW/SPARQL-VALID-output: inside the input ta2w/runW",
         ),
         (
             ("ta2w", "aux"),
-            (*TA2W_ARGS, "-o", "ta2w/LDC/data"),
+            (*SCORE_TA2W, "-o", "ta2w/LDC/data"),
             "-o ta2w/LDC/data: inside the input ta2w/LDC",
         ),
         (
@@ -734,7 +712,7 @@ def test_an_id_that_would_name_files_or_split_table_cells_is_refused(
     base: Path, tmp_path: Path, option: str, value: str
 ) -> None:
     folder = _in(base, tmp_path / "j1" / "j2", "pool2", "aux", "ta2w")
-    args = (*POOL2_ARGS, "-o", "out") if option == "-b" else (*TA2W_ARGS, "-o", "out")
+    args = (*POOL2_ARGS, "-o", "out") if option == "-b" else (*SCORE_TA2W, "-o", "out")
     proc = installed(*args, option, value, cwd=folder)
     assert proc.returncode == 2 and proc.stderr.startswith(f"aifcheck: error: {ALIASES.get(option, option)} "), (
         proc.stderr
@@ -796,7 +774,7 @@ def test_a_folder_that_cannot_be_read_is_never_taken_as_empty(base: Path, tmp_pa
     (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0)
     (folder / "p3" / "run" / "Condition6").chmod(0)
     try:
-        scored = _unprivileged(*TA2W_ARGS, "-o", "out", cwd=folder)
+        scored = _unprivileged(*SCORE_TA2W, "-o", "out", cwd=folder)
         ran = _unprivileged(*P3_ARGS, "-o", "out2", cwd=folder)
     finally:
         (folder / "ta2w" / "LDC" / "data" / "TA2").chmod(0o755)
@@ -820,7 +798,7 @@ def test_a_response_or_kit_that_is_no_file_is_an_error_not_a_zero(base: Path, tm
     response = folder / "ta2w" / "runW" / "SPARQL-VALID-output" / "W1Q1.rq.tsv"
     response.unlink()
     response.symlink_to("nothing-here")
-    args = (*TA2W_ARGS, "-o", "out")
+    args = (*SCORE_TA2W, "-o", "out")
     proc = installed(*args, cwd=folder)
     assert proc.returncode == 3 and "W1Q1.rq.tsv: a symbolic link to nothing" in proc.stderr, proc.stderr
 

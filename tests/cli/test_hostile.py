@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import FIXTURES, installed
 
 import aifcheck
 from aifcheck.errors import InputError
@@ -32,15 +32,7 @@ def run(*args, cwd: Path | None = None, limit_memory: bool = False, **kwargs) ->
     def two_gigabytes() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 
-    return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-        preexec_fn=two_gigabytes if limit_memory else None,
-        **kwargs,
-    )
+    return installed(*args, cwd=cwd, timeout=600, preexec_fn=two_gigabytes if limit_memory else None, **kwargs)
 
 
 def assert_clean(proc: subprocess.CompletedProcess) -> None:

@@ -205,28 +205,19 @@ def test_standard_output_that_cannot_be_written(tmp_path: Path, command: str, st
         "claims": ["claims", "k.ttl"],
         "query": ["query", "k.ttl", "--table", "AIDA_P3_TA1_CM_A0001"],
     }[command]
-    if stdout == "closed":
+    command = [sys.executable, "-m", "aifcheck", *args]
+    closed = stdout == "closed"  # the shell closes it (>&-); else /dev/full, where every write fails
+    with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            " ".join([sys.executable, "-m", "aifcheck", *args]) + " >&-",
-            shell=True,
+            " ".join(command) + " >&-" if closed else command,
+            shell=closed,
             cwd=tmp_path,
-            capture_output=False,
+            stdout=None if closed else full,
             stderr=subprocess.PIPE,
             text=True,
             timeout=120,
         )
-        proc.stdout = ""
-    else:
-        with open("/dev/full", "w") as full:
-            proc = subprocess.run(
-                [sys.executable, "-m", "aifcheck", *args],
-                cwd=tmp_path,
-                stdout=full,
-                stderr=subprocess.PIPE,
-                text=True,
-                timeout=120,
-            )
-        proc.stdout = ""
+    proc.stdout = ""
     line = one_line(proc, 3)
     reason = "it is closed" if stdout == "closed" else "No space left on device"
     assert line == f"aifcheck: error: cannot write standard output: {reason}"
@@ -515,15 +506,20 @@ def test_score_ta1_run_folder_name_not_utf8(ta1_inputs: Path) -> None:
     assert "run\\xff" in logs
 
 
-@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
-def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: int) -> None:
-    proc = subprocess.Popen(
+def _start_ta1(folder: Path) -> subprocess.Popen:
+    """score ta1 on the inputs in ``folder`` into out/, started in the background."""
+    return subprocess.Popen(
         [sys.executable, "-m", "aifcheck", *TA1, "-o", "out"],
-        cwd=ta1_inputs,
+        cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+def test_score_ta1_interrupted_leaves_nothing(ta1_inputs: Path, signal_number: int) -> None:
+    proc = _start_ta1(ta1_inputs)
     deadline = time.monotonic() + 60
     while not list(ta1_inputs.glob(".out.partial-*")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)  # the run is writing
@@ -623,13 +619,7 @@ def test_a_lock_another_run_has_just_made_is_not_taken(ta3_inputs: Path) -> None
 
 
 def test_score_ta1_second_run_and_force(ta1_inputs: Path) -> None:
-    first = subprocess.Popen(
-        [sys.executable, "-m", "aifcheck", *TA1, "-o", "out"],
-        cwd=ta1_inputs,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    first = _start_ta1(ta1_inputs)
     second = aifcheck(*TA1, "-o", "out", cwd=ta1_inputs)
     first.communicate(timeout=120)
     assert sorted((first.returncode, second.returncode)) in ([0, 2], [1, 2])  # never both: one is refused

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, ROOT, TEST_DATA
+from helpers import FIXTURES, ROOT, TEST_DATA, installed
 
 from aifcheck.render.tables import write_nist_layout
 from aifcheck.spread import cluster
@@ -80,17 +80,6 @@ def without_times(reports: list[FileReport]) -> list[FileReport]:
     for report in reports:
         report.seconds = 0.0
     return reports
-
-
-def installed(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-        **kwargs,
-    )
 
 
 def findings(proc: subprocess.CompletedProcess) -> tuple[int, list[str]]:

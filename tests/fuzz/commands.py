@@ -65,7 +65,20 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from helpers import ROOT, SCORE_TA3, SHARED_DATA, TAGGABLE_TYPES, TEST_DATA, TYPE_SIMILARITY
+from helpers import AUX_DATA as AUX
+from helpers import (
+    ROOT,
+    SCORE_TA2W,
+    SCORE_TA3,
+    SHARED_DATA,
+    TA1_EXAMPLE,
+    TA3_RUN,
+    TAGGABLE_TYPES,
+    TEST_DATA,
+    TYPE_SIMILARITY,
+    USER_QUERIES,
+    write_pool_runs,
+)
 
 from fuzz.oracle import FORM, MISTAKES, Expect, entry, expected, tree, tsv_shape, tsv_shapes
 
@@ -73,7 +86,6 @@ SEED = 36  # the issue's number
 GiB = 1024**3
 TIMEOUT = 60.0  # seconds a case may take (score ta1 on the trimmed fixture takes about one)
 SCORE_FIXTURES = ROOT / "tests" / "score" / "fixtures"
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
 LATENCY = 2.0  # seconds an interrupted command may take to end
 JAIL = ("j1", "j2")  # the folders between a case's own and its working folder (see prepare)
 
@@ -94,15 +106,14 @@ TA1_DOCUMENTS = ("L0C04960U", "L0C0499MZ")  # NIST's example run: both core docu
 
 def make_base(base: Path) -> None:
     """Every command's inputs under ``base`` (readable by all, as the cases may run as nobody)."""
-    example = SHARED_DATA / "ta1-scoring" / "example-task1-run" / "SPARQL-output"
+    example = TA1_EXAMPLE / "SPARQL-output"
     if example.is_dir():
         for document in TA1_DOCUMENTS:
             _copy(example / f"{document}.ttl", base / "ta1" / "run" / f"{document}.ttl")
             _copy(SHARED_DATA / "ta1-gold-tsv" / f"{document}.ttl", base / "ta1" / "gold" / f"{document}.ttl")
             _copy(SHARED_DATA / "task1-run" / f"{document}.ttl", base / "ta1kb" / "run" / f"{document}.ttl")
-        aux = SHARED_DATA / "ta1-scoring" / "AUX-data"
-        for name in sorted(p.name for p in aux.iterdir() if not p.name.endswith((".xlsx", "coredocs.txt"))):
-            _copy(aux / name, base / "ta1" / "aux" / name)
+        for name in sorted(p.name for p in AUX.iterdir() if not p.name.endswith((".xlsx", "coredocs.txt"))):
+            _copy(AUX / name, base / "ta1" / "aux" / name)
         # the core documents: the run's two and none else (a core document the run lacks costs a
         # scoring from its gold, of which the fixture keeps only these two)
         (base / "ta1" / "aux" / "LDC2021E11.coredocs-xx.txt").write_text(
@@ -192,22 +203,11 @@ def _ta3_base(base: Path) -> None:
     claim frames through NIST's stages (made by aifcheck's API), a pool of them, and a queries
     table (pool ta3)."""
     from aifcheck.pipeline.ta3.pool import pool_ta3
-    from aifcheck.pipeline.ta3.run import pipeline_ta3
-    from aifcheck.render.ta3.pipeline import write_pipeline
     from aifcheck.render.ta3.pool import write_pool
 
-    queries = SHARED_DATA / "user-queries"
-    _copy(SHARED_DATA / "task3-run", base / "p3" / "run")
-    _copy(queries, base / "p3" / "user-queries")
-    frames = base / "qcf"
-    for query in ("CLL0C04979A.000004", "CLL0C04C08B.000004"):
-        folder = frames / "Condition5" / query
-        folder.mkdir(parents=True)
-        shutil.copy(queries / "Condition5" / "Query_Claim_Frames" / f"{query}.ttl", folder)
-        (folder / f"{query}.ranking.tsv").write_text(f"{query}\t{query}\t1\trelated\n", encoding="utf-8")
-    for source, run_id in ((SHARED_DATA / "task3-run", "system"), (frames, "query_claim_frames")):
-        write_pipeline(pipeline_ta3(source, queries, AUX), base / "pool3" / "runs" / run_id)
-    shutil.rmtree(frames)
+    _copy(TA3_RUN, base / "p3" / "run")
+    _copy(USER_QUERIES, base / "p3" / "user-queries")
+    write_pool_runs(base / "pool3" / "runs")
     (base / "pool3" / "queries.tab").write_text(POOL3_QUERIES, encoding="utf-8")
     here = Path.cwd()
     os.chdir(base / "pool3")  # (a pool names its runs as given)
@@ -267,6 +267,27 @@ TA1_ARGS = (
 TA3_ARGS = (*SCORE_TA3, "-o", "{out}")
 FAST = 15.0  # seconds a case of a command that takes under one may take
 LONG = (("--replications", "30000000"), ("--replications", "1000000000"))  # bootstraps of a minute, and of hours
+
+
+def _resampling(
+    args: tuple[str, ...], reads: tuple[str, ...], out_name: str, options: tuple[str, ...], runs: tuple[int, ...] = ()
+) -> Command:
+    """score ci, compare or report: a bootstrap writing one file, quick on the 500 replications of
+    ``args``, long on LONG's; its ``options`` given hostile values besides --replications and --seed."""
+    name = " ".join(args[:2])
+    return Command(
+        name,
+        args,
+        reads,
+        "file",
+        out_name,
+        runs=runs,
+        options=("--replications", "--seed", *options),
+        long=LONG,
+        timeout=FAST,
+    )
+
+
 COMMANDS = (
     Command(
         "score ta1", TA1_ARGS, ("ta1",), "folder", stdout_ok=(0, 1), runs=(2,), options=("--run-id",), summary=True
@@ -290,53 +311,29 @@ COMMANDS = (
         summary=True,
         timeout=FAST,
     ),
-    Command(
-        "score ci",
+    _resampling(
         ("score", "ci", "ci/scores.tab", "-o", "{out}", "--tab", "{tab}", "--replications", "500"),
         ("ci",),
-        "file",
         "ci.txt",
-        options=("--replications", "--seed", "--key", "--summary", "--score", "--sizes", "--document"),
-        long=LONG,
-        timeout=FAST,
+        ("--key", "--summary", "--score", "--sizes", "--document"),
     ),
-    Command(
-        "score compare",
+    _resampling(
         ("score", "compare", "runs/A", "runs/B", "--replications", "500", "--tab", "{out}"),
         ("runs",),
-        "file",
         "compare.tab",
+        ("--size",),
         runs=(2, 3),
-        options=("--replications", "--seed", "--size"),
-        long=LONG,
-        timeout=FAST,
     ),
-    Command(
-        "score report",
+    _resampling(
         ("score", "report", "runs/A", "runs/B", "--replications", "500", "-o", "{out}"),
         ("runs",),
-        "file",
         "report.html",
+        (),
         runs=(2, 3),
-        options=("--replications", "--seed"),
-        long=LONG,
-        timeout=FAST,
     ),
     Command(
         "score ta2",
-        (
-            "score",
-            "ta2",
-            "ta2w/runW",
-            "--queries-to-score",
-            "ta2w/queries_to_score.tab",
-            "--assessments",
-            "ta2w/LDC",
-            "--aux",
-            "aux",
-            "-o",
-            "{out}",
-        ),
+        (*SCORE_TA2W, "-o", "{out}"),
         ("ta2w", "aux"),
         "scores",
         runs=(2,),

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from helpers import SHARED_DATA, TAGGABLE_TYPES, TYPE_SIMILARITY
+from helpers import AUX_DATA, SHARED_DATA, TA1_EXAMPLE, TAGGABLE_TYPES, TYPE_SIMILARITY
 
 from aifcheck.render.ta1.scores import NistLayout
 from aifcheck.score.ta1 import score_ta1
 
-EXAMPLE = SHARED_DATA / "ta1-scoring" / "example-task1-run"
+EXAMPLE = TA1_EXAMPLE
 
 
 def run_example(source, out, **options):
@@ -19,7 +19,7 @@ def run_example(source, out, **options):
     scores = score_ta1(
         source,
         SHARED_DATA / "ta1-gold-tsv",
-        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        AUX_DATA,
         run_id="example-task1-run",
         on_document=layout.document,
         **options,

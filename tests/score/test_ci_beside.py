@@ -6,8 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from helpers import SHARED_DATA, TYPE_TABLES
-from ta1_example import EXAMPLE
+from helpers import SCORE_TA1_EXAMPLE
+from helpers import TA1_EXAMPLE as EXAMPLE
 
 T3 = Path(__file__).parent / "fixtures" / "ta3" / "T3"
 
@@ -71,19 +71,7 @@ def test_score_ta1_ci_writes_the_twelve_metrics_intervals(tmp_path: Path) -> Non
     if not EXAMPLE.is_dir():
         pytest.skip(f"NIST's example TA1 run not found at {EXAMPLE}")
     out = tmp_path / "out"
-    proc = _run(
-        "score",
-        "ta1",
-        EXAMPLE / "SPARQL-output",
-        "--gold",
-        SHARED_DATA / "ta1-gold-tsv",
-        "--aux",
-        SHARED_DATA / "ta1-scoring" / "AUX-data",
-        *TYPE_TABLES,
-        "-o",
-        out,
-        "--ci",
-    )
+    proc = _run(*SCORE_TA1_EXAMPLE, "-o", out, "--ci")
     assert proc.returncode == 0, proc.stderr
     assert len(list((out / "scores").glob("*-ci.tab"))) == 12
     assert "seed" in proc.stderr  # the seed drawn is said

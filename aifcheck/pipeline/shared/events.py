@@ -86,6 +86,7 @@ class Event:
 
     @property
     def text(self) -> str:
+        """The message and its row: what the event's line in NIST's log holds after its level."""
         return self.message if self.where is None else f"{self.message} at {self.where}"
 
 
@@ -143,9 +144,31 @@ class EventLog:
     def warnings(self) -> int:
         return self.count("WARNING")
 
-    def text(self) -> str:
-        """The log file's content, as NIST writes it."""
-        return "".join(f"{e.when} - {self.program} - {e.level} - {e.text}\n" for e in self.events)
+    def error_classes(self) -> list[str]:
+        """The key NIST's TA1 driver counts each line of this log holding "ERROR" under in results.json
+        (its "Errors" and "ErrorStats"), from the events as aifcheck.render.logs prints them: a line
+        is ``DATE - PROGRAM - LEVEL - TEXT``, an event's text may hold line breaks (a value read from
+        a file), and the driver keys a line by its fourth '-'-separated field."""
+        found = []
+        for event in self.events:
+            first, *more = _file_lines(event.text)
+            # the separators " - " cannot be part of "ERROR", nor of a field: each part is looked at alone
+            parts = (event.when, self.program, event.level, first)
+            if any("ERROR" in part for part in parts):
+                found.append([field for part in parts for field in part.split("-")][3].strip())
+            found += [_key(line) for line in more if "ERROR" in line]
+        return found
+
+
+def _file_lines(text: str) -> list[str]:
+    """A log's lines as NIST's driver reads them (Python's text mode): \\r\\n, \\r and \\n end a line."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _key(line: str) -> str:
+    """A line's fourth '-'-separated field (NIST's driver stops on a line with fewer: the whole line)."""
+    fields = line.split("-")
+    return fields[3].strip() if len(fields) > 3 else line.strip()
 
 
 def _now() -> str:

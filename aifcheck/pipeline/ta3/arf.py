@@ -135,6 +135,8 @@ class ArfClaim:
     times: tuple[Row, ...] = ()  # and of their subjects' times
     frames: tuple[KeFrame, ...] = ()  # -readable-kes.txt
 
+    # the texts stay beside the rows: NIST's pool ID is the MD5 of the printed ARF, and the pooler
+    # (aifcheck.pipeline.ta3.pool, below render/) reads a run held in memory through them
     def outer_text(self) -> str:
         """``<claim>-outer-claim.tab`` as NIST writes it: the outer rows' lines and the components'
         lines joined, each block without a final newline."""

@@ -15,14 +15,15 @@ from aifcheck.errors import ESCAPE, cut, printable
 from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.ta1.align import SimilarityBlock
 from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
+from aifcheck.render.logs import log_text
 from aifcheck.render.score_table import cell, score_table, tab_table
 from aifcheck.score.ta1.document import DocumentOutputs
 from aifcheck.score.ta1.metrics import HEADLINE, METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
+from aifcheck.score.ta1.results import LANGUAGES, TA1Results
 from aifcheck.score.ta1.scorer import TA1Scores
 from aifcheck.score.table import Column
 
-LANGUAGES = ("ALL", "ENG", "RUS", "SPA")
 _SIMILARITY_HEADER = "metatype\tsystem_or_gold1\tcluster1\tsystem_or_gold2\tcluster2\ttype_similarity\tsimilarity\n"
 
 
@@ -64,8 +65,30 @@ class NistLayout:
                 _write(self.folder / "scores" / f"{name}-scores.txt", [score_table(metric.columns, cells, "pretty")])
                 _write(self.folder / "scores" / f"{name}-scores.tab", [score_table(metric.columns, cells, "tab")])
         for name, log in scores.logs.items():
-            _write(self.folder / "logs" / f"{name}.log", [log.text()])
-        _write(self.folder / "results.json", [json.dumps({"scores": [dict(scores.results)]}, indent=4, sort_keys=True)])
+            _write(self.folder / "logs" / f"{name}.log", [log_text(log)])
+        entries = results_entries(scores.results)
+        _write(self.folder / "results.json", [json.dumps({"scores": [entries]}, indent=4, sort_keys=True)])
+
+
+def results_entries(results: TA1Results) -> dict[str, object]:
+    """results.json's entries as NIST's driver writes them: each value as its score file prints it
+    (4 decimals, a string), the integer 0 where no row matches."""
+    entries: dict[str, object] = {key: reported(value) for key, value in results.values.items()}
+    entries.update(
+        {
+            "Errors": results.errors,
+            "ErrorStats": dict(results.error_stats),
+            "FatalError": "Yes" if results.fatal else "No",
+            "RunID": results.run_id,
+            "Total": reported(results.total),
+        }
+    )
+    return entries
+
+
+def reported(value: float | None) -> str | int:
+    """A value of results.json: as NIST's score file prints it, or the integer 0 without a row."""
+    return 0 if value is None else format(value, "6.4f").strip()
 
 
 def score_tables(scores: TA1Scores, out: str | os.PathLike) -> tuple[TsvTable, ...]:
@@ -99,7 +122,7 @@ def headline_table(scores: TA1Scores) -> str:
     """The headline metrics (their ALL-Macro values, as results.json reports them) per language."""
     columns = (Column("metric", "Metric", "s"), *(Column(language, language, "s", "R") for language in LANGUAGES))
     rows = [
-        {"metric": metric, **{language: str(scores.headline(metric, language)) for language in LANGUAGES}}
+        {"metric": metric, **{language: str(reported(scores.headline(metric, language))) for language in LANGUAGES}}
         for metric in HEADLINE
     ]
     return score_table(columns, rows, "pretty")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
+from aifcheck.render.logs import log_text
 from aifcheck.render.output import new_folder, write_file
 from aifcheck.render.tables import stage_text
 
@@ -43,7 +44,7 @@ def write_stages(result: PipelineTA3, out: Path) -> None:
         write_file(folder / f"{claim.claim_id}-raw-kes.tab", claim.raw_kes_text())
         write_file(folder / f"{claim.claim_id}-readable-kes.txt", claim.readable_text())
     for name, log in result.logs.items():
-        write_file(out / "logs" / name, log.text())
+        write_file(out / "logs" / name, log_text(log))
 
 
 def summary(result: PipelineTA3, target: str) -> str:

@@ -11,6 +11,7 @@ documents are done (aifcheck.render.ta1.scores writes NIST's layout from them an
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -29,7 +30,7 @@ from aifcheck.score.ta1.document import READ_GOLD, RUN_ORDER, DocumentOutcome, D
 from aifcheck.score.ta1.explain import explain_summaries
 from aifcheck.score.ta1.metrics import METRICS
 from aifcheck.score.ta1.metrics.common import MetricScores
-from aifcheck.score.ta1.results import headline_key, results
+from aifcheck.score.ta1.results import TA1Results, headline_key, results
 from aifcheck.spread.parallel import Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -45,7 +46,7 @@ class TA1Scores:
     run_id: str
     documents: tuple[str, ...]  # the documents scored
     metrics: Mapping[str, MetricScores]  # by NIST's metric name, in the order NIST's scorer runs them
-    results: Mapping[str, object]  # results.json's entries
+    results: TA1Results  # results.json's entries, as values
     errors: int  # log lines holding ERROR (results.json's "Errors")
     notices: tuple[str, ...]  # one line each: skipped documents, types the similarity table lacks
     logs: Mapping[str, EventLog]  # NIST's logs/<name>.log
@@ -58,9 +59,9 @@ class TA1Scores:
     missing: tuple[str, ...] = ()  # the core documents the run lacks, in NIST's order
     core: int = 0  # the core documents NIST scores
 
-    def headline(self, metric: str, language: str = "ALL") -> object:
-        """A metric's reported ALL-Macro value (a 4-decimal string, or 0 without a row)."""
-        return self.results[headline_key(metric, language)]
+    def headline(self, metric: str, language: str = "ALL") -> float | None:
+        """A metric's reported ALL-Macro value (None without a row: results.json's 0)."""
+        return self.results.values[headline_key(metric, language)]
 
 
 @cyclic_gc_paused()  # (aifcheck.score.allocations: 10^5 small objects, no cycle)
@@ -329,13 +330,6 @@ def _finish(
     plan: bool,
     stopped: str | None = None,
 ) -> TA1Scores:
-    lines = [line for log in logs.values() for line in log.text().splitlines()]
-    errors = [line for line in lines if "ERROR" in line]  # NIST's driver counts lines holding the word, of any level
-    stats: dict[str, int] = {}
-    for line in errors:
-        # NIST's driver keys a line by its fourth '-'-separated field: the logging class's name
-        fields = line.split("-")
-        name = fields[3].strip() if len(fields) > 3 else line.strip()
-        stats[name] = stats.get(name, 0) + 1
-    entries = results(run_id, metrics, len(errors), dict(sorted(stats.items())), fatal=len(metrics) < len(METRICS))
+    errors = [name for log in logs.values() for name in log.error_classes()]
+    entries = results(run_id, metrics, len(errors), Counter(errors), fatal=len(metrics) < len(METRICS))
     return TA1Scores(run_id, documents, metrics, entries, len(errors), tuple(notices), logs, plan, stopped)

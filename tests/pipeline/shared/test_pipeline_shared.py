@@ -11,10 +11,11 @@ import pytest
 from aifcheck.errors import InputError
 from aifcheck.loading.tsv import read_lines, read_table
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
-from aifcheck.pipeline.shared.events import Where
+from aifcheck.pipeline.shared.events import EventLog, Where
 from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.responses import read_folder
 from aifcheck.pipeline.ta2.screen import validate_stage
+from aifcheck.render.logs import log_text
 
 HEADER = ("?docid", "?query_link_target", "?link_target", "?cluster", "?mention_span", "?j_cv", "?link_cv")
 
@@ -104,4 +105,29 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
         ("unreadable", 2, "the image extent of I1 in the AUX data is not numbers"),
         ("invalid", 2, "the image extent of I1 in the AUX data is not numbers"),
         ("corrected", 3, "span D1:T1:(20,0)-(60,0) moved inside its element: D1:T1:(20,0)-(50,0)"),
+    ]
+
+
+def test_the_error_lines_are_counted_from_the_events_as_nist_s_driver_counts_the_log_s_lines(tmp_path: Path) -> None:
+    # values read from files may hold "ERROR" and line breaks: NIST's driver reads the printed log in
+    # text mode (\\r\\n, \\r, \\n end a line; a form feed does not) and keys each line holding
+    # "ERROR" by its fourth '-'-separated field
+    log = EventLog("validate_responses.py")
+    log.begin("--input ERROR-runs", "/data/a-b")
+    log.record("UNKNOWN_ITEM", "cluster", "x-ERROR-y", source="Validator")
+    log.record("MISSING_ITEM_WITH_KEY", "kb", "k", where=Where("ERROR/f.tsv", 3), source="Validator")
+    log.record("UNKNOWN_ITEM", "cluster", "a\nb - c - d - ERROR - e\r\nf\x0cERROR - g - h - i", source="Reader")
+    log.record("UNKNOWN_ITEM", "cluster", "one\rtwo - x - y - ERROR", source="Reader")
+    log.record("INVALID_CONFIDENCE", "0.ERROR", where="t.tsv:9", source="Filter")
+    log.info("nothing to see")
+    path = tmp_path / "validate-responses.log"
+    path.write_text(log_text(log), encoding="utf-8")
+    with open(path, encoding="utf-8") as file:  # as NIST's driver reads it
+        nist = [line.split("-")[3].strip() for line in file.readlines() if "ERROR" in line]
+    assert log.error_classes() == nist
+    # the INFO line opening the log counts for its arguments; a line break in a value starts a line
+    # that counts on its own, keyed by its own fourth field; a form feed ends no line
+    assert nist == [
+        *("Execution begins {current_dir:/data/a", "Validator", "Validator"),
+        *("Reader", "ERROR", "i' in response", "Reader", "ERROR' in response", "Filter"),
     ]

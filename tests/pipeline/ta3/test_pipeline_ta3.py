@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import AUX_DATA as AUX
+from helpers import NEEDS_TA3_RUN, SHARED_DATA, installed
+from helpers import TA3_RUN as RUN
+from helpers import USER_QUERIES as QUERIES
 from tree_digest import digest
 
 from aifcheck.errors import InputError, UsageError
@@ -42,11 +44,8 @@ from aifcheck.pipeline.ta3.select import parse_depth, select_frames
 from aifcheck.render.ta3.pipeline import write_pipeline
 from aifcheck.render.tables import stage_text
 
-RUN = SHARED_DATA / "task3-run"
 EXPECTED = SHARED_DATA / "task3-expected"
-QUERIES = SHARED_DATA / "user-queries"
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
-pytestmark = pytest.mark.skipif(not RUN.is_dir(), reason="NIST's example task3 run (../shared/data/m54) is absent")
+pytestmark = NEEDS_TA3_RUN
 
 # digests of NIST's code's output (see the module docstring)
 # (also with an LTF folder: every handle is there, so the handle stage changes nothing)
@@ -352,10 +351,7 @@ def test_unranked_frames_are_left_out_with_a_warning(tmp_path: Path) -> None:
     assert any("X.ttl: no ranking line" in w for w in selection.warnings)
 
 
-def aifcheck(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd
-    )
+aifcheck = partial(installed, timeout=600)
 
 
 def test_the_installed_command(tmp_path: Path) -> None:

@@ -13,23 +13,20 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_DATA
+from helpers import AUX_DATA as AUX
+from helpers import NEEDS_TA3_RUN, installed, write_pool_runs
+from helpers import USER_QUERIES as QUERIES
 from tree_digest import digest
 
 from aifcheck.errors import InputError
 from aifcheck.pipeline.ta3.pool import pool_ta3
-from aifcheck.pipeline.ta3.run import pipeline_ta3
-from aifcheck.render.ta3.pipeline import write_pipeline
 from aifcheck.render.ta3.pool import write_pool
 
-RUN = SHARED_DATA / "task3-run"
-QUERIES = SHARED_DATA / "user-queries"
-AUX = SHARED_DATA / "ta1-scoring" / "AUX-data"
-pytestmark = pytest.mark.skipif(not RUN.is_dir(), reason="NIST's example task3 run (../shared/data/m54) is absent")
+pytestmark = NEEDS_TA3_RUN
 
 NIST_POOL = "70db390fb017d4f7cdd94bc0ee024b34f780e3d193f5f6dc1661b62a004375e3"
 NIST_POOL_AGAIN = (
@@ -55,14 +52,7 @@ QUERIES_TO_SCORE = (
 def runs(tmp_path_factory) -> Path:
     """A folder with runs/system, runs/query_claim_frames and queries.tab."""
     root = tmp_path_factory.mktemp("pool")
-    frames = root / "qcf"
-    for query in ("CLL0C04979A.000004", "CLL0C04C08B.000004"):
-        folder = frames / "Condition5" / query
-        folder.mkdir(parents=True)
-        shutil.copy(QUERIES / "Condition5" / "Query_Claim_Frames" / f"{query}.ttl", folder)
-        (folder / f"{query}.ranking.tsv").write_text(f"{query}\t{query}\t1\trelated\n", encoding="utf-8")
-    for source, run_id in ((RUN, "system"), (frames, "query_claim_frames")):
-        write_pipeline(pipeline_ta3(source, QUERIES, AUX), root / "runs" / run_id)
+    write_pool_runs(root / "runs")
     (root / "queries.tab").write_text(QUERIES_TO_SCORE, encoding="utf-8")
     return root
 
@@ -127,10 +117,7 @@ def _assess(pool: Path, package: Path) -> None:
     (package / "data" / "TA3" / "cross_claim_relations.tab").write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
-def aifcheck(*args: object, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "aifcheck", *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd
-    )
+aifcheck = partial(installed, timeout=600)
 
 
 def test_the_installed_command_pools_as_the_api_does(runs: Path, tmp_path: Path) -> None:

@@ -25,8 +25,10 @@ from helpers import (
     EXAMPLE_TYPE_TABLE_FILES,
     EXAMPLE_TYPE_TABLES,
     ROOT,
+    SCORE_TA1_EXAMPLE,
     SHARED,
     SHARED_DATA,
+    TA1_EXAMPLE,
     TAGGABLE_TYPES,
     TYPE_TABLE_FILES,
     TYPE_TABLES,
@@ -361,21 +363,13 @@ NIST_NON_DEFAULT = {
 
 
 def test_every_setting_at_once_as_nist_s_code_computes_it(tmp_path: Path) -> None:
-    example = SHARED_DATA / "ta1-scoring" / "example-task1-run"
-    if not example.is_dir():
-        pytest.skip(f"NIST's example run not found at {example}")
+    if not TA1_EXAMPLE.is_dir():
+        pytest.skip(f"NIST's example run not found at {TA1_EXAMPLE}")
     out = tmp_path / "out"
     result = aifcheck(
-        "score",
-        "ta1",
-        example / "SPARQL-output",
-        "--gold",
-        SHARED_DATA / "ta1-gold-tsv",
-        "--aux",
-        SHARED_DATA / "ta1-scoring" / "AUX-data",
+        *SCORE_TA1_EXAMPLE,
         "--run-id",
         "example-task1-run",
-        *TYPE_TABLES,
         "-o",
         out,
         "--alpha",
