@@ -19,6 +19,7 @@ from aifcheck.score.explain import (
     item_fields,
     recompute,
     relocated,
+    row_name,
     row_record,
 )
 from aifcheck.score.moved import Move, changed_values
@@ -115,8 +116,8 @@ def summary(explanation: Explanation) -> str:
 
 def row_line(explanation: Explanation) -> str:
     """The row as ``score explain`` names it (METRIC:VALUE...), with its values."""
-    name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
-    return name + "  " + " ".join(f"{k}={_show(v)}" for k, v in explanation.values) + "\n"
+    values = " ".join(f"{k}={_show(v)}" for k, v in explanation.values)
+    return f"{row_name(explanation.metric, explanation.row)}  {values}\n"
 
 
 def _moved_value(value: float | None) -> str:
@@ -135,7 +136,7 @@ def moves_text(found: Sequence[Move], shown: int = 20, items: int = 5) -> str:
         return ""
     lines = [f"\nWhat moved ({len(found)} row(s) changed; the {min(shown, len(found))} largest):"]
     for move in found[:shown]:
-        key = ":".join([move.metric, *(v for _, v in move.row if v)])
+        key = row_name(move.metric, move.row)
         change = f"{move.column} {_moved_value(move.before)} -> {_moved_value(move.after)}"
         if max(move.rows) > 1:  # the rows of system clusters no gold cluster matches
             change += f" (mean of {move.rows[0]} -> {move.rows[1]} rows)"

@@ -16,7 +16,17 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
 
-from aifcheck.score.explain import FOLDER, Explanation, Item, Source, Value, is_summary, recompute, shown_items
+from aifcheck.score.explain import (
+    FOLDER,
+    Explanation,
+    Item,
+    Source,
+    Value,
+    is_summary,
+    recompute,
+    row_name,
+    shown_items,
+)
 from aifcheck.score.report import ITEMS_SHOWN, RunSummary
 
 CSS = """
@@ -86,7 +96,7 @@ class _Page:
         if not more:
             return ""
         jsonl = self.explain / f"{explanation.task}.jsonl"
-        name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
+        name = row_name(explanation.metric, explanation.row)
         return (
             f'<p class="muted">{more} more item(s): <a href="{escape(jsonl.as_uri())}">{escape(jsonl.name)}</a> '
             f"holds them all; {escape(self.command)} {escape(name)} prints them.</p>"

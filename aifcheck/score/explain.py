@@ -110,12 +110,6 @@ class Explanation:
     items: Sequence[Item] = ()  # a tuple, or MadeItems
     notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
 
-    def key(self) -> dict[str, str]:
-        return dict(self.row)
-
-    def title(self) -> str:
-        return " ".join([self.metric, *(v for _, v in self.row if v)])
-
 
 # P, R and F1 from the steps tp, fp and fn (0 for 0/0)
 COUNTS_PRF = (
@@ -327,6 +321,11 @@ def read_explanations(source: str | os.PathLike) -> list[Explanation]:
         except FormulaError as exc:
             raise InputError(str(path), str(exc)) from None
     return found
+
+
+def row_name(metric: str, row: tuple[tuple[str, str], ...]) -> str:
+    """A row as ``score explain`` names it: ``METRIC:VALUE...``, the values of its key (see select_rows)."""
+    return ":".join([metric, *(v for _, v in row if v)])
 
 
 def select_rows(explanations: Iterable[Explanation], row: str) -> list[Explanation]:
