@@ -111,12 +111,10 @@ class Explanation:
     notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
 
 
+# F1 from the steps precision and recall (0 where both are 0)
+F1 = ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0")
 # P, R and F1 from the steps tp, fp and fn (0 for 0/0)
-COUNTS_PRF = (
-    ("precision", "tp / (tp + fp) if tp + fp else 0"),
-    ("recall", "tp / (tp + fn) if tp + fn else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
-)
+COUNTS_PRF = (("precision", "tp / (tp + fp) if tp + fp else 0"), ("recall", "tp / (tp + fn) if tp + fn else 0"), F1)
 
 
 class FormulaError(ValueError):

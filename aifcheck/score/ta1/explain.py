@@ -18,7 +18,7 @@ from aifcheck.extract.model import Cluster
 from aifcheck.pipeline.ta1.align import type_similarity
 from aifcheck.pipeline.ta1.locate import KbLines
 from aifcheck.pipeline.ta1.tables import Document, TableRow
-from aifcheck.score.explain import COUNTS_PRF, Explanation, Item, Source, Value
+from aifcheck.score.explain import COUNTS_PRF, F1, Explanation, Item, Source, Value
 from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores, ScoreRow, Trf, frame_trfs
 
@@ -40,7 +40,7 @@ UNALIGNED = (
 PRF_STEPS = (
     ("precision", "same / system if system else 0"),
     ("recall", "same / gold if gold else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+    F1,
 )
 MEAN_STEPS = (
     ("total", 'total("{pair}", "score")'),
