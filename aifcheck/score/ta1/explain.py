@@ -294,15 +294,11 @@ def _type_metric(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
         Item(
             "type-pair",
             f"{q1} ~ {q2}",
-            (
-                ("system_weight", c1),
-                ("gold_weight", c2),
-                ("dwd_similarity", similarity(q1, q2)),
-                ("product", c1 * c2 * similarity(q1, q2)),
-            ),
+            (("system_weight", c1), ("gold_weight", c2), ("dwd_similarity", dwd), ("product", c1 * c2 * dwd)),
         )
         for q1, c1 in system.weighted_types
         for q2, c2 in gold.weighted_types
+        for dwd in [similarity(q1, q2)]
     ]
     return (("type_similarity", 'most("type-pair", "product")'),), tuple(items)
 
@@ -411,7 +407,8 @@ def _temporal(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Explai
         for bound, (k, r) in enumerate(zip(gold_tuple, system_tuple, strict=True)):
             if k is None:
                 continue
-            term = temporal.C / (temporal.C + abs((k - r).days) / 365) if r is not None else 0
+            days = abs((k - r).days) if r is not None else None
+            term = temporal.C / (temporal.C + days / 365) if days is not None else 0
             terms += term
             bounds += 1
             items.append(
@@ -421,7 +418,7 @@ def _temporal(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Explai
                     (
                         ("gold", _date(k)),
                         ("system", _date(r)),
-                        ("days", abs((k - r).days) if r else None),
+                        ("days", days),
                         ("term", term),
                     ),
                     (*gold_rows[:1], *system_rows[number : number + 1]),
