@@ -61,16 +61,18 @@ class Locator:
     @classmethod
     def of(cls, side: str, document: Document | None, keep: Callable[[TableRow], bool]) -> Locator:
         found = cls(side)
-        for row in document.rows("CM") if document is not None else ():
+        if document is None:
+            return found
+        for row in document.rows("CM"):
             if keep(row):
                 found.clusters.setdefault(row["cluster"], Source(side, "cluster", row.path, row.line))
                 key = (row["cluster"], row["mention_span"])
                 found.mentions.setdefault(key, Source(side, "mention", row.path, row.line))
-        for row in document.rows("AM") if document is not None else ():
+        for row in document.rows("AM"):
             if keep(row):
                 key = (row["subject"], row["object"], row["predicate"])
                 found.edges.setdefault(key, Source(side, "argument", row.path, row.line))
-        for row in document.rows("TM") if document is not None else ():
+        for row in document.rows("TM"):
             if keep(row):
                 found.times.setdefault(row["cluster"], []).append(Source(side, "time", row.path, row.line))
         return found
