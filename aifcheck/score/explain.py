@@ -397,7 +397,7 @@ PER_KIND = 2  # items of one kind a report shows of a row: a few examples of eac
 def shown_items(explanation: Explanation, limit: int, per_kind: int = PER_KIND) -> list[Item]:
     """The first ``limit`` items a person reads, at most ``per_kind`` of a kind: misses and false
     alarms first (what lowered the score), then the others, each group in the explanation's order."""
-    ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
+    ordered = sorted(explanation.items, key=lambda item: not _problem(item))  # (stable: in order within each group)
     taken: dict[str, int] = {}
     found = []
     for item in ordered:
