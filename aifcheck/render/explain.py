@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -102,9 +103,7 @@ def summary(explanation: Explanation) -> str:
     width = max((len(n) for n, _ in explanation.steps), default=0)
     lines += [f"  {n:<{width}} = {e}  ->  {_show(computed[n])}" for n, e in explanation.steps]
     lines += [f"  note: {note}" for note in explanation.notes]
-    counts: dict[str, int] = {}
-    for item in explanation.items:
-        counts[item.kind] = counts.get(item.kind, 0) + 1
+    counts = Counter(item.kind for item in explanation.items)
     if counts:
         lines.append("  items: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
     for item in explanation.items:
