@@ -363,7 +363,7 @@ def explained_run(path: str | os.PathLike) -> tuple[Explanation, ...]:
     run was scored without ``--explain``."""
     root = Path(path)
     root = root.parent if root.name == "scores" else root
-    if not (root / FOLDER).is_dir() or not any((root / FOLDER).glob("*.jsonl")):
+    if not any((root / FOLDER).glob("*.jsonl")):  # (none in a folder that is not there)
         return ()
     return tuple(read_explanations(root))
 
