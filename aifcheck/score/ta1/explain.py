@@ -116,7 +116,7 @@ class Sides:
 
 def explain_metric(name: str, inputs: Inputs, scores: MetricScores, where: Sides) -> list[Explanation]:
     """Each row of one document's table of metric ``name`` explained, in the table's order."""
-    explain = _EXPLAIN[name.removesuffix("1").removesuffix("2")] if name.startswith("Argument") else _EXPLAIN[name]
+    explain = _EXPLAIN[name]
     return [
         Explanation(
             TASK,
@@ -505,5 +505,5 @@ _EXPLAIN: dict[str, Callable[[Inputs, ScoreRow, Sides, str], Explained]] = {
     "NegationMetricV1": _negation_v1,
     "NegationMetricV2": _negation_v2,
     "TypeMetricV4": _type_metric,
-    **{f"ArgumentMetricV3{variant}": _argument for variant in argument.VARIANTS},
+    **{f"ArgumentMetricV3{variant}{n}": _argument for variant in argument.VARIANTS for n in (1, 2)},
 }
