@@ -73,8 +73,9 @@ def explain_claims(
     ]
     pooled = tuple(i for root in sorted(items) for i in items[root])
     found.append(Explanation(TASK, METRIC, (("document", "ALL"),), rows["ALL"], COUNTS, pooled))
+    system_keys, gold_keys = ([(root, keys) for root, keys, *_ in frames] for frames in (system, gold))
     for field in fields:
-        ours, theirs = values([(r, k) for r, k, *_ in system], field), values([(r, k) for r, k, *_ in gold], field)
+        ours, theirs = values(system_keys, field), values(gold_keys, field)
         shown = tuple(
             Item(
                 "value",
