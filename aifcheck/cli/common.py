@@ -405,12 +405,6 @@ def check_run_names(runs: Sequence[Path]) -> None:
     same run twice, or two runs of one name, would be pooled as one)."""
     for run in runs:
         check_id(run.name, f"RUN {run}: its folder's name, the run ID,")
-    check_distinct_names(runs)
-
-
-def check_distinct_names(runs: Sequence[Path]) -> None:
-    """No two runs of one folder name (the same run given twice, or two runs that would be told
-    apart only by where they are)."""
     names = [run.name for run in runs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

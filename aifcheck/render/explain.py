@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from aifcheck.score.explain import (
     item_fields,
     recompute,
     relocated,
+    row_name,
     row_record,
 )
 from aifcheck.score.moved import Move, changed_values
@@ -101,9 +103,7 @@ def summary(explanation: Explanation) -> str:
     width = max((len(n) for n, _ in explanation.steps), default=0)
     lines += [f"  {n:<{width}} = {e}  ->  {_show(computed[n])}" for n, e in explanation.steps]
     lines += [f"  note: {note}" for note in explanation.notes]
-    counts: dict[str, int] = {}
-    for item in explanation.items:
-        counts[item.kind] = counts.get(item.kind, 0) + 1
+    counts = Counter(item.kind for item in explanation.items)
     if counts:
         lines.append("  items: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
     for item in explanation.items:
@@ -115,8 +115,8 @@ def summary(explanation: Explanation) -> str:
 
 def row_line(explanation: Explanation) -> str:
     """The row as ``score explain`` names it (METRIC:VALUE...), with its values."""
-    name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
-    return name + "  " + " ".join(f"{k}={_show(v)}" for k, v in explanation.values) + "\n"
+    values = " ".join(f"{k}={_show(v)}" for k, v in explanation.values)
+    return f"{row_name(explanation.metric, explanation.row)}  {values}\n"
 
 
 def _moved_value(value: float | None) -> str:
@@ -135,7 +135,7 @@ def moves_text(found: Sequence[Move], shown: int = 20, items: int = 5) -> str:
         return ""
     lines = [f"\nWhat moved ({len(found)} row(s) changed; the {min(shown, len(found))} largest):"]
     for move in found[:shown]:
-        key = ":".join([move.metric, *(v for _, v in move.row if v)])
+        key = row_name(move.metric, move.row)
         change = f"{move.column} {_moved_value(move.before)} -> {_moved_value(move.after)}"
         if max(move.rows) > 1:  # the rows of system clusters no gold cluster matches
             change += f" (mean of {move.rows[0]} -> {move.rows[1]} rows)"

@@ -109,13 +109,13 @@ def _file_target(output: FileOutput) -> tuple[Path, str]:
     except FileNotFoundError:
         status = None
     except NotADirectoryError:  # a path through a file: which one
-        _check_ancestors(path, Path(os.path.abspath(path)))
+        _check_ancestors(Path(os.path.abspath(path)), str(path))
         raise OutputError(f"cannot write {path}: Not a directory") from None
     except (OSError, ValueError) as exc:  # a loop of links, a name too long
         raise OutputError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
     real = Path(os.path.realpath(path))
     if status is None:
-        _check_ancestors(path, real)
+        _check_ancestors(real, str(path))
         return real, FILE
     if stat.S_ISDIR(status.st_mode):
         raise UsageError(f"{option} {path}: a folder, not a file")
@@ -142,11 +142,12 @@ def _is_system(path: Path) -> bool:
     return path.parts[1:2] in (("proc",), ("sys",))
 
 
-def _check_ancestors(path: Path, real: Path) -> None:
-    """A new file's folder: made when missing, but not under a file."""
+def _check_ancestors(real: Path, written: str) -> None:
+    """A new file's or folder's folder: made when missing, but not under a file (``written``: what
+    the message says cannot be written)."""
     parent = next((p for p in real.parents if os.path.lexists(p)), None)
     if parent is not None and not parent.is_dir():
-        raise OutputError(f"cannot write {path}: Not a directory ({parent} is a file)")
+        raise OutputError(f"cannot write {written}: Not a directory ({parent} is a file)")
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -243,7 +244,7 @@ def check_new_folder(target: Path, force: bool = False, inputs: Iterable[str | o
         if whole.parent == whole:
             raise UsageError(f"-o {target}: the root folder cannot be replaced")
         if not target.exists():
-            _check_folder_ancestors(target, whole)
+            _check_ancestors(whole, f"under {target}")
         given = [g for g in inputs if g is not None and g != "-"]
         refuse_input_as_output(target, given, folder=True)
         full = target.is_dir() and any(target.iterdir())
@@ -266,12 +267,6 @@ def check_scores_folder(out: Path, force: bool = False, inputs: Iterable[str | o
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: not a folder")
     check_new_folder(out / "scores", force, inputs)
-
-
-def _check_folder_ancestors(target: Path, whole: Path) -> None:
-    parent = next((p for p in whole.parents if os.path.lexists(p)), None)
-    if parent is not None and not parent.is_dir():
-        raise OutputError(f"cannot write under {target}: Not a directory ({parent} is a file)")
 
 
 def _refuse_inside_an_input(target: Path, whole: Path, inputs: Iterable[str | os.PathLike]) -> None:

@@ -16,7 +16,17 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
 
-from aifcheck.score.explain import FOLDER, Explanation, Item, Source, Value, is_summary, recompute, shown_items
+from aifcheck.score.explain import (
+    FOLDER,
+    Explanation,
+    Item,
+    Source,
+    Value,
+    is_summary,
+    recompute,
+    row_name,
+    shown_items,
+)
 from aifcheck.score.report import ITEMS_SHOWN, RunSummary
 
 CSS = """
@@ -54,7 +64,8 @@ class _Page:
         self.folder = folder.parent if folder.name == "scores" else folder
         self.explain = Path(os.path.abspath(self.folder / FOLDER))
         self.command = f"aifcheck score explain {self.folder}"
-        files = {w.file for e in run.explanations for i in shown_items(e, ITEMS_SHOWN) for w in i.where}
+        self.shown = {id(e): shown_items(e, ITEMS_SHOWN) for e in run.explanations}  # (run keeps them)
+        files = {w.file for shown in self.shown.values() for i in shown for w in i.where}
         try:
             root = os.path.commonpath([os.path.abspath(f) for f in files]) if files else ""
         except ValueError:  # files on different drives
@@ -86,7 +97,7 @@ class _Page:
         if not more:
             return ""
         jsonl = self.explain / f"{explanation.task}.jsonl"
-        name = ":".join([explanation.metric, *(v for _, v in explanation.row if v)])
+        name = row_name(explanation.metric, explanation.row)
         return (
             f'<p class="muted">{more} more item(s): <a href="{escape(jsonl.as_uri())}">{escape(jsonl.name)}</a> '
             f"holds them all; {escape(self.command)} {escape(name)} prints them.</p>"
@@ -99,7 +110,7 @@ class _Page:
         else:
             steps = _steps_table(explanation.steps, computed)
         counts = Counter(item.kind for item in explanation.items)
-        shown = shown_items(explanation, ITEMS_SHOWN)
+        shown = self.shown[id(explanation)]
         key = " ".join(v for _, v in explanation.row if v)
         notes = "".join(f'<p class="muted">note: {escape(n)}</p>' for n in explanation.notes)
         return (
@@ -107,7 +118,7 @@ class _Page:
             f'<span class="muted">{escape(_numbers(explanation.values))}</span></summary>{steps}{notes}'
             f'<p class="muted">{escape(", ".join(f"{n} {k}" for k, n in counts.items()) or "no item")}</p>'
             + "".join(self.item(i) for i in shown)
-            + self.rest(explanation, len(explanation.items) - len(shown))
+            + self.rest(explanation, counts.total() - len(shown))
             + "</details>"
         )
 

@@ -110,19 +110,11 @@ class Explanation:
     items: Sequence[Item] = ()  # a tuple, or MadeItems
     notes: tuple[str, ...] = field(default=())  # what the formula alone does not say (NIST's quirks met)
 
-    def key(self) -> dict[str, str]:
-        return dict(self.row)
 
-    def title(self) -> str:
-        return " ".join([self.metric, *(v for _, v in self.row if v)])
-
-
+# F1 from the steps precision and recall (0 where both are 0)
+F1 = ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0")
 # P, R and F1 from the steps tp, fp and fn (0 for 0/0)
-COUNTS_PRF = (
-    ("precision", "tp / (tp + fp) if tp + fp else 0"),
-    ("recall", "tp / (tp + fn) if tp + fn else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
-)
+COUNTS_PRF = (("precision", "tp / (tp + fp) if tp + fp else 0"), ("recall", "tp / (tp + fn) if tp + fn else 0"), F1)
 
 
 class FormulaError(ValueError):
@@ -147,11 +139,21 @@ _COMPARE: dict[type, Callable[[object, object], bool]] = {
 
 def evaluate(expression: str, names: Mapping[str, Value], items: Iterable[Item] = ()) -> Value:
     """The value of one expression of the language, over ``names`` and ``items``."""
+    return _Evaluator(names, tuple(items)).run(_parsed(expression))
+
+
+def _parsed(expression: str) -> ast.expr:
     try:
-        tree = ast.parse(expression, mode="eval").body
+        return ast.parse(expression, mode="eval").body
     except SyntaxError as exc:
         raise FormulaError(f"not an expression: {expression!r}") from exc
-    return _Evaluator(names, tuple(items)).run(tree)
+
+
+def _added(values: Iterable[Value]) -> Value:
+    total = 0  # added one by one from 0, as NIST adds
+    for value in values:
+        total += value
+    return total
 
 
 @dataclass
@@ -182,37 +184,36 @@ class _Evaluator:
             return self._call(node.func.id, [self.run(a) for a in node.args])
         raise FormulaError(f"not in the explanation's language: {ast.unparse(node)!r}")
 
-    def _call(self, name: str, args: list[Value], items: tuple[Item, ...] | list[Item] | None = None) -> Value:
+    def _call(self, name: str, args: list[Value]) -> Value:
         if name in ("min", "max"):
             return (min if name == "min" else max)(args)
         if name == "log2" and len(args) == 1:
             return math.log2(args[0])
         if name not in ("count", "total", "mean", "most", "group_mean") or not args or not isinstance(args[0], str):
             raise FormulaError(f"unknown function {name!r}")
-        chosen = [item for item in (self.items if items is None else items) if item.kind == args[0]]
+        chosen = [item for item in self.items if item.kind == args[0]]
         if name == "count":
             return len(chosen)
-        if name == "group_mean" and len(args) == 3:  # the mean over groups (by a value) of their means
+        if name == "group_mean":  # the mean over groups (by a value) of their means
+            if len(args) != 3 or not isinstance(args[1], str):
+                raise FormulaError("group_mean(kind, expression, name) takes three strings")
             groups: dict[Value, list[Item]] = {}
             for item in chosen:
                 groups.setdefault(item.value(str(args[2])), []).append(item)
-            means = [self._call("mean", [args[0], args[1]], group) for group in groups.values()]
-            return self._call("mean", ["mean", "mean"], [Item("mean", "", (("mean", m),)) for m in means])
+            means = [self._aggregate("mean", args[1], group) for group in groups.values()]
+            return _added(means) / len(means) if means else 0
         if len(args) != 2 or not isinstance(args[1], str):
             raise FormulaError(f"{name}(kind, expression) takes two strings")
         return self._aggregate(name, args[1], chosen)
 
     def _aggregate(self, name: str, expression: str, chosen: list[Item]) -> Value:
         """total, mean or most of ``expression`` over the items ``chosen``."""
-        tree = ast.parse(expression, mode="eval").body
+        tree = _parsed(expression)
         values = [_Evaluator({**self.names, **dict(item.values)}, ()).run(tree) for item in chosen]
-        total = 0  # added one by one from 0, as NIST adds
-        for value in values:
-            total += value
         if name == "total":
-            return total
+            return _added(values)
         if name == "mean":
-            return total / len(values) if values else 0
+            return _added(values) / len(values) if values else 0
         return max(values, default=0)
 
 
@@ -329,6 +330,11 @@ def read_explanations(source: str | os.PathLike) -> list[Explanation]:
     return found
 
 
+def row_name(metric: str, row: tuple[tuple[str, str], ...]) -> str:
+    """A row as ``score explain`` names it: ``METRIC:VALUE...``, the values of its key (see select_rows)."""
+    return ":".join([metric, *(v for _, v in row if v)])
+
+
 def select_rows(explanations: Iterable[Explanation], row: str) -> list[Explanation]:
     """The explanations of the rows ``row`` names: ``METRIC[:VALUE...]``, the metric's name (any
     case) and values of the row's key (document, query, metatype, cluster...) in the key's order,
@@ -357,7 +363,7 @@ def explained_run(path: str | os.PathLike) -> tuple[Explanation, ...]:
     run was scored without ``--explain``."""
     root = Path(path)
     root = root.parent if root.name == "scores" else root
-    if not (root / FOLDER).is_dir() or not any((root / FOLDER).glob("*.jsonl")):
+    if not any((root / FOLDER).glob("*.jsonl")):  # (none in a folder that is not there)
         return ()
     return tuple(read_explanations(root))
 
@@ -391,7 +397,7 @@ PER_KIND = 2  # items of one kind a report shows of a row: a few examples of eac
 def shown_items(explanation: Explanation, limit: int, per_kind: int = PER_KIND) -> list[Item]:
     """The first ``limit`` items a person reads, at most ``per_kind`` of a kind: misses and false
     alarms first (what lowered the score), then the others, each group in the explanation's order."""
-    ordered = [i for i in explanation.items if _problem(i)] + [i for i in explanation.items if not _problem(i)]
+    ordered = sorted(explanation.items, key=lambda item: not _problem(item))  # (stable: in order within each group)
     taken: dict[str, int] = {}
     found = []
     for item in ordered:

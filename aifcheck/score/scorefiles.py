@@ -40,11 +40,10 @@ def metric_name(table: TsvTable) -> str:
 def read_table(path: str | os.PathLike) -> TsvTable:
     """A tab-separated score table (header line first), read as NIST's file handler reads it."""
     # universal newlines, as NIST's reader iterates over a file opened in text mode
-    return _table(str(path), read_text(path, universal=True))
+    return _table(str(path), read_text(path, universal=True).split("\n"))
 
 
-def _table(name: str, text: str) -> TsvTable:
-    lines = text.split("\n")
+def _table(name: str, lines: list[str]) -> TsvTable:
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
     if not lines or not lines[0].strip():
@@ -122,7 +121,7 @@ def read_score_file(path: str | os.PathLike) -> TsvTable:
     lines = text.split("\n")
     if "\t" not in lines[0] and tuple(lines[0].split()) == CRUX_COLUMNS:
         return _crux_text(name, lines)
-    return _table(name, text)
+    return _table(name, lines)
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,10 @@ def ta3(
     if (user_queries is None) != (aux is None):
         raise UsageError("--user-queries and --aux go together: the query claim frames go through NIST's TA3 stages")
     check_run_names(runs)
-    given = [*runs, queries_to_score, *(previous_pool or ()), *([user_queries, aux] if aux else [])]
+    folders = [*(previous_pool or ()), user_queries, aux]  # (None: not given)
+    given = [*runs, queries_to_score, *folders]
     check_new_folder(output, force, given)  # before the work, which a full folder would waste
-    check_inputs(
-        files=[queries_to_score], folders=[*runs, *(previous_pool or ()), *([user_queries, aux] if aux else [])]
-    )
+    check_inputs(files=[queries_to_score], folders=[*runs, *folders])
     check_unique(queries_to_score, ("condition", "query_id"))
     frames = None
     if user_queries is not None and aux is not None:

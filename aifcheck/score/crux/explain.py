@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from aifcheck.score.explain import COUNTS_PRF, Explanation, Item, Source
+from aifcheck.score.explain import COUNTS_PRF, F1, Explanation, Item, Source
 
 TASK = "crux"
 METRIC = "crux-claims"
@@ -36,7 +36,7 @@ VALUES = (
     ("gold", 'total("value", "in_gold")'),
     ("precision", "found / system if system else 0"),
     ("recall", "found / gold if gold else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+    F1,
 )
 
 
@@ -73,8 +73,9 @@ def explain_claims(
     ]
     pooled = tuple(i for root in sorted(items) for i in items[root])
     found.append(Explanation(TASK, METRIC, (("document", "ALL"),), rows["ALL"], COUNTS, pooled))
+    system_keys, gold_keys = ([(root, keys) for root, keys, *_ in frames] for frames in (system, gold))
     for field in fields:
-        ours, theirs = values([(r, k) for r, k, *_ in system], field), values([(r, k) for r, k, *_ in gold], field)
+        ours, theirs = values(system_keys, field), values(gold_keys, field)
         shown = tuple(
             Item(
                 "value",

@@ -18,7 +18,7 @@ from aifcheck.extract.model import Cluster
 from aifcheck.pipeline.ta1.align import type_similarity
 from aifcheck.pipeline.ta1.locate import KbLines
 from aifcheck.pipeline.ta1.tables import Document, TableRow
-from aifcheck.score.explain import COUNTS_PRF, Explanation, Item, Source, Value
+from aifcheck.score.explain import COUNTS_PRF, F1, Explanation, Item, Source, Value
 from aifcheck.score.ta1.metrics import argument, coreference, frame, negation, temporal
 from aifcheck.score.ta1.metrics.common import NONE, Inputs, MetricScores, ScoreRow, Trf, frame_trfs
 
@@ -40,7 +40,7 @@ UNALIGNED = (
 PRF_STEPS = (
     ("precision", "same / system if system else 0"),
     ("recall", "same / gold if gold else 0"),
-    ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+    F1,
 )
 MEAN_STEPS = (
     ("total", 'total("{pair}", "score")'),
@@ -61,16 +61,18 @@ class Locator:
     @classmethod
     def of(cls, side: str, document: Document | None, keep: Callable[[TableRow], bool]) -> Locator:
         found = cls(side)
-        for row in document.rows("CM") if document is not None else ():
+        if document is None:
+            return found
+        for row in document.rows("CM"):
             if keep(row):
                 found.clusters.setdefault(row["cluster"], Source(side, "cluster", row.path, row.line))
                 key = (row["cluster"], row["mention_span"])
                 found.mentions.setdefault(key, Source(side, "mention", row.path, row.line))
-        for row in document.rows("AM") if document is not None else ():
+        for row in document.rows("AM"):
             if keep(row):
                 key = (row["subject"], row["object"], row["predicate"])
                 found.edges.setdefault(key, Source(side, "argument", row.path, row.line))
-        for row in document.rows("TM") if document is not None else ():
+        for row in document.rows("TM"):
             if keep(row):
                 found.times.setdefault(row["cluster"], []).append(Source(side, "time", row.path, row.line))
         return found
@@ -114,7 +116,7 @@ class Sides:
 
 def explain_metric(name: str, inputs: Inputs, scores: MetricScores, where: Sides) -> list[Explanation]:
     """Each row of one document's table of metric ``name`` explained, in the table's order."""
-    explain = _EXPLAIN[name.removesuffix("1").removesuffix("2")] if name.startswith("Argument") else _EXPLAIN[name]
+    explain = _EXPLAIN[name]
     return [
         Explanation(
             TASK,
@@ -294,15 +296,11 @@ def _type_metric(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Exp
         Item(
             "type-pair",
             f"{q1} ~ {q2}",
-            (
-                ("system_weight", c1),
-                ("gold_weight", c2),
-                ("dwd_similarity", similarity(q1, q2)),
-                ("product", c1 * c2 * similarity(q1, q2)),
-            ),
+            (("system_weight", c1), ("gold_weight", c2), ("dwd_similarity", dwd), ("product", c1 * c2 * dwd)),
         )
         for q1, c1 in system.weighted_types
         for q2, c2 in gold.weighted_types
+        for dwd in [similarity(q1, q2)]
     ]
     return (("type_similarity", 'most("type-pair", "product")'),), tuple(items)
 
@@ -411,7 +409,8 @@ def _temporal(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Explai
         for bound, (k, r) in enumerate(zip(gold_tuple, system_tuple, strict=True)):
             if k is None:
                 continue
-            term = temporal.C / (temporal.C + abs((k - r).days) / 365) if r is not None else 0
+            days = abs((k - r).days) if r is not None else None
+            term = temporal.C / (temporal.C + days / 365) if days is not None else 0
             terms += term
             bounds += 1
             items.append(
@@ -421,7 +420,7 @@ def _temporal(inputs: Inputs, row: ScoreRow, where: Sides, _name: str) -> Explai
                     (
                         ("gold", _date(k)),
                         ("system", _date(r)),
-                        ("days", abs((k - r).days) if r else None),
+                        ("days", days),
                         ("term", term),
                     ),
                     (*gold_rows[:1], *system_rows[number : number + 1]),
@@ -506,5 +505,5 @@ _EXPLAIN: dict[str, Callable[[Inputs, ScoreRow, Sides, str], Explained]] = {
     "NegationMetricV1": _negation_v1,
     "NegationMetricV2": _negation_v2,
     "TypeMetricV4": _type_metric,
-    **{f"ArgumentMetricV3{variant}": _argument for variant in argument.VARIANTS},
+    **{f"ArgumentMetricV3{variant}{n}": _argument for variant in argument.VARIANTS for n in (1, 2)},
 }

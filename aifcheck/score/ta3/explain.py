@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from aifcheck.score.explain import Explanation, Item, Source
+from aifcheck.score.explain import F1, Explanation, Item, Source
 
 TASK = "ta3"
 DCG = 'total("{kind}", "gain / log2(rank + 1)")'
@@ -93,7 +93,7 @@ def f1(
         ("gt", 'count("truth")'),
         ("precision", "unique / cutoff if cutoff else 0"),
         ("recall", f"{found} / gt if gt else 0"),
-        ("f1", "2 * precision * recall / (precision + recall) if precision + recall else 0"),
+        F1,
         ("best_later", 'most("later", "f1_at_k")'),
     )
     return Explanation(TASK, metric, _key(*key), values, steps, tuple(items))
