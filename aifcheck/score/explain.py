@@ -30,6 +30,7 @@ import operator
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -142,6 +143,7 @@ def evaluate(expression: str, names: Mapping[str, Value], items: Iterable[Item] 
     return _Evaluator(names, tuple(items)).run(_parsed(expression))
 
 
+@lru_cache(maxsize=4096)  # a run's rows share a few formulas, read for every row
 def _parsed(expression: str) -> ast.expr:
     try:
         return ast.parse(expression, mode="eval").body
@@ -287,7 +289,7 @@ def from_records(records: Iterable[Mapping[str, object]], place: Callable[[str],
                         str(record["metric"]),
                         tuple((str(k), str(v)) for k, v in dict(record["row"]).items()),
                         tuple(dict(record["values"]).items()),
-                        tuple((str(n), str(e)) for n, e in record["steps"]),
+                        tuple((str(n), str(_checked(e))) for n, e in record["steps"]),
                         notes=tuple(record.get("notes", ())),
                     )
                 )
@@ -302,6 +304,13 @@ def from_records(records: Iterable[Mapping[str, object]], place: Callable[[str],
             raise FormulaError(f"line {number}: not a record of an explanation ({exc})") from None
     close()
     return found
+
+
+def _checked(expression: object) -> object:
+    """A step's expression, once it is known to parse (FormulaError if not): a damaged file is
+    refused where it is read, not where a step is recomputed."""
+    _parsed(str(expression))
+    return expression
 
 
 FOLDER = "explain"  # beside NIST's folders in a score command's output

@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -498,3 +500,17 @@ def test_the_json_lines_are_what_json_s_encoder_writes_of_each_record(tmp_path: 
     assert written[2] == expected[2].replace('{"v": 2}', '{"v": 1, "v": 2}')
     assert json.loads(written[2]) == json.loads(expected[2])
     assert written[:2] + written[3:] == expected[:2] + expected[3:]
+
+
+def test_a_damaged_step_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    # an explain/*.jsonl edited by hand: a step that is no expression is refused where it is read
+    found = [Explanation("ta1", "M", (("DocID", "D"),), (("f1", 0.5),), (("f1", "1 +"),), ())]
+    write_explanations(tmp_path, "ta1", found)
+    result = subprocess.run(
+        [sys.executable, "-m", "aifcheck", "score", "explain", str(tmp_path), "M"], capture_output=True, text=True
+    )
+    path = tmp_path / "explain" / "ta1.jsonl"
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.splitlines() == [
+        f"aifcheck: error: {path}: line 1: not a record of an explanation (not an expression: '1 +')"
+    ]
