@@ -161,10 +161,6 @@ def ci(
         replications=replications,
         seed=seed,
     )
-    table.require(options.score, option="--score")
-    table.require(*(column for column, _ in options.summary), option="--summary")
-    if options.document:
-        table.require(options.document, option="--document")
     result = nist_intervals(table, options)
     warn(result.warnings)
     note([result.stream.describe()])

@@ -467,13 +467,14 @@ def _quirk_warnings(
 
 def _checked_options(table: TsvTable, options: CIOptions) -> list[str]:
     """UsageError or InputError for options the table cannot take; the warnings the options call for."""
+    table.require(options.score, option="--score")
+    table.require(*(column for column, _ in options.summary), option="--summary")
+    if options.document:
+        table.require(options.document, option="--document")
     _check_sizes(options.sizes)
     table.require(*options.key, option="--key")
-    table.require(options.score, option="--score")
-    if options.macro:
-        if not options.document:
-            raise UsageError("--macro needs --document: the column naming each row's document")
-        table.require(options.document, option="--document")
+    if options.macro and not options.document:
+        raise UsageError("--macro needs --document: the column naming each row's document")
     warnings = []
     if options.replications is not None:
         warnings.append(f"{options.replications} replications per interval (NIST's tool: 100,000; 10,000,000 at 0.99)")

@@ -225,6 +225,17 @@ def test_no_summary_rows_give_the_header_alone(tmp_path):
     assert typo.returncode == 2 and typo.stderr.startswith("aifcheck: error: --summary Nope: "), typo.stderr
 
 
+def test_the_api_checks_every_column_the_command_checks():
+    # the checks live with the computation: a library caller gets the command's words
+    table = read_table(FIXTURES / "wildcard.tab")
+    for options, says in (
+        (CIOptions("Score", ("Language",), (("Nope", "ALL-Macro"),)), "--summary Nope: "),
+        (CIOptions("Score", ("Language",), (("DocID", "ALL-Macro"),), document="Nope"), "--document Nope: "),
+    ):
+        with pytest.raises(UsageError, match=says):
+            nist_intervals(table, options)
+
+
 # research §8, the quirks (their numbers are NIST's, in the parametrised cases above)
 
 
