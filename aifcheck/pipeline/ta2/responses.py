@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.extract.model import SCORER_SPAN, VALIDATOR_SPAN, Confidence, Span
 from aifcheck.loading.paths import missing, regular_files
 from aifcheck.loading.tsv import read_lines
 from aifcheck.pipeline.shared.auxdata import Aux
@@ -53,13 +54,27 @@ class Response(NamedTuple):
     query_link_target: str
     link_target: str
     cluster: str
-    span: str  # ?mention_span, as corrected
-    j_cv_text: str  # ?j_cv as NIST writes it back
-    link_cv_text: str
-    j_cv: float
-    link_cv: float
+    # ?mention_span as NIST writes it back (corrected): the text NIST's scorer and pooler key a row's
+    # mention by, and compare with LDC's assessment lines
+    span_text: str
+    j_cv: Confidence
+    link_cv: Confidence
     valid: bool
 
+    @property
+    def span(self) -> Span | None:
+        """The span as NIST's validator reads it (a corrected span: the corrected one), or where it
+        reads none (an invalid row) as NIST's scorer and pooler do; None where neither reads it.
+        Read when asked: of a run's tens of thousands of rows only those pooled or explained are."""
+        for grammar in _READINGS:
+            try:
+                return Span.parse(self.span_text, None, grammar)
+            except ValueError:
+                continue
+        return None
+
+
+_READINGS = (VALIDATOR_SPAN, SCORER_SPAN)
 
 # Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
 _response = tuple.__new__
@@ -156,7 +171,7 @@ def _rows(
             continue
         if problem is not None:
             events.append(RowEvent("invalid", number, problem.detail))
-        rows.append(_response(Response, (number, *kept, j_cv, link_cv, problem is None)))
+        rows.append(_response(Response, (number, *kept[:5], j_cv, link_cv, problem is None)))
     return tuple(rows), tuple(events)
 
 
