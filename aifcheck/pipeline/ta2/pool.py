@@ -63,7 +63,7 @@ class Kit:
 @dataclass(frozen=True)
 class PooledFile:
     name: str  # the response file's name
-    header: str
+    header: tuple[str, ...]  # its header's cells
     rows: tuple[Response, ...]  # its pooled rows, in file order
 
 

@@ -97,7 +97,7 @@ KINDS = ("invalid", "dropped", "corrected", "confidence", "unreadable", "stage")
 class LoadedResponses:
     path: str
     query_id: str
-    header: str | None  # the header line as NIST writes it back; None when the file was skipped
+    header: tuple[str, ...] | None  # the header's cells, as NIST writes them back; None when the file was skipped
     rows: tuple[Response, ...] = ()
     skipped: str | None = None  # why NIST skips the file
     events: tuple[RowEvent, ...] = field(default_factory=tuple)
@@ -137,8 +137,8 @@ def read_file(path: str | os.PathLike, validator: RowValidator) -> LoadedRespons
     query_id = query_id_of(path)
     if not lines:
         return LoadedResponses(path, query_id, None, skipped="empty, without a header")
-    header = lines[0][1].rstrip()
-    if tuple(header.split("\t")) != HEADER:
+    header = tuple(lines[0][1].rstrip().split("\t"))
+    if header != HEADER:
         return LoadedResponses(path, query_id, None, skipped="its header is not NIST's 7 columns")
     rows, events = _rows(path, ((number, line.split("\t", 6)) for number, line in lines[1:]), validator)
     return LoadedResponses(path, query_id, header, rows, events=events)
@@ -240,7 +240,7 @@ def responses_from_kb(
         found[query_id] = LoadedResponses(
             path,
             query_id,
-            "\t".join(file.header),
+            tuple(file.header),
             rows,
             events=(*logged.get(query_id, ()), *events),
             places=stages.places,

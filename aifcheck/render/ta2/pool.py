@@ -28,7 +28,7 @@ def pool_texts(pool: TA2Pool) -> dict[str, str]:
     for run in pool.runs:
         for pooled in run.files:
             name = f"runs/{run.run_id}/SPARQL-POOLED-{pool.batch}-output/{pooled.name}"
-            texts[name] = f"{pooled.header}\n" + "".join(map(_response_line, pooled.rows))
+            texts[name] = "\t".join(pooled.header) + "\n" + "".join(map(_response_line, pooled.rows))
     return texts
 
 
