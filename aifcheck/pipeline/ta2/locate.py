@@ -20,8 +20,8 @@ CLUSTER = "?cluster"  # the response tables' column of the cluster
 
 @dataclass(frozen=True)
 class KbPlaces:
-    """The lines of a KB's clusters and mentions, by the cells of NIST's cleaned response tables
-    (a cluster's name, a row's printed span)."""
+    """The lines of a KB's clusters and mentions, by what NIST's cleaned response tables name (a
+    cluster's name, a row's span)."""
 
     path: str
     clusters: dict[str, int] = field(default_factory=dict)

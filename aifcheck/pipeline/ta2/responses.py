@@ -74,7 +74,7 @@ class Response(NamedTuple):
         return None
 
 
-_READINGS = (VALIDATOR_SPAN, SCORER_SPAN)
+_READINGS = (VALIDATOR_SPAN, SCORER_SPAN)  # NIST's validator's grammar, then its scorer's and pooler's
 
 # Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
 _response = tuple.__new__
