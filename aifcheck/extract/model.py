@@ -144,7 +144,7 @@ class Span:
         document, element, *corners = parts
         start, top, end, bottom = (_coordinate(c) for c in corners)
         keyframe = ""
-        if kind in (None, SpanKind.KEYFRAME):
+        if kind in (None, SpanKind.KEYFRAME) and "_" in element:  # (a key frame ID is ELEMENT_N)
             element, keyframe = grammar.element(element)
         return cls(document, element, start, end, top, bottom, keyframe, kind=kind, text=text)
 

@@ -224,16 +224,14 @@ def _lines(
                     int(number),
                 )
             mention = text.partition(":")[2]
-            line = PoolLine(query_id, queries[query_id].entrypoint, 0, modality.upper(), span.document, mention)
-            keyed.append(((query_id, span.document, span.element, span.start, span.top, span.end, span.bottom), line))
+            key = (query_id, span.document, span.element, span.start, span.top, span.end, span.bottom)
+            keyed.append((key, (query_id, queries[query_id].entrypoint, modality.upper(), span.document, mention)))
     keyed.sort(key=lambda item: item[0])
     lines = []
     next_id = dict(last_ids)
-    for _, line in keyed:
-        next_id[line.query_id] = next_id.get(line.query_id, 0) + 1
-        lines.append(
-            PoolLine(line.query_id, line.descriptor, next_id[line.query_id], line.source, line.document, line.mention)
-        )
+    for _, (query_id, descriptor, source, document, mention) in keyed:
+        next_id[query_id] = next_id.get(query_id, 0) + 1
+        lines.append(PoolLine(query_id, descriptor, next_id[query_id], source, document, mention))
     return lines
 
 
