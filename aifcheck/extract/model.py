@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 
 class Metatype(enum.StrEnum):
@@ -143,7 +144,7 @@ class Span:
         document, element, *corners = parts
         start, top, end, bottom = (_coordinate(c) for c in corners)
         keyframe = ""
-        if kind in (None, SpanKind.KEYFRAME):
+        if kind in (None, SpanKind.KEYFRAME) and "_" in element:  # (a key frame ID is ELEMENT_N)
             element, keyframe = grammar.element(element)
         return cls(document, element, start, end, top, bottom, keyframe, kind=kind, text=text)
 
@@ -180,6 +181,16 @@ class Span:
 
     def _area(self) -> int | float:
         return max(self.end - self.start + 1, 0) * max(self.bottom - self.top + 1, 0)
+
+
+class Confidence(NamedTuple):
+    """A confidence as a response row gives it: the value NIST's scorer uses, and the text NIST
+    writes back (the row's, or ``"1.0"`` where NIST replaced a value it cannot use). A tuple of a
+    number and a text, which Python's collector leaves alone, as it then does the rows holding it
+    (a run has tens of thousands)."""
+
+    value: float
+    text: str
 
 
 def _coordinate(text: str) -> int | float:

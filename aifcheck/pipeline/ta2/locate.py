@@ -20,21 +20,17 @@ CLUSTER = "?cluster"  # the response tables' column of the cluster
 
 @dataclass(frozen=True)
 class KbPlaces:
-    """The lines of a KB's clusters and mentions, by the cells of NIST's cleaned response tables
-    (a cluster's name, a row's printed span)."""
+    """The lines of a KB's clusters and mentions, by what NIST's cleaned response tables name (a
+    cluster's name, a row's span)."""
 
     path: str
     clusters: dict[str, int] = field(default_factory=dict)
     mentions: dict[tuple[str, Span], int] = field(default_factory=dict)  # (cluster, extent)
 
-    def of(self, cluster: str, span: str) -> tuple[int | None, int | None]:
+    def of(self, cluster: str, span: Span | None) -> tuple[int | None, int | None]:
         """The lines of a row's cluster and mention (None where the KB has none: a span NIST's
         validator corrected is no justification's)."""
-        try:
-            mention = self.mentions.get((cluster, Span.parse(span)))
-        except ValueError:
-            mention = None
-        return self.clusters.get(cluster), mention
+        return self.clusters.get(cluster), self.mentions.get((cluster, span)) if span is not None else None
 
 
 def kb_places(kb: KB, path: str, printed: Sequence, cleaned: Sequence) -> KbPlaces:

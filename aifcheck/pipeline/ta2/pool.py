@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
-from aifcheck.extract.model import SCORER_SPAN
 from aifcheck.loading.tsv import read_table
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.ta2.queries import Query
@@ -64,7 +63,7 @@ class Kit:
 @dataclass(frozen=True)
 class PooledFile:
     name: str  # the response file's name
-    header: str
+    header: tuple[str, ...]  # its header's cells
     rows: tuple[Response, ...]  # its pooled rows, in file order
 
 
@@ -103,7 +102,7 @@ def pool_ta2(
             f"two runs share a folder name (the run ID): {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
         )
     pooled_before, last_ids = _previous_pools(previous)
-    pool: dict[str, dict[str, str]] = {}  # query -> pooled span -> where it was first pooled
+    pool: dict[str, dict[str, _Pooled]] = {}  # query -> pooled span's text -> (the row, where it was first pooled)
     notes: list[str] = []
     seen: dict[str, list[str]] = {}  # what to note, by kind: one line each
     errors = 0
@@ -164,8 +163,11 @@ LANGUAGE_LIST = (
 )
 
 
+_Pooled = tuple[Response, str]
+
+
 def _pool_file(
-    found: LoadedResponses, query: Query, pool: dict[str, str], before: set[str], seen: dict[str, list[str]]
+    found: LoadedResponses, query: Query, pool: dict[str, _Pooled], before: set[str], seen: dict[str, list[str]]
 ) -> PooledFile:
     rows = found.rows
     for row in rows:
@@ -177,8 +179,8 @@ def _pool_file(
             where = f"{found.path}:{rows[index].line}"
             if not rows[index].valid:
                 seen.setdefault(INVALID_POOLED, []).append(where)
-            if rows[index].span not in before:
-                pool.setdefault(rows[index].span, where)
+            if rows[index].span_text not in before:
+                pool.setdefault(rows[index].span_text, (rows[index], where))
     return PooledFile(os.path.basename(found.path), found.header, tuple(rows[i] for i in sorted(pooled)))
 
 
@@ -201,47 +203,35 @@ def _check_descriptor(path: str, row: Response, query: Query, seen: dict[str, li
 
 
 def _lines(
-    pool: Mapping[str, Mapping[str, str]], queries: Mapping[str, Query], aux: Aux, last_ids: Mapping[str, int]
+    pool: Mapping[str, Mapping[str, _Pooled]], queries: Mapping[str, Query], aux: Aux, last_ids: Mapping[str, int]
 ) -> list[PoolLine]:
     keyed = []
     for query_id, spans in pool.items():
-        for span, where in spans.items():
+        for text, (row, where) in spans.items():
             path, _, number = where.rpartition(":")
-            found = SCORER_SPAN.parts(span)
-            parts = span.split(":")
-            if found is None or len(parts) != 3:
+            span = row.span
+            if span is None or text.count(":") != 2:
                 raise InputError(
                     path,
-                    f"pooled span {span!r} is not DOC:ELT:(x1,y1)-(x2,y2) (NIST's pooler stops on it)",
+                    f"pooled span {text!r} is not DOC:ELT:(x1,y1)-(x2,y2) with numbers (NIST's pooler stops on it)",
                     int(number),
                 )
-            document, element_text, *corners = found
-            element = SCORER_SPAN.element(element_text)[0]
-            modality = aux.modalities.get(element)
+            modality = aux.modalities.get(span.element)
             if modality is None:
                 raise InputError(
                     path,
-                    f"pooled span {span}: element {element} has no known modality (NIST's pooler stops on it)",
+                    f"pooled span {text}: element {span.element} has no known modality (NIST's pooler stops on it)",
                     int(number),
                 )
-            try:
-                numbers = tuple(float(c) for c in corners)
-            except ValueError:
-                raise InputError(
-                    path, f"pooled span {span}: a coordinate is not a number (NIST's pooler stops on it)", int(number)
-                ) from None
-            line = PoolLine(
-                query_id, queries[query_id].entrypoint, 0, modality.upper(), parts[0], f"{parts[1]}:{parts[2]}"
-            )
-            keyed.append(((query_id, document, element, *numbers), line))
+            mention = text.partition(":")[2]
+            key = (query_id, span.document, span.element, span.start, span.top, span.end, span.bottom)
+            keyed.append((key, (query_id, queries[query_id].entrypoint, modality.upper(), span.document, mention)))
     keyed.sort(key=lambda item: item[0])
     lines = []
     next_id = dict(last_ids)
-    for _, line in keyed:
-        next_id[line.query_id] = next_id.get(line.query_id, 0) + 1
-        lines.append(
-            PoolLine(line.query_id, line.descriptor, next_id[line.query_id], line.source, line.document, line.mention)
-        )
+    for _, (query_id, descriptor, source, document, mention) in keyed:
+        next_id[query_id] = next_id.get(query_id, 0) + 1
+        lines.append(PoolLine(query_id, descriptor, next_id[query_id], source, document, mention))
     return lines
 
 

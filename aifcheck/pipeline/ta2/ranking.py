@@ -34,11 +34,11 @@ def select(rows: Sequence[Response], clusters: int, documents: int) -> tuple[Sel
         found = members.get(row.cluster)
         if found is None:
             members[row.cluster] = [index]
-            scores[row.cluster] = row.link_cv
+            scores[row.cluster] = row.link_cv.value
             continue
         found.append(index)
-        if row.link_cv > scores[row.cluster]:
-            scores[row.cluster] = row.link_cv
+        if row.link_cv.value > scores[row.cluster]:
+            scores[row.cluster] = row.link_cv.value
     ordered = sorted(members, key=lambda c: (-scores[c], c))
     chosen = ordered if clusters < 0 else ordered[:clusters]
     return tuple(
@@ -53,10 +53,10 @@ def _pool(
     best: dict[str, int] = {}
     for index in members:
         known = best.get(rows[index].document)
-        if known is None or rows[index].j_cv > rows[known].j_cv:
+        if known is None or rows[index].j_cv.value > rows[known].j_cv.value:
             best[rows[index].document] = index
-    ordered = sorted(best.values(), key=lambda i: (-rows[i].j_cv, rows[i].span))
+    ordered = sorted(best.values(), key=lambda i: (-rows[i].j_cv.value, rows[i].span_text))
     pooled = tuple(ordered if documents < 0 else ordered[:documents])
     return SelectedCluster(
-        cluster, rank, score, tuple(members), pooled, {rows[i].span: r for r, i in enumerate(pooled, 1)}
+        cluster, rank, score, tuple(members), pooled, {rows[i].span_text: r for r, i in enumerate(pooled, 1)}
     )

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.extract.model import SCORER_SPAN, VALIDATOR_SPAN, Confidence, Span
 from aifcheck.loading.paths import missing, regular_files
 from aifcheck.loading.tsv import read_lines
 from aifcheck.pipeline.shared.auxdata import Aux
@@ -53,13 +54,27 @@ class Response(NamedTuple):
     query_link_target: str
     link_target: str
     cluster: str
-    span: str  # ?mention_span, as corrected
-    j_cv_text: str  # ?j_cv as NIST writes it back
-    link_cv_text: str
-    j_cv: float
-    link_cv: float
+    # ?mention_span as NIST writes it back (corrected): the text NIST's scorer and pooler key a row's
+    # mention by, and compare with LDC's assessment lines
+    span_text: str
+    j_cv: Confidence
+    link_cv: Confidence
     valid: bool
 
+    @property
+    def span(self) -> Span | None:
+        """The span as NIST's validator reads it (a corrected span: the corrected one), or where it
+        reads none (an invalid row) as NIST's scorer and pooler do; None where neither reads it.
+        Read when asked: of a run's tens of thousands of rows only those pooled or explained are."""
+        for grammar in _READINGS:
+            try:
+                return Span.parse(self.span_text, None, grammar)
+            except ValueError:
+                continue
+        return None
+
+
+_READINGS = (VALIDATOR_SPAN, SCORER_SPAN)  # NIST's validator's grammar, then its scorer's and pooler's
 
 # Response's fields as one tuple, without NamedTuple's __new__ (a Python call per row)
 _response = tuple.__new__
@@ -82,7 +97,7 @@ KINDS = ("invalid", "dropped", "corrected", "confidence", "unreadable", "stage")
 class LoadedResponses:
     path: str
     query_id: str
-    header: str | None  # the header line as NIST writes it back; None when the file was skipped
+    header: tuple[str, ...] | None  # the header's cells, as NIST writes them back; None when the file was skipped
     rows: tuple[Response, ...] = ()
     skipped: str | None = None  # why NIST skips the file
     events: tuple[RowEvent, ...] = field(default_factory=tuple)
@@ -122,8 +137,8 @@ def read_file(path: str | os.PathLike, validator: RowValidator) -> LoadedRespons
     query_id = query_id_of(path)
     if not lines:
         return LoadedResponses(path, query_id, None, skipped="empty, without a header")
-    header = lines[0][1].rstrip()
-    if tuple(header.split("\t")) != HEADER:
+    header = tuple(lines[0][1].rstrip().split("\t"))
+    if header != HEADER:
         return LoadedResponses(path, query_id, None, skipped="its header is not NIST's 7 columns")
     rows, events = _rows(path, ((number, line.split("\t", 6)) for number, line in lines[1:]), validator)
     return LoadedResponses(path, query_id, header, rows, events=events)
@@ -156,7 +171,7 @@ def _rows(
             continue
         if problem is not None:
             events.append(RowEvent("invalid", number, problem.detail))
-        rows.append(_response(Response, (number, *kept, j_cv, link_cv, problem is None)))
+        rows.append(_response(Response, (number, *kept[:5], j_cv, link_cv, problem is None)))
     return tuple(rows), tuple(events)
 
 
@@ -225,7 +240,7 @@ def responses_from_kb(
         found[query_id] = LoadedResponses(
             path,
             query_id,
-            "\t".join(file.header),
+            tuple(file.header),
             rows,
             events=(*logged.get(query_id, ()), *events),
             places=stages.places,

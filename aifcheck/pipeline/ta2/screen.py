@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from aifcheck.extract.model import Confidence
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.checks import VALIDATOR, RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
@@ -52,8 +53,8 @@ class CheckedRow(NamedTuple):
     """A TA2 response row as NIST's Validator leaves it (a tuple: a run has tens of thousands)."""
 
     cells: tuple[str, ...]  # its 7 cells stripped, with NIST's corrections (document, confidences, span)
-    j_cv: float  # the confidences NIST uses
-    link_cv: float
+    j_cv: Confidence  # the confidences NIST uses, with their text in ``cells``
+    link_cv: Confidence
     known: bool  # its document is in the AUX data
     core: bool  # its document is a core document
     problem: RowFinding | None  # what makes its span invalid (None: nothing)
@@ -75,7 +76,7 @@ class RowValidator:
         self.aux = aux
         self.no_document = no_document
         self.spans = SpanChecker(aux)
-        self._confidences: dict[str, tuple[float, str, RowFinding | None]] = {}
+        self._confidences: dict[str, tuple[Confidence, RowFinding | None]] = {}
 
     def check(self, cells: Sequence[str]) -> CheckedRow:
         document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text = [
@@ -83,8 +84,8 @@ class RowValidator:
         ]
         document = document or self.no_document
         known = document in self.aux.documents
-        j_cv, j_cv_text, j_finding = self._confidences.get(j_cv_text) or self._confidence(j_cv_text)
-        link_cv, link_cv_text, link_finding = self._confidences.get(link_cv_text) or self._confidence(link_cv_text)
+        j_cv, j_finding = self._confidences.get(j_cv_text) or self._confidence(j_cv_text)
+        link_cv, link_finding = self._confidences.get(link_cv_text) or self._confidence(link_cv_text)
         span, problem, corrected = self.spans.check(span, document)
         if known and j_finding is None and link_finding is None and problem is None and corrected is None:
             findings = ()
@@ -102,7 +103,7 @@ class RowValidator:
         return _row(
             CheckedRow,
             (
-                (document, query_link_target, link_target, cluster, span, j_cv_text, link_cv_text),
+                (document, query_link_target, link_target, cluster, span, j_cv.text, link_cv.text),
                 j_cv,
                 link_cv,
                 known,
@@ -112,6 +113,7 @@ class RowValidator:
             ),
         )
 
-    def _confidence(self, text: str) -> tuple[float, str, RowFinding | None]:
-        self._confidences[text] = found = confidence(text)  # kept: a run has few distinct confidences
+    def _confidence(self, text: str) -> tuple[Confidence, RowFinding | None]:
+        value, written, finding = confidence(text)
+        self._confidences[text] = found = Confidence(value, written), finding  # kept: a run has few distinct ones
         return found

@@ -28,7 +28,7 @@ def pool_texts(pool: TA2Pool) -> dict[str, str]:
     for run in pool.runs:
         for pooled in run.files:
             name = f"runs/{run.run_id}/SPARQL-POOLED-{pool.batch}-output/{pooled.name}"
-            texts[name] = f"{pooled.header}\n" + "".join(map(_response_line, pooled.rows))
+            texts[name] = "\t".join(pooled.header) + "\n" + "".join(map(_response_line, pooled.rows))
     return texts
 
 
@@ -40,7 +40,8 @@ def _pool_line(line: PoolLine) -> str:
 
 def _response_line(response: Response) -> str:
     """A pooled row as NIST writes it back (stripped cells, corrections applied)."""
-    return "\t".join(response[1:8]) + "\n"
+    cells = (response.document, response.query_link_target, response.link_target, response.cluster)
+    return "\t".join((*cells, response.span_text, response.j_cv.text, response.link_cv.text)) + "\n"
 
 
 def pool_folders(pool: TA2Pool) -> list[str]:

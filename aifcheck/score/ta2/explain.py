@@ -41,7 +41,7 @@ def _rank_item(row: Response, file: LoadedResponses | None, j: Judgement | None,
             for what, line in (("cluster", cluster), ("mention", mention))
             if line
         )
-    label = f"{row.span} ({row.cluster})"
+    label = f"{row.span_text} ({row.cluster})"
     if j is None:
         return _new(Item, ("rank", label, (*numbers, ("label", None)), where))
     judged = (("label", j.nist_label), ("class", j.nist_fqec))
@@ -117,7 +117,7 @@ def plan_row(
     def items() -> Iterator[Item]:
         hits = 0
         for rank, index in enumerate(pooled, 1):
-            j = own.get(rows[index].span)
+            j = own.get(rows[index].span_text)
             right = int(j is not None and j.plan_label in RIGHT and j.plan_class == g)
             hits += right
             numbers = (("rank", rank), ("right", right), ("hits", hits), ("precision", hits / rank if right else 0))

@@ -218,11 +218,11 @@ def _weights(
     if not options.weighted:
         return [1] * len(rows)
     if not (options.normalize and selected):
-        return [r.j_cv for r in rows]
-    highest = [max(rows[i].j_cv for i in c.rows) for c in selected]
+        return [r.j_cv.value for r in rows]
+    highest = [max(rows[i].j_cv.value for i in c.rows) for c in selected]
     if len(set(highest)) > 1:
         findings.normalized.append(query.query_id)
-    return [r.j_cv / highest[-1] for r in rows]
+    return [r.j_cv.value / highest[-1] for r in rows]
 
 
 def _categorize(
@@ -245,8 +245,8 @@ def _categorize(
         for index in cluster.rows:
             j = _judged(query, rows[index], index in pooled, own, judge, tally, findings)
             if j is not None:
-                ranked.append((cluster.ranks[rows[index].span], index, j))
-        if max((rows[i].link_cv for i in cluster.rows if rows[i].valid), default=None) != cluster.score:
+                ranked.append((cluster.ranks[rows[index].span_text], index, j))
+        if max((rows[i].link_cv.value for i in cluster.rows if rows[i].valid), default=None) != cluster.score:
             findings.invalid_ranked.append(f"{query.query_id} {cluster.cluster}")
         tally["assessed"] = tally["pooled"] - tally["not_assessed"]
         tally["ignored"] = tally["not_pooled"] + tally["not_assessed"]
@@ -279,10 +279,10 @@ def _judged(
         tally["not_pooled"] += 1
         return None
     tally["pooled"] += 1
-    j = judge.get(row.span)
+    j = judge.get(row.span_text)
     if j is None:
         tally["not_assessed"] += 1
-        findings.unjudged.append(f"{query.query_id} {row.span}")
+        findings.unjudged.append(f"{query.query_id} {row.span_text}")
         return None
     label = j.nist_label
     if label in EXACT_LABELS:
@@ -290,9 +290,9 @@ def _judged(
     else:
         findings.odd_labels.append(f"{label!r} at {j.where}")
     tally["right" if label in RIGHT else "wrong"] += 1
-    mine = own.get(row.span)
+    mine = own.get(row.span_text)
     if j is not mine and (mine is None or (mine.nist_label, mine.nist_fqec) != (label, j.nist_fqec)):
-        findings.foreign.append(f"{query.query_id} {row.span} by {j.query_id}'s line at {j.where}")
+        findings.foreign.append(f"{query.query_id} {row.span_text} by {j.query_id}'s line at {j.where}")
     return j
 
 

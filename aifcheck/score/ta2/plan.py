@@ -65,7 +65,7 @@ def _query_rows(
     classes = sorted({j.plan_class for j in right})
     truth = {**truth, NIL: {j.document for j in right if j.plan_class == NIL}}
     selected = select(rows, query.clusters, query.documents)
-    lists = [[own.get(rows[i].span) for i in cluster.pooled] for cluster in selected]
+    lists = [[own.get(rows[i].span_text) for i in cluster.pooled] for cluster in selected]
     aps = [
         [_average_precision(items, g, min(query.documents, len(truth.get(g, ())))) for g in classes] for items in lists
     ]
@@ -108,7 +108,9 @@ def _average_precision(items: list[Judgement | None], g: str, divisor: int) -> f
 def _counts(cluster: SelectedCluster, rows: tuple[Response, ...], own: Mapping[str, Judgement]) -> ResponseCounts:
     """The aligned cluster's rows as the plan reads them: every row valid, its ranked items
     judged by the query's own lines."""
-    labels = [j.plan_label for j in (own.get(rows[i].span) for i in cluster.pooled) if j is not None and j.plan_label]
+    labels = [
+        j.plan_label for j in (own.get(rows[i].span_text) for i in cluster.pooled) if j is not None and j.plan_label
+    ]
     submitted, pooled, assessed = len(cluster.rows), len(cluster.pooled), len(labels)
     correct, inexact, incorrect = (labels.count(label) for label in ("CORRECT", "INEXACT", "INCORRECT"))
     return ResponseCounts(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from aifcheck.errors import InputError
+from aifcheck.extract.model import Confidence, Span
 from aifcheck.loading.tsv import read_lines, read_table
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import EventLog, Where
@@ -100,7 +101,7 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
     folder.mkdir()
     (folder / "Q.rq.tsv").write_text("".join("\t".join(cells) + "\n" for cells in (HEADER, *rows)), encoding="utf-8")
     read = read_folder(folder, aux)["Q"]
-    assert [(r.span, r.valid) for r in read.rows] == [("D1:I1:(1,1)-(2,2)", False), ("D1:T1:(20,0)-(50,0)", True)]
+    assert [(r.span_text, r.valid) for r in read.rows] == [("D1:I1:(1,1)-(2,2)", False), ("D1:T1:(20,0)-(50,0)", True)]
     assert [(e.kind, e.line, e.detail) for e in read.events] == [
         ("unreadable", 2, "the image extent of I1 in the AUX data is not numbers"),
         ("invalid", 2, "the image extent of I1 in the AUX data is not numbers"),
@@ -130,4 +131,30 @@ def test_the_error_lines_are_counted_from_the_events_as_nist_s_driver_counts_the
     assert nist == [
         *("Execution begins {current_dir:/data/a", "Validator", "Validator"),
         *("Reader", "ERROR", "i' in response", "Reader", "ERROR' in response", "Filter"),
+    ]
+
+
+def test_a_response_holds_its_span_and_confidences_as_values(tmp_path: Path) -> None:
+    """The span as NIST's validator's grammar reads it (a corrected span: the corrected one, its text
+    what NIST writes back), as NIST's scorer's does where the validator's reads none; each confidence
+    with the text NIST writes back."""
+    aux = load_aux(_aux(tmp_path / "aux"), TA2_CORE)
+    rows = (
+        ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"0.50"', "2"),
+        ("D1", "Q", "Q", "c1", "D1:I1:(1,2)-(3,4)", "0.25", "x"),
+        ("D1", "Q", "Q", "c1", "D1:T-1:(12,0)-(15,0)", '"1.0"', '"1.0"'),
+        ("D1", "Q", "Q", "c1", "D1:T1:(a,0)-(15,0)", '"1.0"', '"1.0"'),
+    )
+    folder = tmp_path / "SPARQL-VALID-output"
+    folder.mkdir()
+    (folder / "Q.rq.tsv").write_text("".join("\t".join(cells) + "\n" for cells in (HEADER, *rows)), encoding="utf-8")
+    read = read_folder(folder, aux)["Q"].rows
+    corrected, image, scorer_only, unread = (row.span for row in read)
+    assert corrected == Span("D1", "T1", 20, 50) and corrected.text == read[0].span_text == "D1:T1:(20,0)-(50,0)"
+    assert (image, image.text) == (Span("D1", "I1", 1, 3, 2, 4), "D1:I1:(1,2)-(3,4)")
+    assert scorer_only == Span("D1", "T-1", 12, 15) and not read[2].valid
+    assert unread is None and read[3].span_text == "D1:T1:(a,0)-(15,0)"
+    assert [(row.j_cv, row.link_cv) for row in read[:2]] == [
+        (Confidence(0.5, '"0.50"'), Confidence(1.0, '"1.0"')),
+        (Confidence(0.25, "0.25"), Confidence(1.0, '"1.0"')),
     ]
