@@ -40,6 +40,15 @@ def read_rows(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
     return [(number, line.split("\t")) for number, line in read_lines(path)]
 
 
+def fit_cells(cells: Sequence[str], width: int) -> tuple[str, ...]:
+    """A line's cells (split at every tab) as NIST's file reader takes them: at most ``width``
+    cells (the cells past the last column stay in it, joined by tabs: NIST's tolerance for
+    over-long rows), each stripped. Every reader of a table here takes its rows so."""
+    if len(cells) > width:
+        cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
+    return tuple(cell.strip() for cell in cells)
+
+
 class TsvRow(NamedTuple):
     """A row of a table (a tuple: AUX tables have hundreds of thousands)."""
 
@@ -140,10 +149,10 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
     width = len(columns)
     found = []
     for line, text in lines[1:]:
-        cells = text.split("\t", width - 1)
+        cells = fit_cells(text.split("\t"), width)
         if len(cells) < width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
-        found.append(_row(TsvRow, (line, tuple(cell.strip() for cell in cells))))
+        found.append(_row(TsvRow, (line, cells)))
     return TsvTable(path, columns, tuple(found))
 
 

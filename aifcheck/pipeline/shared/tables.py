@@ -60,14 +60,6 @@ class TextFile:
     text: str
 
 
-def fit_cells(cells: Sequence[str], width: int) -> list[str]:
-    """A row's cells as NIST's file reader takes its line: at most ``width`` cells (the cells past
-    the last column stay in it, joined by tabs: NIST's tolerance for over-long rows), each stripped."""
-    if len(cells) > width:
-        cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
-    return [cell.strip() for cell in cells]
-
-
 def rstrip_cells(cells: Sequence[str]) -> tuple[str, ...]:
     """The cells of a line whose trailing whitespace NIST strips (tabs included: empty cells at
     the end go)."""

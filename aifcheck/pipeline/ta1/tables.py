@@ -10,6 +10,7 @@ from pathlib import Path
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries
 from aifcheck.loading.paths import read_text as read_input
+from aifcheck.loading.tsv import fit_cells
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
@@ -94,15 +95,15 @@ def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow
     """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
     lines = text.splitlines()
     header = tuple(lines[0].rstrip().split("\t")) if lines else ()
-    width = len(COLUMNS[kind])
-    return table_rows(kind, document, path, header, (line.split("\t", width - 1) for line in lines[1:]))
+    return table_rows(kind, document, path, header, (line.split("\t") for line in lines[1:]))
 
 
 def table_rows(
     kind: str, document: str, path: str, header: Sequence[str], lines: Iterable[Sequence[str]]
 ) -> list[TableRow]:
-    """A table's header cells and the cells of each of its lines as rows, each cell stripped;
-    InputError when the header is not NIST's, or a line has not one cell per column."""
+    """A table's header cells and the cells of each of its lines (split at every tab) as rows,
+    taken as NIST's reader takes them (fit_cells); InputError when the header is not NIST's, or a
+    line has too few cells."""
     if "\t".join(header) != HEADERS[kind]:
         found = " ".join(header) or "no header"
         raise InputError(
@@ -112,7 +113,8 @@ def table_rows(
         )
     width = len(COLUMNS[kind])
     rows = []
-    for number, cells in enumerate(lines, 2):
+    for number, line in enumerate(lines, 2):
+        cells = fit_cells(line, width)
         if len(cells) != width:
             raise InputError(
                 path,
@@ -127,7 +129,7 @@ def table_rows(
                 "tables pad every row to the widest cell, which would make them gigabytes",
                 number,
             )
-        rows.append(TableRow(kind, document, path, number, [c.strip() for c in cells]))
+        rows.append(TableRow(kind, document, path, number, list(cells)))
     return rows
 
 

@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from aifcheck.extract.model import HANDLE_SPAN
+from aifcheck.loading.tsv import fit_cells
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable, ended_lines, fit_cells, rstrip_cells
+from aifcheck.pipeline.shared.tables import StageTable, ended_lines, rstrip_cells
 
 MISSING = ("[unknown]", "", '""')
 _SEGMENT = re.compile(r'^<SEG id=".*?" start_char="(\d+)" end_char="(\d+)">$')
@@ -47,7 +48,7 @@ def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) 
     at, span_at = columns.index(_HANDLE), columns.index(_SPAN_COLUMN) if _SPAN_COLUMN in columns else None
     rows = []
     for number, row in enumerate(table.rows, 2):
-        cells = fit_cells(row, len(columns))
+        cells = list(fit_cells(row, len(columns)))
         where = f"{root}/{table.path}:{number}"
         handle_text = cells[at] if at < len(cells) else None
         text = None

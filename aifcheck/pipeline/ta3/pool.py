@@ -36,9 +36,9 @@ from pathlib import Path
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, ranking_rows, ranking_width, read_ranking
+from aifcheck.loading.tsv import fit_cells
 from aifcheck.pipeline.shared.tables import ended_lines
 from aifcheck.pipeline.ta3.qcf import QCF_CONDITION, QCF_RUN
-from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.run import ARF, VALID, PipelineTA3
 
 PLACEHOLDER = "xxxxxxxxxxx"
@@ -390,7 +390,7 @@ def _table(path: str, text: str, required: tuple[str, ...]) -> tuple[str, list[t
         raise InputError(path, f"the header has no column {', '.join(missing)}", 1)
     rows = []
     for number, line in enumerate(lines[1:], 2):
-        cells = split_cells(line.rstrip("\n"), len(columns))
+        cells = fit_cells(line.rstrip("\n").split("\t"), len(columns))
         if len(cells) < len(columns):
             raise InputError(
                 path, f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number

@@ -38,10 +38,11 @@ from dataclasses import dataclass, field
 
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
+from aifcheck.loading.tsv import fit_cells
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.checks import RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable, fit_cells
+from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta3.queries import UserQueries
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
