@@ -3,14 +3,15 @@ temporal 4-tuples), as rows that NIST's stages read, correct, drop and write bac
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries
-from aifcheck.loading.paths import read_text as read_input
-from aifcheck.loading.tsv import fit_cells
+from aifcheck.loading.tsv import fit_cells, read_lines
+from aifcheck.pipeline.shared.tables import rstrip_cells
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
@@ -54,7 +55,7 @@ COLUMNS = {
         "eb_year",
     ),
 }
-HEADERS = {kind: "\t".join(f"?{c}" for c in columns) for kind, columns in COLUMNS.items()}
+HEADER_CELLS = {kind: tuple(f"?{c}" for c in columns) for kind, columns in COLUMNS.items()}
 Cells = tuple[tuple[str, ...], ...]  # the lines of a table, each a tuple of cells
 _INDEX = {kind: {c: i for i, c in enumerate(columns)} for kind, columns in COLUMNS.items()}
 
@@ -91,11 +92,18 @@ class Document:
 MAX_CELL = 4096  # characters of a cell (NIST's IRIs and spans take some tens)
 
 
-def parse_table(kind: str, document: str, path: str, text: str) -> list[TableRow]:
-    """A table's text (header and rows) as rows; InputError when the header is not NIST's."""
-    lines = text.splitlines()
-    header = tuple(lines[0].rstrip().split("\t")) if lines else ()
-    return table_rows(kind, document, path, header, (line.split("\t") for line in lines[1:]))
+def read_cells(path: str | os.PathLike) -> Cells:
+    """Every line of a table's file (the header first, blank lines too) as its cells, split at
+    every tab: the lines as NIST opens the file in text mode (only \\r\\n, \\r and \\n end one;
+    a \\x0c or \\u2028 stays in its cell, as NIST's clean stage and reader keep it)."""
+    return tuple(tuple(line.split("\t")) for _, line in read_lines(path, skip_blank=False))
+
+
+def document_rows(kind: str, document: str, path: str, cells: Cells) -> list[TableRow]:
+    """A table's lines (header first) as rows; the header is taken without its trailing whitespace,
+    as NIST reads it. InputError when the header is not NIST's."""
+    header = rstrip_cells(cells[0]) if cells else ()
+    return table_rows(kind, document, path, header, cells[1:])
 
 
 def table_rows(
@@ -104,11 +112,11 @@ def table_rows(
     """A table's header cells and the cells of each of its lines (split at every tab) as rows,
     taken as NIST's reader takes them (fit_cells); InputError when the header is not NIST's, or a
     line has too few cells."""
-    if "\t".join(header) != HEADERS[kind]:
+    if tuple(header) != HEADER_CELLS[kind]:
         found = " ".join(header) or "no header"
         raise InputError(
             path,
-            f"not NIST's {kind} table: expected the columns {HEADERS[kind].replace(chr(9), ' ')}, found {found}",
+            f"not NIST's {kind} table: expected the columns {' '.join(HEADER_CELLS[kind])}, found {found}",
             1,
         )
     width = len(COLUMNS[kind])
@@ -150,11 +158,7 @@ def read_layout(folder: Path, documents: Iterable[str] | None = None) -> dict[st
     return found
 
 
-def read_text(path: Path) -> str:
-    return read_input(path, universal=True)
-
-
 def read_document(document: str, files: dict[str, Path]) -> Document:
     return Document(
-        document, {kind: parse_table(kind, document, str(path), read_text(path)) for kind, path in files.items()}
+        document, {kind: document_rows(kind, document, str(path), read_cells(path)) for kind, path in files.items()}
     )
