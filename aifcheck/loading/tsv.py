@@ -21,7 +21,9 @@ from typing import NamedTuple
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
+from aifcheck.loading.ranking import RANKING_SUFFIX
 
+TABLE_SUFFIX = ".rq.tsv"  # a query's table's file: the query's name and this
 LARGEST = 1e100  # a score beyond: its cube, which a skewness takes, is no number
 
 
@@ -62,23 +64,44 @@ _row = tuple.__new__
 
 @dataclass(frozen=True)
 class TsvTable:
-    """A table with a header naming its columns, as NIST's file handler reads one (the AUX files,
-    queries tables, pools, NIST's score files): its rows of stripped cells with their lines."""
+    """One of NIST's tab-separated tables, read from its file or made in memory: the files NIST's
+    stages pass on (a query's table, as its SPARQL stage prints it: a header of ``?name`` cells;
+    what its clean, validate, merge and handle stages make of it; a TA3 ranking file, which has no
+    header line), the AUX files, queries tables, pools and score files. Each row carries its line
+    in the file (the line it is printed on, for a table made in memory)."""
 
     path: str
-    columns: tuple[str, ...]
-    rows: tuple[TsvRow, ...]  # one cell per column
+    columns: tuple[str, ...]  # the header line's cells as the file has them; () when it has none
+    rows: tuple[TsvRow, ...]  # a table read by read_table: one stripped cell per column
+    headed: bool = True  # False: the file has no header line (a TA3 ranking file)
+
+    @classmethod
+    def numbered(cls, path: str, header: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> TsvTable:
+        """The table of a file that prints ``header`` (None: no header line) and ``rows``, each
+        row numbered by its line, its cells kept as they are."""
+        first = 1 if header is None else 2
+        return cls(
+            path,
+            () if header is None else tuple(header),
+            tuple(_row(TsvRow, (line, tuple(cells))) for line, cells in enumerate(rows, first)),
+            header is not None,
+        )
 
     @classmethod
     def printed(cls, path: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> TsvTable:
         """The table NIST's reader makes of the file that prints ``header`` and ``rows`` (one line
         each, cells joined by tabs), without printing it: every cell stripped, the rows numbered
         from line 2."""
-        return cls(
-            path,
-            tuple(name.strip() for name in header),
-            tuple(_row(TsvRow, (line, tuple(c.strip() for c in cells))) for line, cells in enumerate(rows, 2)),
-        )
+        return cls.numbered(path, [name.strip() for name in header], ([c.strip() for c in cells] for cells in rows))
+
+    @property
+    def name(self) -> str:
+        """The table's name: its file's, without folders and ``.rq.tsv`` (a query's table)."""
+        return self.path.rpartition("/")[2].removesuffix(TABLE_SUFFIX)
+
+    @property
+    def is_ranking(self) -> bool:
+        return self.path.endswith(RANKING_SUFFIX)
 
     @cached_property
     def _index(self) -> dict[str, int]:

@@ -138,5 +138,5 @@ def tables_of(kb: KB, path: str) -> dict[str, tuple[str, Cells]]:
     found = {}
     for kind in KINDS:
         table = run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")
-        found[kind] = (f"{path}#{FILE_NAMES[kind]}", (table.header or (), *table.rows))
+        found[kind] = (f"{path}#{FILE_NAMES[kind]}", (table.columns, *(row.cells for row in table.rows)))
     return found

@@ -207,7 +207,7 @@ class _Stages:
         path = f"{condition}/{query}/{query}{RANKING_SUFFIX}"
         if path not in self.valid:
             raise InputError(f"{self.run_id}/{VALID}/{path}", "missing")
-        return f"{self.run_id}/{VALID}/{path}", ranking_rows(self.valid[path].rows)
+        return f"{self.run_id}/{VALID}/{path}", ranking_rows(row.cells for row in self.valid[path].rows)
 
     def claim(self, condition: str, query: str, claim_id: str) -> PoolClaim:
         where = f"{self.run_id}/{ARF}/{condition}/{query}/{claim_id}"
