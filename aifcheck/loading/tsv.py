@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
@@ -49,6 +49,43 @@ def fit_cells(cells: Sequence[str], width: int) -> tuple[str, ...]:
     if len(cells) > width:
         cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
     return tuple(cell.strip() for cell in cells)
+
+
+def number(text: str | None) -> float:
+    """A cell as a number, as Python's float reads it (nan and inf too); ValueError otherwise."""
+    try:
+        return float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError("is not a number") from None
+
+
+def score(text: str | None) -> float:
+    """A cell as a score: a finite number, at most LARGEST in size."""
+    value = number(text)
+    if not math.isfinite(value):
+        raise ValueError("is not a number")
+    if abs(value) > LARGEST:
+        raise ValueError(f"is no score (at most {LARGEST:g} in size)")
+    return value
+
+
+@dataclass(frozen=True)
+class TypedColumn:
+    """A column of one of NIST's tables: its name and how a cell's text reads as its value
+    (``read`` raises ValueError, its argument the reason, when the text is none). A cell keeps
+    its text (NIST's outputs print it byte for byte); its value is read when asked for."""
+
+    name: str
+    read: Callable[[str], Any] = str
+    complaint: str = "{column}: {text} {reason}"  # the message when a cell is no value
+
+    def value(self, text: str, path: str, line: int | None) -> Any:
+        """The value of a cell of this column; InputError naming the file and line when it is none."""
+        try:
+            return self.read(text)
+        except ValueError as exc:
+            message = self.complaint.format(column=self.name, text=repr(text), reason=exc)
+            raise InputError(path, message, line) from None
 
 
 class TsvRow(NamedTuple):
@@ -132,18 +169,14 @@ class TsvTable:
                     raise UsageError(f"{option} {column}: {self.path} has no such column (its columns: {known})")
                 raise InputError(self.path, f"no such column {column} (the columns are {known})", 1)
 
+    def value(self, row: TsvRow, column: TypedColumn) -> Any:
+        """A row's cell in ``column`` read as the column's type (InputError naming the file and
+        line when it is none); the cell is None when the table has no such column."""
+        return column.value(self.getter(column.name)(row), self.path, row.line)  # type: ignore[arg-type]
+
     def number(self, row: TsvRow, column: str) -> float:
-        """A cell as a finite number, or InputError naming the file and line."""
-        text = self.getter(column)(row)
-        try:
-            value = float(text)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            value = math.nan
-        if not math.isfinite(value):
-            raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
-        if abs(value) > LARGEST:
-            raise InputError(self.path, f"{column}: {text!r} is no score (at most {LARGEST:g} in size)", row.line)
-        return value
+        """A cell as a score (a finite number), or InputError naming the file and line."""
+        return self.value(row, TypedColumn(column, score))
 
     def records(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(line number, {column: cell}) of each row."""
