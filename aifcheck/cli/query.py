@@ -27,7 +27,7 @@ from aifcheck.render.output import FileOutput, check_files
 if TYPE_CHECKING:  # the query engine (pyoxigraph) is imported when the command runs
     from aifcheck.extract.query import EntryPoints
     from aifcheck.loading.kb import KB
-    from aifcheck.pipeline.shared.tables import StageTable
+    from aifcheck.loading.tsv import TsvTable
     from aifcheck.spread.parallel import Spread
 
 
@@ -177,7 +177,7 @@ def _tables(
     problems: list[InputError],
     max_rows: int,
     query_set: str,
-) -> list[StageTable]:
+) -> list[TsvTable]:
     """One table per readable file; files that cannot be read are added to ``problems``."""
     from aifcheck.loading.kb import read_each
 
@@ -188,7 +188,7 @@ def _tables(
 
 def _runner(
     table: str | None, sparql: Path | None, points: EntryPoints, max_rows: int, query_set: str
-) -> Callable[[KB], StageTable]:
+) -> Callable[[KB], TsvTable]:
     """What to run on each store, checked before any file is read (usage errors come first)."""
     from aifcheck.extract.query import check_user_query, parameters
     from aifcheck.pipeline.shared.sparql import run_sparql, run_table
@@ -207,7 +207,7 @@ def _runner(
     return lambda kb: run_table(kb, table, query_set=query_set, **params)
 
 
-def _write(tables: list[StageTable], output: Path | None) -> None:
+def _write(tables: list[TsvTable], output: Path | None) -> None:
     """The tables of all files under one header (each file's rows together, in file order)."""
     from aifcheck.render.tables import joined_tsv
 

@@ -17,11 +17,13 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
+from aifcheck.loading.ranking import RANKING_SUFFIX
 
+TABLE_SUFFIX = ".rq.tsv"  # a query's table's file: the query's name and this
 LARGEST = 1e100  # a score beyond: its cube, which a skewness takes, is no number
 
 
@@ -40,6 +42,52 @@ def read_rows(path: str | os.PathLike) -> list[tuple[int, list[str]]]:
     return [(number, line.split("\t")) for number, line in read_lines(path)]
 
 
+def fit_cells(cells: Sequence[str], width: int) -> tuple[str, ...]:
+    """A line's cells (split at every tab) as NIST's file reader takes them: at most ``width``
+    cells (the cells past the last column stay in it, joined by tabs: NIST's tolerance for
+    over-long rows), each stripped. Every reader of a table here takes its rows so."""
+    if len(cells) > width:
+        cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
+    return tuple(cell.strip() for cell in cells)
+
+
+def number(text: str | None) -> float:
+    """A cell as a number, as Python's float reads it (nan and inf too); ValueError otherwise."""
+    try:
+        return float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError("is not a number") from None
+
+
+def score(text: str | None) -> float:
+    """A cell as a score: a finite number, at most LARGEST in size."""
+    value = number(text)
+    if not math.isfinite(value):
+        raise ValueError("is not a number")
+    if abs(value) > LARGEST:
+        raise ValueError(f"is no score (at most {LARGEST:g} in size)")
+    return value
+
+
+@dataclass(frozen=True)
+class TypedColumn:
+    """A column of one of NIST's tables: its name and how a cell's text reads as its value
+    (``read`` raises ValueError, its argument the reason, when the text is none). A cell keeps
+    its text (NIST's outputs print it byte for byte); its value is read when asked for."""
+
+    name: str
+    read: Callable[[str], Any] = str
+    complaint: str = "{column}: {text} {reason}"  # the message when a cell is no value
+
+    def value(self, text: str, path: str, line: int | None) -> Any:
+        """The value of a cell of this column; InputError naming the file and line when it is none."""
+        try:
+            return self.read(text)
+        except ValueError as exc:
+            message = self.complaint.format(column=self.name, text=repr(text), reason=exc)
+            raise InputError(path, message, line) from None
+
+
 class TsvRow(NamedTuple):
     """A row of a table (a tuple: AUX tables have hundreds of thousands)."""
 
@@ -53,23 +101,44 @@ _row = tuple.__new__
 
 @dataclass(frozen=True)
 class TsvTable:
-    """A table with a header naming its columns, as NIST's file handler reads one (the AUX files,
-    queries tables, pools, NIST's score files): its rows of stripped cells with their lines."""
+    """One of NIST's tab-separated tables, read from its file or made in memory: the files NIST's
+    stages pass on (a query's table, as its SPARQL stage prints it: a header of ``?name`` cells;
+    what its clean, validate, merge and handle stages make of it; a TA3 ranking file, which has no
+    header line), the AUX files, queries tables, pools and score files. Each row carries its line
+    in the file (the line it is printed on, for a table made in memory)."""
 
     path: str
-    columns: tuple[str, ...]
-    rows: tuple[TsvRow, ...]  # one cell per column
+    columns: tuple[str, ...]  # the header line's cells as the file has them; () when it has none
+    rows: tuple[TsvRow, ...]  # a table read by read_table: one stripped cell per column
+    headed: bool = True  # False: the file has no header line (a TA3 ranking file)
+
+    @classmethod
+    def numbered(cls, path: str, header: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> TsvTable:
+        """The table of a file that prints ``header`` (None: no header line) and ``rows``, each
+        row numbered by its line, its cells kept as they are."""
+        first = 1 if header is None else 2
+        return cls(
+            path,
+            () if header is None else tuple(header),
+            tuple(_row(TsvRow, (line, tuple(cells))) for line, cells in enumerate(rows, first)),
+            header is not None,
+        )
 
     @classmethod
     def printed(cls, path: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> TsvTable:
         """The table NIST's reader makes of the file that prints ``header`` and ``rows`` (one line
         each, cells joined by tabs), without printing it: every cell stripped, the rows numbered
         from line 2."""
-        return cls(
-            path,
-            tuple(name.strip() for name in header),
-            tuple(_row(TsvRow, (line, tuple(c.strip() for c in cells))) for line, cells in enumerate(rows, 2)),
-        )
+        return cls.numbered(path, [name.strip() for name in header], ([c.strip() for c in cells] for cells in rows))
+
+    @property
+    def name(self) -> str:
+        """The table's name: its file's, without folders and ``.rq.tsv`` (a query's table)."""
+        return self.path.rpartition("/")[2].removesuffix(TABLE_SUFFIX)
+
+    @property
+    def is_ranking(self) -> bool:
+        return self.path.endswith(RANKING_SUFFIX)
 
     @cached_property
     def _index(self) -> dict[str, int]:
@@ -100,18 +169,14 @@ class TsvTable:
                     raise UsageError(f"{option} {column}: {self.path} has no such column (its columns: {known})")
                 raise InputError(self.path, f"no such column {column} (the columns are {known})", 1)
 
+    def value(self, row: TsvRow, column: TypedColumn) -> Any:
+        """A row's cell in ``column`` read as the column's type (InputError naming the file and
+        line when it is none); the cell is None when the table has no such column."""
+        return column.value(self.getter(column.name)(row), self.path, row.line)  # type: ignore[arg-type]
+
     def number(self, row: TsvRow, column: str) -> float:
-        """A cell as a finite number, or InputError naming the file and line."""
-        text = self.getter(column)(row)
-        try:
-            value = float(text)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            value = math.nan
-        if not math.isfinite(value):
-            raise InputError(self.path, f"{column}: {text!r} is not a number", row.line)
-        if abs(value) > LARGEST:
-            raise InputError(self.path, f"{column}: {text!r} is no score (at most {LARGEST:g} in size)", row.line)
-        return value
+        """A cell as a score (a finite number), or InputError naming the file and line."""
+        return self.value(row, TypedColumn(column, score))
 
     def records(self) -> Iterator[tuple[int, dict[str, str]]]:
         """(line number, {column: cell}) of each row."""
@@ -140,10 +205,10 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
     width = len(columns)
     found = []
     for line, text in lines[1:]:
-        cells = text.split("\t", width - 1)
+        cells = fit_cells(text.split("\t"), width)
         if len(cells) < width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", line)
-        found.append(_row(TsvRow, (line, tuple(cell.strip() for cell in cells))))
+        found.append(_row(TsvRow, (line, cells)))
     return TsvTable(path, columns, tuple(found))
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.extract.query import TAG, EntryPoints
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.sparql import nist_tables
-from aifcheck.pipeline.shared.tables import StageTable, TextFile
+from aifcheck.pipeline.shared.tables import TextFile
 from aifcheck.render.output import write_atomically
 from aifcheck.spread.parallel import Spread
 
@@ -49,18 +50,20 @@ def write_nist_layout(
     return result
 
 
-def joined_tsv(tables: Sequence[StageTable]) -> str:
+def joined_tsv(tables: Sequence[TsvTable]) -> str:
     """The tables of several files under one header (each file's rows together, in file order)."""
     if not tables:
         return ""
-    return stage_text(tables[0]) + "".join("\t".join(row) + "\n" for t in tables[1:] for row in t.rows)
+    return stage_text(tables[0]) + "".join("\t".join(row.cells) + "\n" for t in tables[1:] for row in t.rows)
 
 
-def stage_text(file: StageTable | TextFile) -> str:
+def stage_text(file: TsvTable | TextFile) -> str:
     """A file of NIST's TA2 or TA3 docker stages as NIST's scripts write it: a copied file's text
     as it was; a table's header (a ranking file has none) and rows, cells joined by tabs, each line
     ending in a newline."""
     if isinstance(file, TextFile):
         return file.text
-    lines = file.rows if file.header is None else (file.header, *file.rows)
-    return "".join("\t".join(row) + "\n" for row in lines)
+    lines = [row.cells for row in file.rows]
+    if file.headed:
+        lines.insert(0, file.columns)
+    return "".join("\t".join(cells) + "\n" for cells in lines)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text, regular_files
-from aifcheck.loading.tsv import TsvRow, TsvTable
+from aifcheck.loading.tsv import TsvRow, TsvTable, fit_cells
 
 ALL = "ALL"  # a key cell of a summary row that stands for every value of its column
 ALL_MACRO = "ALL-Macro"
@@ -52,12 +52,12 @@ def _table(name: str, lines: list[str]) -> TsvTable:
     width = len(columns)
     rows = []
     for number, line in enumerate(lines[1:], 2):
-        cells = line.split("\t", width - 1)
+        cells = fit_cells(line.split("\t"), width)
         if len(cells) < width:
             raise InputError(
                 name, f"{len(cells)} cell{'s' if len(cells) != 1 else ''}, the header has {width} columns", number
             )
-        rows.append(TsvRow(number, tuple(cell.strip() for cell in cells)))
+        rows.append(TsvRow(number, cells))
     return TsvTable(name, columns, tuple(rows))
 
 

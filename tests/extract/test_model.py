@@ -177,15 +177,16 @@ def test_temporal_4_tuple_fills_unconstrained_parts(kg: KnowledgeGraph) -> None:
     )
     assert time.start_after.unconstrained and not time.start_before.unconstrained
     assert time.start_before.to_date() == datetime.date(2020, 2, 29)  # last day of the month
-    (row,) = run_table(load_kb(kg.source), TIMES).records()
-    assert [row["sb_month"], row["sb_day"], row["sb_year"]] == ['"02"', '"31"', '"2020"']
+    ((_, row),) = run_table(load_kb(kg.source), TIMES).records()
+    assert [row["?sb_month"], row["?sb_day"], row["?sb_year"]] == ['"02"', '"31"', '"2020"']
 
 
 def test_objects_agree_with_the_tsv_rows(kb_path: Path) -> None:
     store = load_kb(kb_path)
     kg = build_kg(store)
     mention_rows = {
-        (r["cluster"], r["type"], r["mention_span"], r["is_negated"]) for r in run_table(store, CLUSTERS).records()
+        (r["?cluster"], r["?type"], r["?mention_span"], r["?is_negated"])
+        for _, r in run_table(store, CLUSTERS).records()
     }
     mention_objects = {
         (f"<{c.iri}>", m.type, str(m.span), "Negated" if m.negated else "NotNegated")
@@ -194,8 +195,8 @@ def test_objects_agree_with_the_tsv_rows(kb_path: Path) -> None:
     }
     assert mention_objects == mention_rows and len(mention_rows) == 4
     edge_rows = {
-        (r["subject"], r["predicate"], r["object"], r["predicate_justification"])
-        for r in run_table(store, EDGES).records()
+        (r["?subject"], r["?predicate"], r["?object"], r["?predicate_justification"])
+        for _, r in run_table(store, EDGES).records()
     }
     edge_objects = {(f"<{e.subject}>", e.role, f"<{e.object}>", str(s)) for e in kg.edges for s in e.justifications}
     assert edge_objects == edge_rows and len(edge_rows) == 3

@@ -82,9 +82,9 @@ def test_the_tag_s_graph_tables_hold_nist_s_march_rows_with_four_more_columns(ex
     kb = SHARED_DATA / "task3-run" / frame.parent.parent.name / frame.parent.name / frame.name
     want = [line.split("\t") for line in expected.read_text(encoding="utf-8").splitlines()]
     got = run_table(_store(kb), expected.name.removesuffix(".rq.tsv"))
-    assert len(got.columns) == len(want[0]) + 4 and all(f"?{c}" in want[0] for c in got.columns if "claim" not in c)
-    shared = [got.columns.index(c.removeprefix("?")) for c in want[0]]
-    assert Counter(tuple(row[i] for i in shared) for row in got.rows) == Counter(map(tuple, want[1:]))
+    assert len(got.columns) == len(want[0]) + 4 and all(c in want[0] for c in got.columns if "claim" not in c)
+    shared = [got.columns.index(c) for c in want[0]]
+    assert Counter(tuple(row.cells[i] for i in shared) for row in got.rows) == Counter(map(tuple, want[1:]))
 
 
 def test_every_nist_table_has_an_expected_output_in_the_data(shared_data: Path) -> None:
@@ -152,7 +152,7 @@ def kb_store(tmp_path: Path) -> KB:
 
 def test_entry_point_is_bound_as_a_literal_not_pasted(kb_store: KB) -> None:
     table = run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target='Acme "Corp" }')
-    assert [r["mention_span"] for r in table.records()] == ["D1:E1:(3,0)-(9,0)"]
+    assert [r["?mention_span"] for _, r in table.records()] == ["D1:E1:(3,0)-(9,0)"]
     hostile = 'x" ) } SELECT * WHERE { ?s ?p ?o } #'
     assert run_table(kb_store, "AIDA_P3_TA2_P0002", query_link_target=hostile).rows == ()
 
@@ -175,7 +175,7 @@ def test_table_parameters_are_checked(kb_store: KB) -> None:
 
 def test_user_query_runs_and_service_is_refused(kb_store: KB) -> None:
     table = run_sparql(kb_store, f"PREFIX aida: <{AIDA}> SELECT ?n WHERE {{ ?m aida:hasName ?n }}")
-    assert table.columns == ("n",) and table.rows == (('"Acme \\"Corp\\" }"',),)
+    assert table.columns == ("?n",) and table.rows == ((2, ('"Acme \\"Corp\\" }"',)),)
     with pytest.raises(UsageError, match="SERVICE"):
         run_sparql(kb_store, "SELECT * WHERE { service <http://example.org/sparql> { ?s ?p ?o } }")
     # the word inside a string, an IRI or a comment is no federated query
@@ -358,9 +358,10 @@ def test_literals_to_quote_print_quoted_in_every_nist_table(table: str, tmp_path
     path.write_text(TA3_KB if "_TA3_" in table else TA1_TA2_KB, encoding="utf-8")
     cells, entry_point = QUOTED_CELLS[table]
     params = {"query_link_target": entry_point} if entry_point is not None else {}
-    records = run_table(load_kb(path), table, **params).records()
+    records = [record for _, record in run_table(load_kb(path), table, **params).records()]
     for column, printed in cells.items():
-        assert set(printed) <= {r[column] for r in records}, (column, sorted({r[column] for r in records}))
+        found = {r[f"?{column}"] for r in records}
+        assert set(printed) <= found, (column, sorted(found))
 
 
 def test_every_nist_table_prints_a_literal_to_quote() -> None:

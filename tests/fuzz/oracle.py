@@ -37,8 +37,8 @@ import aifcheck
 from aifcheck.errors import InputError
 from aifcheck.extract.query import table_names
 from aifcheck.loading.kb import load_kb
+from aifcheck.loading.tsv import TsvTable as Table
 from aifcheck.pipeline.shared.sparql import run_table
-from aifcheck.pipeline.shared.tables import StageTable as Table
 from aifcheck.render.tables import stage_text
 
 # Text that only an internal error writes: Python exception names and messages, reprs, Rust panics.

@@ -49,20 +49,20 @@ from aifcheck.extract.query import run_sparql as run_user_query
 from aifcheck.extract.query import run_table as run_query
 from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.rdf import BlankNode, Literal, NamedNode
+from aifcheck.loading.tsv import TABLE_SUFFIX, TsvTable
 from aifcheck.names import folder_condition
-from aifcheck.pipeline.shared.tables import TABLE_SUFFIX, StageTable
 from aifcheck.spread.parallel import Spread, map_files
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
-def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> StageTable:
+def run_table(kb: KB, name: str, *, query_set: str = TAG, **params: str | Sequence[str]) -> TsvTable:
     """One of NIST's tables of a KB, as NIST's SPARQL stage prints it (see aifcheck.extract.query.run_table)."""
     return printed(kb, run_query(kb, name, query_set=query_set, **params))
 
 
-def printed(kb: KB, table: Table) -> StageTable:
+def printed(kb: KB, table: Table) -> TsvTable:
     """A table of queries/ in NIST's printed form and order (``kb`` tells the lines an order may need)."""
     text = query_text(table.name, table.query_set)
     once = dict.fromkeys if is_distinct(text) else list
@@ -91,7 +91,7 @@ def printed(kb: KB, table: Table) -> StageTable:
     return _file(table.name, columns, tuple(once(cells[i] for i in sorted(range(len(rows)), key=order))))
 
 
-def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> StageTable:
+def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0) -> TsvTable:
     """A user's SELECT query (see aifcheck.extract.query.run_sparql), its rows printed and sorted."""
     table = run_user_query(kb, text, name, max_rows)
     return _file(
@@ -99,9 +99,9 @@ def run_sparql(kb: KB, text: str, name: str = "query", max_rows: int | None = 0)
     )
 
 
-def _file(name: str, columns: Sequence[str], rows: tuple[tuple[str, ...], ...]) -> StageTable:
+def _file(name: str, columns: Sequence[str], rows: tuple[tuple[str, ...], ...]) -> TsvTable:
     """The file NIST's SPARQL stage prints of a table: ``<name>.rq.tsv``, a header of ``?column`` names."""
-    return StageTable(f"{name}{TABLE_SUFFIX}", tuple(f"?{c}" for c in columns), rows)
+    return TsvTable.numbered(f"{name}{TABLE_SUFFIX}", tuple(f"?{c}" for c in columns), rows)
 
 
 def format_term(term: object) -> str:
@@ -156,7 +156,7 @@ class InputTables:
 
     source: str
     folder: Path
-    tables: tuple[StageTable, ...]
+    tables: tuple[TsvTable, ...]
 
 
 def nist_tables(
@@ -193,7 +193,7 @@ def nist_tables(
 
 def _input_tables(
     path: str, names: tuple[str, ...], entry_points: EntryPoints, query_set: str
-) -> tuple[StageTable, ...] | InputError:
+) -> tuple[TsvTable, ...] | InputError:
     """Every table of ``names`` that its entry points allow."""
     try:
         kb = load_kb(path, lines=any(orders_by_line(name, query_set) for name in names))

@@ -5,11 +5,12 @@ stage prints (aifcheck.pipeline.shared.sparql; TA1's as its folder of tables nam
 A stage's output is a set of files under its folder (``SPARQL-CLEAN-output``, ...), each named by
 its path below that folder (TA2: ``AIDA_P3_TA2_E0001.rq.tsv``; TA3:
 ``Condition5/<query>/<frame>.ttl/AIDA_P3_TA3_OC_0001.rq.tsv``,
-``Condition5/<query>/<query>.ranking.tsv``). A table is its header's cells (None for a ranking
-file, which has none) and its rows of cells; render/ta3/pipeline.py writes it as NIST's scripts do,
-each line ending in a newline (render/tables.py). A header is its query's variables (``?name``): where NIST strips a
-header line, that changes none of them. A ranking file as NIST's docker copies it into SPARQL-output
-is its text.
+``Condition5/<query>/<query>.ranking.tsv``). A table is an aifcheck.loading.tsv.TsvTable: its
+header's cells (a ranking file has none) and its rows of cells, each with its line;
+render/ta3/pipeline.py writes it as NIST's scripts do, each line ending in a newline
+(render/tables.py). A header is its query's variables (``?name``): where NIST strips a header line,
+that changes none of them. A ranking file as NIST's docker copies it into SPARQL-output is its
+text (a TextFile).
 """
 
 from __future__ import annotations
@@ -18,38 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aifcheck.loading.ranking import RANKING_SUFFIX
-
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ENDED_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
-
-
-TABLE_SUFFIX = ".rq.tsv"  # a table's file: the query's name and this
-
-
-@dataclass(frozen=True)
-class StageTable:
-    path: str
-    header: tuple[str, ...] | None
-    rows: tuple[tuple[str, ...], ...]
-
-    @property
-    def is_ranking(self) -> bool:
-        return self.path.endswith(RANKING_SUFFIX)
-
-    @property
-    def name(self) -> str:
-        """The table's name: its file's, without folders and ``.rq.tsv``."""
-        return self.path.rpartition("/")[2].removesuffix(TABLE_SUFFIX)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """The header's column names without their ``?``."""
-        return tuple(cell.removeprefix("?") for cell in self.header or ())
-
-    def records(self) -> list[dict[str, str]]:
-        columns = self.columns
-        return [dict(zip(columns, row, strict=True)) for row in self.rows]
 
 
 @dataclass(frozen=True)
@@ -58,14 +29,6 @@ class TextFile:
 
     path: str
     text: str
-
-
-def fit_cells(cells: Sequence[str], width: int) -> list[str]:
-    """A row's cells as NIST's file reader takes its line: at most ``width`` cells (the cells past
-    the last column stay in it, joined by tabs: NIST's tolerance for over-long rows), each stripped."""
-    if len(cells) > width:
-        cells = (*cells[: width - 1], "\t".join(cells[width - 1 :]))
-    return [cell.strip() for cell in cells]
 
 
 def rstrip_cells(cells: Sequence[str]) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import LDCDate
-from aifcheck.pipeline.ta1.tables import TableRow
+from aifcheck.pipeline.ta1.tables import TableRow, trim
 
 NAMES = ("start_after", "start_before", "end_after", "end_before")
 PREFIX = {"start_after": "sa", "start_before": "sb", "end_after": "ea", "end_before": "eb"}
@@ -23,10 +23,6 @@ class Correction:
     name: str
     missing: str  # e.g. "month,day"
     completed: str  # e.g. "2020-01-01"
-
-
-def trim(text: str) -> str:
-    return text.strip().replace('"', "")
 
 
 def read_date(row: TableRow, name: str) -> tuple[LDCDate | None, Correction | None]:

@@ -13,8 +13,8 @@ from aifcheck.loading.kb import load_kb
 from aifcheck.pipeline.shared.clean import clean_cell
 from aifcheck.pipeline.shared.extent import extent
 from aifcheck.pipeline.shared.sparql import format_term
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta1.select import tables_of
+from aifcheck.pipeline.ta1.tables import Cells
 
 
 @dataclass
@@ -34,7 +34,7 @@ class KbLines:
             return None
 
 
-def kb_tables_and_lines(path: str) -> tuple[dict[str, tuple[str, StageTable]], KbLines]:
+def kb_tables_and_lines(path: str) -> tuple[dict[str, tuple[str, Cells]], KbLines]:
     """The tables NIST's SPARQL stage makes of a KB (as aifcheck.pipeline.ta1.select.kb_tables),
     and the lines of their objects, from one load of the KB."""
     with load_kb(path) as kb:

@@ -17,8 +17,7 @@ from aifcheck.loading.kb import KB, load_kb
 from aifcheck.loading.paths import entries
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.sparql import run_table
-from aifcheck.pipeline.shared.tables import StageTable
-from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, read_layout
+from aifcheck.pipeline.ta1.tables import FILE_NAMES, KINDS, Cells, read_layout
 
 TURTLE = "turtle"
 SPARQL = "sparql-output"
@@ -127,12 +126,17 @@ def select(run: Path, aux: Aux) -> KbSelection:
     return KbSelection(kind, tuple(sorted(chosen)), chosen, total, reports, invalid, not_core)
 
 
-def kb_tables(path: str) -> dict[str, tuple[str, StageTable]]:
-    """kind -> (path to name in messages, table) of the tables NIST's SPARQL stage makes of a KB."""
+def kb_tables(path: str) -> dict[str, tuple[str, Cells]]:
+    """kind -> (path to name in messages, the table's lines as cells, header first) of the tables
+    NIST's SPARQL stage makes of a KB."""
     with load_kb(path, lines=False) as kb:  # TA1 tables are sorted, not in the file's order
         return tables_of(kb, path)
 
 
-def tables_of(kb: KB, path: str) -> dict[str, tuple[str, StageTable]]:
-    """kind -> (path to name in messages, table) of the tables of a loaded KB."""
-    return {kind: (f"{path}#{FILE_NAMES[kind]}", run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")) for kind in KINDS}
+def tables_of(kb: KB, path: str) -> dict[str, tuple[str, Cells]]:
+    """kind -> (path to name in messages, the table's lines as cells) of the tables of a loaded KB."""
+    found = {}
+    for kind in KINDS:
+        table = run_table(kb, f"AIDA_P3_TA1_{kind}_A0001")
+        found[kind] = (f"{path}#{FILE_NAMES[kind]}", (table.columns, *(row.cells for row in table.rows)))
+    return found

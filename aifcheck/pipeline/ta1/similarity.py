@@ -27,8 +27,12 @@ from functools import cached_property
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import read_text
-from aifcheck.loading.tsv import read_table
+from aifcheck.loading.tsv import TypedColumn, number, read_table
 from aifcheck.pipeline.ta1.settings import NIST_SETTINGS, TA1Settings
+
+_COMPLAINT = "{column} {text} {reason}"
+_SIMILARITY = TypedColumn("similarity", number, _COMPLAINT)  # the similarity table's values
+
 
 # The pairs without a value read while a document is scored: a context variable, as Dask's threads
 # score documents side by side with the tables of one process.
@@ -136,13 +140,9 @@ def load_similarity(
 
 
 def _read_pairs(path: str) -> dict[tuple[str, str], float]:
-    pairs = {}
-    for line, record in read_table(path, ["q1", "q2", "similarity"]).records():
-        try:
-            pairs[record["q1"], record["q2"]] = float(record["similarity"])
-        except ValueError:
-            raise InputError(path, f"similarity {record['similarity']!r} is not a number", line) from None
-    return pairs
+    table = read_table(path, ["q1", "q2", "similarity"])
+    q1, q2 = table.getter("q1"), table.getter("q2")
+    return {(q1(row), q2(row)): table.value(row, _SIMILARITY) for row in table.rows}
 
 
 def _read_taggable(path: str) -> frozenset[str]:
@@ -159,23 +159,22 @@ def load_extra_similarities(path: str | os.PathLike, similarity_types: tuple[str
     of its values of ``similarity_types`` (an empty cell counts 0)."""
     table = read_table(path, ["q1", "q2", *similarity_types])
     found = {}
-    for line, record in table.records():
-        values = []
-        for kind in similarity_types:
-            text = record[kind]
-            try:
-                value = float(text) if text else 0.0
-            except ValueError:
-                raise InputError(str(path), f"{kind} {text!r} is not a number", line) from None
-            if not math.isfinite(value):
-                raise InputError(str(path), f"{kind} {text!r} is not a finite number", line)
-            values.append(value)
-        if not record["q1"] or not record["q2"]:
-            raise InputError(str(path), "a pair needs both q1 and q2", line)
-        found[record["q1"], record["q2"]] = statistics.mean(
-            values
-        )  # NIST's mean: exactly rounded, as sum()/len() is not
+    columns = [TypedColumn(kind, _service_value, _COMPLAINT) for kind in similarity_types]
+    q1, q2 = table.getter("q1"), table.getter("q2")
+    for row in table.rows:
+        values = [table.value(row, column) for column in columns]
+        if not q1(row) or not q2(row):
+            raise InputError(str(path), "a pair needs both q1 and q2", row.line)
+        found[q1(row), q2(row)] = statistics.mean(values)  # NIST's mean: exactly rounded, as sum()/len() is not
     return found
+
+
+def _service_value(text: str) -> float:
+    """A value of the similarity service as NIST's filter reads it: an empty cell counts 0."""
+    value = number(text) if text else 0.0
+    if not math.isfinite(value):
+        raise ValueError("is not a finite number")
+    return value
 
 
 def load_overlay(path: str | os.PathLike) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:

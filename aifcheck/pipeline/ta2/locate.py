@@ -39,9 +39,9 @@ def kb_places(kb: KB, path: str, printed: Sequence, cleaned: Sequence) -> KbPlac
     cluster's printed term and its cleaned name are read."""
     names: dict[str, str] = {}
     for table, clean in zip(printed, cleaned, strict=True):
-        if CLUSTER in table.header:
-            at = table.header.index(CLUSTER)
-            names.update((row[at], done[at]) for row, done in zip(table.rows, clean.rows, strict=True))
+        if CLUSTER in table.columns:
+            at = table.columns.index(CLUSTER)
+            names.update((row.cells[at], done.cells[at]) for row, done in zip(table.rows, clean.rows, strict=True))
     found = KbPlaces(path)
     for record in run_query(kb, "aifcheck_explain_ta2").records():
         line = kb.line_of(record["node"])

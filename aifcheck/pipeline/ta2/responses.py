@@ -235,12 +235,12 @@ def responses_from_kb(
     found = {}
     for file in stages.valid:
         path = f"{kb}#{VALID_FOLDER}/{file.path}"
-        rows, events = _rows(path, enumerate(file.rows, 2), validator)
+        rows, events = _rows(path, file.rows, validator)
         query_id = query_id_of(file.path)
         found[query_id] = LoadedResponses(
             path,
             query_id,
-            tuple(file.header),
+            tuple(file.columns),
             rows,
             events=(*logged.get(query_id, ()), *events),
             places=stages.places,

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from aifcheck.errors import UsageError
 from aifcheck.loading.kb import KB, load_kb
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, Aux, load_aux
 from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog
 from aifcheck.pipeline.shared.sparql import run_table
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.locate import KbPlaces, kb_places
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.screen import validate_stage
@@ -47,9 +47,9 @@ class TA2Pipeline:
     validate stage's log (``logs/validate-responses.log``)."""
 
     queries: tuple[Query, ...]
-    sparql: tuple[StageTable, ...]  # SPARQL-output
-    clean: tuple[StageTable, ...]  # SPARQL-CLEAN-output
-    valid: tuple[StageTable, ...]  # SPARQL-VALID-output
+    sparql: tuple[TsvTable, ...]  # SPARQL-output
+    clean: tuple[TsvTable, ...]  # SPARQL-CLEAN-output
+    valid: tuple[TsvTable, ...]  # SPARQL-VALID-output
     log: tuple[Event, ...]
     places: KbPlaces | None = None  # where the KB writes the tables' clusters and mentions, when asked
 
@@ -118,20 +118,22 @@ def find_kb(run: str | os.PathLike) -> Path:
     return run / KB_FILE
 
 
-def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[StageTable, ...]:
+def sparql_stage(kb: KB, queries: Sequence[Query]) -> tuple[TsvTable, ...]:
     """Each query's table as NIST's SPARQL stage prints it (``SPARQL-output/<query_id>.rq.tsv``)."""
     files = {query.file_name: _query_file(kb, query) for query in queries}
     return tuple(files[name] for name in sorted(files))
 
 
-def _query_file(kb: KB, query: Query) -> StageTable:
+def _query_file(kb: KB, query: Query) -> TsvTable:
     """The query's table as NIST's SPARQL stage prints it. The entry point goes as a one-value list:
     run_table takes an empty string for a missing value, and NIST queries an empty entry point too."""
     table = run_table(kb, query.template, query_link_target=[query.entrypoint])
     return replace(table, path=query.file_name)
 
 
-def clean_stage(files: Sequence[StageTable]) -> tuple[StageTable, ...]:
+def clean_stage(files: Sequence[TsvTable]) -> tuple[TsvTable, ...]:
     """NIST's clean stage (``SPARQL-CLEAN-output``): every cell holding an IRI
     ``<https://...#NAME>`` becomes NAME, the header's cells too."""
-    return tuple(StageTable(f.path, clean_cells(f.header), tuple(clean_cells(row) for row in f.rows)) for f in files)
+    return tuple(
+        TsvTable.numbered(f.path, clean_cells(f.columns), (clean_cells(r.cells) for r in f.rows)) for f in files
+    )

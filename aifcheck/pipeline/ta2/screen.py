@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from aifcheck.extract.model import Confidence
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.checks import VALIDATOR, RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
-from aifcheck.pipeline.shared.tables import StageTable
 
 CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its log names
 # A row with an empty ?docid takes the document ID NIST derives from its file's path: the name of
@@ -28,7 +28,7 @@ CLEAN_FOLDER = "SPARQL-CLEAN-output"  # the folder NIST's stage reads, which its
 NO_DOCUMENT = CLEAN_FOLDER[:-4]
 
 
-def validate_stage(files: Sequence[StageTable], aux: Aux) -> tuple[tuple[StageTable, ...], tuple[Event, ...]]:
+def validate_stage(files: Sequence[TsvTable], aux: Aux) -> tuple[tuple[TsvTable, ...], tuple[Event, ...]]:
     """The files of the clean stage as NIST's validate stage writes them, and its log. ``aux``:
     the AUX tables with the package's full list of core documents (``aux.TA2_CORE``). Its log's
     events name the row they are about by its file's name and line."""
@@ -38,13 +38,13 @@ def validate_stage(files: Sequence[StageTable], aux: Aux) -> tuple[tuple[StageTa
     valid = []
     for file in sorted(files, key=lambda f: f.path):
         rows = []
-        for line, cells in enumerate(file.rows, 2):
+        for line, cells in file.rows:
             row = validator.check(cells)
             for finding in row.findings:
                 log.record(finding.code, *finding.args, where=Where(file.path, line), source=VALIDATOR)
             if row.known and row.core and row.problem is None:
                 rows.append(row.cells)
-        valid.append(StageTable(file.path, file.header, tuple(rows)))
+        valid.append(TsvTable.numbered(file.path, file.columns, rows))
     log.record("DEFAULT_INFO", f"validation finished (warnings:{log.count('WARNING')}, errors:{log.count('ERROR')})")
     return tuple(valid), tuple(log.events)
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from aifcheck.extract.model import HANDLE_SPAN
+from aifcheck.loading.tsv import TsvTable, fit_cells
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable, ended_lines, fit_cells, rstrip_cells
+from aifcheck.pipeline.shared.tables import ended_lines, rstrip_cells
 
 MISSING = ("[unknown]", "", '""')
 _SEGMENT = re.compile(r'^<SEG id=".*?" start_char="(\d+)" end_char="(\d+)">$')
@@ -30,24 +32,25 @@ _HANDLE = "?objectc_handle"
 _SPAN_COLUMN = "?oinf_j_span"
 
 
-def handle(tables: Iterable[StageTable], ltf: str | Path, log: EventLog, root: str) -> tuple[StageTable, ...]:
+def handle(tables: Iterable[TsvTable], ltf: str | Path, log: EventLog, root: str) -> tuple[TsvTable, ...]:
     """SPARQL-AUGMENTED-output from SPARQL-VALID-output (``root`` names it in the log)."""
     source = _Source(Path(ltf))
     return tuple(_handle_table(table, source, log, root) for table in tables)
 
 
-def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) -> StageTable:
-    if table.header is None:
+def _handle_table(table: TsvTable, source: _Source, log: EventLog, root: str) -> TsvTable:
+    if not table.headed:
         if not table.rows:
             return table
-        return StageTable(table.path, None, (rstrip_cells(table.rows[0]), *table.rows[1:]))
-    columns = [c.strip() for c in table.header]
+        first = table.rows[0]
+        return replace(table, rows=(first._replace(cells=rstrip_cells(first.cells)), *table.rows[1:]))
+    columns = [c.strip() for c in table.columns]
     if _HANDLE not in columns:
         return table
     at, span_at = columns.index(_HANDLE), columns.index(_SPAN_COLUMN) if _SPAN_COLUMN in columns else None
     rows = []
-    for number, row in enumerate(table.rows, 2):
-        cells = fit_cells(row, len(columns))
+    for number, row in table.rows:
+        cells = list(fit_cells(row, len(columns)))
         where = f"{root}/{table.path}:{number}"
         handle_text = cells[at] if at < len(cells) else None
         text = None
@@ -87,7 +90,7 @@ def _handle_table(table: StageTable, source: _Source, log: EventLog, root: str) 
             cells[at] = text
             row = tuple(cells)
         rows.append(row)
-    return StageTable(table.path, table.header, tuple(rows))
+    return TsvTable.numbered(table.path, table.columns, rows)
 
 
 class _Source:

@@ -11,14 +11,14 @@ from collections.abc import Iterable
 
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
-from aifcheck.pipeline.shared.tables import StageTable
+from aifcheck.loading.tsv import TsvTable
 
 GR_HALVES = ("AIDA_P3_TA3_GR_0001A.rq.tsv", "AIDA_P3_TA3_GR_0001B.rq.tsv")
 GR = "AIDA_P3_TA3_GR_0001.rq.tsv"
 COPIED = tuple(f"AIDA_P3_TA3_{code}_0001.rq.tsv" for code in ("CC", "CT", "OC", "TM"))
 
 
-def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
+def merge(clean: Iterable[TsvTable]) -> tuple[TsvTable, ...]:
     by_path = {table.path: table for table in clean}
     frames = sorted(
         {path.rsplit("/", 1)[0] for path in by_path if path.count("/") == 3 and path.split("/")[2].endswith(".ttl")}
@@ -29,7 +29,8 @@ def merge(clean: Iterable[StageTable]) -> tuple[StageTable, ...]:
         if missing:
             raise InputError(frame, f"no {', '.join(missing)}: NIST's merge stops on it")
         first, second = (by_path[f"{frame}/{name}"] for name in GR_HALVES)
-        merged.append(StageTable(f"{frame}/{GR}", first.header, first.rows + second.rows))
+        rows = (row.cells for row in (*first.rows, *second.rows))
+        merged.append(TsvTable.numbered(f"{frame}/{GR}", first.columns, rows))
         merged.extend(by_path[f"{frame}/{name}"] for name in COPIED)
     for folder in sorted({frame.rsplit("/", 1)[0] for frame in frames}):
         ranking = by_path.get(f"{folder}/{folder.split('/')[1]}{RANKING_SUFFIX}")

@@ -36,9 +36,9 @@ from pathlib import Path
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, ranking_rows, ranking_width, read_ranking
+from aifcheck.loading.tsv import fit_cells
 from aifcheck.pipeline.shared.tables import ended_lines
 from aifcheck.pipeline.ta3.qcf import QCF_CONDITION, QCF_RUN
-from aifcheck.pipeline.ta3.queries import split_cells
 from aifcheck.pipeline.ta3.run import ARF, VALID, PipelineTA3
 
 PLACEHOLDER = "xxxxxxxxxxx"
@@ -88,14 +88,14 @@ Depth = tuple[str, int, str]  # a query's depth: (queries file, line, ontopic:N,
 class PoolClaim:
     """A run claim's ARF files, read as NIST's pool reads them."""
 
-    outer_header: str
+    outer_header: tuple[str, ...]  # each header's cells as NIST prints them back
     components: Components
-    edges_header: str
+    edges_header: tuple[str, ...]
     edges: tuple[dict[str, str], ...]
     readable: str
 
     def outer_text(self, claim_id: str) -> str:
-        lines = [self.outer_header]
+        lines = ["\t".join(self.outer_header)]
         for kind in sorted(self.components, key=COMPONENT_ORDER.index):
             members = {
                 _md5("\n".join(sorted(lines_))): lines_ for lines_ in map(_member_lines, self.components[kind].values())
@@ -105,11 +105,11 @@ class PoolClaim:
         return "\n".join(lines)
 
     def edges_text(self, claim_id: str) -> str:
-        columns = self.edges_header.split("\t")
+        columns = [c.strip() for c in self.edges_header]
         keyed = [c for c in columns if c not in ("ClaimID", "JustificationNum")]
         rows = sorted(self.edges, key=lambda edge: "\t".join(edge[c] for c in keyed))
         numbered = ({**edge, "ClaimID": claim_id, "JustificationNum": str(i)} for i, edge in enumerate(rows, 1))
-        return "\n".join([self.edges_header, *("\t".join(edge[c] for c in columns) for edge in numbered)])
+        return "\n".join(["\t".join(self.edges_header), *("\t".join(edge[c] for c in columns) for edge in numbered)])
 
     @property
     def uid(self) -> str:
@@ -207,7 +207,7 @@ class _Stages:
         path = f"{condition}/{query}/{query}{RANKING_SUFFIX}"
         if path not in self.valid:
             raise InputError(f"{self.run_id}/{VALID}/{path}", "missing")
-        return f"{self.run_id}/{VALID}/{path}", ranking_rows(self.valid[path].rows)
+        return f"{self.run_id}/{VALID}/{path}", ranking_rows(row.cells for row in self.valid[path].rows)
 
     def claim(self, condition: str, query: str, claim_id: str) -> PoolClaim:
         where = f"{self.run_id}/{ARF}/{condition}/{query}/{claim_id}"
@@ -376,21 +376,21 @@ def _claim(outer_path: str, outer_text: str, kes_path: str, kes_text: str, reada
     )
 
 
-def _table(path: str, text: str, required: tuple[str, ...]) -> tuple[str, list[tuple[int, dict[str, str]]]]:
-    """A table read as NIST's file reader reads it: the header line without trailing whitespace,
+def _table(path: str, text: str, required: tuple[str, ...]) -> tuple[tuple[str, ...], list[tuple[int, dict[str, str]]]]:
+    """A table read as NIST's file reader reads it: the cells of the header line without trailing whitespace,
     each row split into at most as many cells as the header has (further tabs stay in the last),
     each stripped."""
     lines = ended_lines(text)
     if not lines:
         raise InputError(path, "empty: expected a header line")
-    header = lines[0].rstrip()
-    columns = [c.strip() for c in header.split("\t")]
+    header = tuple(lines[0].rstrip().split("\t"))
+    columns = [c.strip() for c in header]
     missing = [c for c in required if c not in columns]
     if missing:
         raise InputError(path, f"the header has no column {', '.join(missing)}", 1)
     rows = []
     for number, line in enumerate(lines[1:], 2):
-        cells = split_cells(line.rstrip("\n"), len(columns))
+        cells = fit_cells(line.rstrip("\n").split("\t"), len(columns))
         if len(cells) < len(columns):
             raise InputError(
                 path, f"{len(cells)} cells, the header has {len(columns)}: NIST's pool stops on it", number

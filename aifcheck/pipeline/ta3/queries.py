@@ -16,6 +16,7 @@ from pathlib import Path
 
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
+from aifcheck.loading.tsv import fit_cells
 from aifcheck.pipeline.shared.tables import text_lines
 
 TOPIC_COLUMNS = {
@@ -83,18 +84,12 @@ def read_user_queries(path: str | os.PathLike) -> UserQueries:
 def _topics(path: Path, columns: tuple[str, ...]) -> dict[str, tuple[dict[str, str], ...]]:
     topics: dict[str, list[dict[str, str]]] = {}
     for number, line in enumerate(text_lines(_read(path)), 1):
-        cells = split_cells(line, len(columns))
+        cells = fit_cells(line.split("\t"), len(columns))
         if len(cells) < len(columns):
             raise InputError(str(path), f"{len(cells)} columns, expected {len(columns)} ({' '.join(columns)})", number)
         row = dict(zip(columns, cells, strict=True))
         topics.setdefault(row["topic_id"], []).append(row)
     return {k: tuple(v) for k, v in topics.items()}
-
-
-def split_cells(line: str, width: int) -> list[str]:
-    """A line's cells as NIST's file reader takes them: split at tabs into at most ``width`` cells
-    (further tabs stay in the last), each stripped."""
-    return [cell.strip() for cell in line.split("\t", width - 1)]
 
 
 def _read(path: Path) -> str:

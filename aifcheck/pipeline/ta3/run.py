@@ -15,9 +15,10 @@ from pathlib import Path
 
 from aifcheck.errors import UsageError
 from aifcheck.extract.query import TAG
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable, TextFile
+from aifcheck.pipeline.shared.tables import TextFile
 from aifcheck.pipeline.ta3.arf import ArfClaim, arf
 from aifcheck.pipeline.ta3.clean import clean
 from aifcheck.pipeline.ta3.handle import handle
@@ -53,12 +54,12 @@ class PipelineTA3:
     """Every stage's output, NIST's logs, and what a user should know."""
 
     selection: FrameSelection
-    sparql: tuple[StageTable | TextFile, ...]
+    sparql: tuple[TsvTable | TextFile, ...]
     sparql_folders: tuple[str, ...]  # ConditionN/<query>: NIST makes one for each, files or not
-    clean: tuple[StageTable, ...]
-    merged: tuple[StageTable, ...]
-    valid: tuple[StageTable, ...]
-    augmented: tuple[StageTable, ...]
+    clean: tuple[TsvTable, ...]
+    merged: tuple[TsvTable, ...]
+    valid: tuple[TsvTable, ...]
+    augmented: tuple[TsvTable, ...]
     handled: bool  # the handle stage ran (LTF files given); else AUGMENTED is VALID
     arf: tuple[ArfClaim, ...]
     logs: dict[str, EventLog]  # by file name

@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 
 from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
+from aifcheck.loading.tsv import TsvTable, fit_cells
 from aifcheck.pipeline.shared.auxdata import Aux
 from aifcheck.pipeline.shared.checks import RowFinding, SpanChecker, confidence
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable, fit_cells
 from aifcheck.pipeline.ta3.queries import UserQueries
 
 _DATES = ("start_after", "start_before", "end_after", "end_before")
@@ -215,7 +215,7 @@ class GatheredClaim:
 
 @dataclass(frozen=True)
 class Validated:
-    tables: tuple[StageTable, ...]  # the files read, with their valid rows
+    tables: tuple[TsvTable, ...]  # the files read, with their valid rows
     claims: tuple[GatheredClaim, ...]  # every claim a row named, in NIST's order
     unknown: tuple[str, ...]  # the files not read (their header is none of NIST's TA3 tables)
     warnings: tuple[str, ...]
@@ -231,7 +231,7 @@ class _Screening:
         self.log = log
         self.root = root
         self.claims: dict[ClaimKey, GatheredClaim] = {}
-        self.read: list[tuple[StageTable, str, list[Entry]]] = []
+        self.read: list[tuple[TsvTable, str, list[Entry]]] = []
         self.unknown: list[str] = []
         self.warnings: list[str] = []
 
@@ -239,19 +239,18 @@ class _Screening:
         self.log.record(code, *args, where=where, source=source)
 
     # ---- reading ------------------------------------------------------------------------------------------
-    def load(self, table: StageTable) -> None:
+    def load(self, table: TsvTable) -> None:
         parts = table.path.split("/")
         condition = parts[0]
         if table.is_ranking:  # no header line: NIST gives the condition's
             schema = "RANKING5" if condition == "Condition5" else "RANKING67"
             header = SCHEMAS[schema][0]
         else:
-            header = table.header or ("",)
+            header = table.columns or ("",)
             schema = next(
                 (name for name, (known, _) in SCHEMAS.items() if known == header and not name.startswith("RANKING")),
                 None,
             )
-        first = 1 if table.is_ranking else 2  # the line number of the first row
         path = f"{self.root}/{table.path}"
         if schema is None:
             self.log.record("UNKNOWN_RESPONSE_FILE_TYPE", path)
@@ -259,7 +258,7 @@ class _Screening:
             return
         columns = SCHEMAS[schema][1]
         entries = []
-        for number, row in enumerate(table.rows, first):
+        for number, row in table.rows:
             cells = fit_cells(row, len(header))
             if len(cells) < len(header):
                 raise InputError(
@@ -565,11 +564,11 @@ class _Screening:
                 for e in entries
                 if e.valid and e.claim is not None and e.claim.valid
             )
-            tables.append(StageTable(table.path, None if table.is_ranking else table.header, rows))
+            tables.append(TsvTable.numbered(table.path, None if table.is_ranking else table.columns, rows))
         return Validated(tuple(tables), tuple(self.claims.values()), tuple(self.unknown), tuple(self.warnings))
 
 
-def validate(files: Iterable[StageTable], queries: UserQueries, aux: Aux, log: EventLog, root: str) -> Validated:
+def validate(files: Iterable[TsvTable], queries: UserQueries, aux: Aux, log: EventLog, root: str) -> Validated:
     """Validate a stage's files (``root`` names their folder in the log) as NIST does."""
     run = _Screening(queries, aux, log, root)
     for table in sorted(files, key=_order):
@@ -578,7 +577,7 @@ def validate(files: Iterable[StageTable], queries: UserQueries, aux: Aux, log: E
     return run.result()
 
 
-def _order(table: StageTable) -> tuple:
+def _order(table: TsvTable) -> tuple:
     """NIST's reading order: condition, query folder, then the kind of table (frames in path order)."""
     parts = table.path.split("/")
     kind = 6 if table.path.endswith(RANKING_SUFFIX) else _ORDER.get(parts[-1], 7)

@@ -17,15 +17,16 @@ from dataclasses import replace
 from aifcheck.errors import InputError
 from aifcheck.extract.query import TAG, orders_by_line, table_names
 from aifcheck.loading.kb import load_kb
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.sparql import run_table
-from aifcheck.pipeline.shared.tables import StageTable, TextFile
+from aifcheck.pipeline.shared.tables import TextFile
 from aifcheck.pipeline.ta3.select import FrameFile, FrameSelection
 from aifcheck.spread.parallel import IN_THIS_PROCESS, Spread, map_files
 
 Progress = Callable[[str, int, int], None]  # (what, done, total)
 
 
-def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[StageTable, ...]:
+def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[TsvTable, ...]:
     """The TA3 tables of one claim frame. The one place this package runs aifcheck's queries."""
     names = table_names("ta3")
     with load_kb(frame.path, lines=any(orders_by_line(name, query_set) for name in names)) as kb:
@@ -33,11 +34,11 @@ def frame_tables(frame: FrameFile, query_set: str = TAG) -> tuple[StageTable, ..
     return tuple(replace(t, path=f"{frame.folder}/{t.path}") for t in found)
 
 
-def _tables_at(_path: str, frame: FrameFile, query_set: str) -> tuple[StageTable, ...]:
+def _tables_at(_path: str, frame: FrameFile, query_set: str) -> tuple[TsvTable, ...]:
     return frame_tables(frame, query_set)
 
 
-def _lost(path: str, reason: str) -> tuple[StageTable, ...]:
+def _lost(path: str, reason: str) -> tuple[TsvTable, ...]:
     raise InputError(path, reason)
 
 
@@ -46,11 +47,11 @@ def sparql_output(
     query_set: str = TAG,
     spread: Spread = IN_THIS_PROCESS,
     progress: Progress | None = None,
-) -> tuple[tuple[StageTable | TextFile, ...], tuple[str, ...]]:
+) -> tuple[tuple[TsvTable | TextFile, ...], tuple[str, ...]]:
     """The files of SPARQL-output, and the query folders NIST's docker makes (ConditionN/<query>),
     in its order (a query with only a ranking file has a folder too). The claim frames are queried
     as ``spread`` says (``--jobs``); ``progress`` hears ("SPARQL-output", done, total) after each."""
-    files: list[StageTable | TextFile] = []
+    files: list[TsvTable | TextFile] = []
     frames = selection.frames
     paths, arguments = [f.path for f in frames], [(f, query_set) for f in frames]
     for count, tables in enumerate(map_files(_tables_at, paths, _lost, spread, arguments), 1):

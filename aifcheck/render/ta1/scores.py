@@ -14,7 +14,7 @@ import numpy as np
 from aifcheck.errors import ESCAPE, cut, printable
 from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.ta1.align import SimilarityBlock
-from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADERS, Cells
+from aifcheck.pipeline.ta1.tables import FILE_NAMES, HEADER_CELLS, Cells
 from aifcheck.render.logs import log_text
 from aifcheck.render.score_table import cell, score_table, tab_table
 from aifcheck.score.ta1.document import DocumentOutputs
@@ -164,8 +164,8 @@ def missing_documents_warning(scores: TA1Scores, shown: int = 3) -> str | None:
 def _write_lines(folder: Path, tables: Mapping[str, Cells], header: bool) -> None:
     """A document's tables in its folder of a SPARQL-*-output stage (``header``: NIST's, then the rows)."""
     for kind, rows in tables.items():
-        lines = [HEADERS[kind] + "\n"] if header else []
-        _write(folder / FILE_NAMES[kind], [*lines, *("\t".join(row) + "\n" for row in rows)])
+        lines = (HEADER_CELLS[kind], *rows) if header else rows
+        _write(folder / FILE_NAMES[kind], ["\t".join(row) + "\n" for row in lines])
 
 
 def _similarity_lines(blocks: Iterable[SimilarityBlock]) -> Iterable[str]:

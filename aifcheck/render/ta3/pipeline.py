@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from aifcheck.pipeline.shared.tables import StageTable
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.ta3.run import ARF, AUGMENTED, CLEAN, MERGED, SPARQL, VALID, PipelineTA3
 from aifcheck.render.logs import log_text
 from aifcheck.render.output import new_folder, write_file
@@ -55,7 +55,7 @@ def summary(result: PipelineTA3, target: str) -> str:
     lines = [
         f"select: {len(selection.frames)} claim frame(s) queried, {skipped} left out by the rankings or --depth, "
         f"{ignored} invalid (-report.txt)",
-        f"{SPARQL}: {sum(isinstance(f, StageTable) for f in result.sparql)} tables, "
+        f"{SPARQL}: {sum(isinstance(f, TsvTable) for f in result.sparql)} tables, "
         f"{len(selection.rankings)} ranking file(s)",
         f"{CLEAN}: {len(result.clean)} files",
         f"{MERGED}: {len(result.merged)} files",

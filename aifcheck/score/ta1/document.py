@@ -23,9 +23,7 @@ from aifcheck.extract.model import KnowledgeGraph
 from aifcheck.pipeline.shared.auxdata import Aux, load_aux
 from aifcheck.pipeline.shared.clean import clean_cells
 from aifcheck.pipeline.shared.events import Event, EventLog, Where
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta1.align import DocumentAlignment, SimilarityBlock, align_document
-from aifcheck.pipeline.ta1.clean import clean_text
 from aifcheck.pipeline.ta1.filter import filter_document
 from aifcheck.pipeline.ta1.locate import KbLines, kb_tables_and_lines
 from aifcheck.pipeline.ta1.screen import validate_documents
@@ -36,11 +34,10 @@ from aifcheck.pipeline.ta1.tables import (
     FILE_NAMES,
     Cells,
     Document,
-    parse_table,
+    document_rows,
+    read_cells,
     read_document,
     read_layout,
-    read_text,
-    table_rows,
 )
 from aifcheck.score.explain import Explanation
 from aifcheck.score.ta1.explain import GOLD, SYSTEM, Locator, Sides, explain_metric
@@ -122,7 +119,7 @@ def _loaded(
 
 
 Rows = Mapping[str, Cells]  # kind -> a table's rows
-Raw = Mapping[str, tuple[str, "StageTable | str"]]  # kind -> (where, the table queried or the file's text)
+Raw = Mapping[str, tuple[str, Cells]]  # kind -> (where, the table's lines as cells: queried, or read from its file)
 
 
 @dataclass(frozen=True)
@@ -217,22 +214,16 @@ def _read_system(
 ) -> tuple[Document, Rows, KbLines | None]:
     """The document's tables, cleaned as NIST's SPARQL-CLEAN stage does, what that stage writes,
     and (``lines``, of a KB) the lines of their objects in the KB: from the tables queried (no
-    printing and reading back), or from the text of NIST's files."""
+    printing and reading back), or from the lines of NIST's files."""
     kb_lines = None
     if raw is None and lines and not Path(path).is_dir():
         raw, kb_lines = kb_tables_and_lines(path)
     elif raw is None:
         raw = _raw_tables(path, document)
     tables, clean = {}, {}
-    for kind, (where, table) in raw.items():
-        if isinstance(table, StageTable):
-            rows = (clean_cells(table.header or ()), *map(clean_cells, table.rows))
-            tables[kind] = table_rows(kind, document, where, rows[0], rows[1:])
-        else:
-            cleaned = clean_text(table)
-            tables[kind] = parse_table(kind, document, where, cleaned)
-            rows = tuple(tuple(line.split("\t")) for line in cleaned.split("\n")[:-1])
-        clean[kind] = rows
+    for kind, (where, lines) in raw.items():
+        clean[kind] = rows = tuple(map(clean_cells, lines))
+        tables[kind] = document_rows(kind, document, where, rows)
     return Document(document, tables), clean, kb_lines
 
 
@@ -241,7 +232,7 @@ def _raw_tables(path: str, document: str) -> Raw:
     queried from its KB, or read from its folder in NIST's SPARQL-output layout."""
     if Path(path).is_dir():
         files = read_layout(Path(path).parent, [document])[document]
-        return {table: (str(file), read_text(file)) for table, file in files.items()}
+        return {table: (str(file), read_cells(file)) for table, file in files.items()}
     return kb_tables(path)
 
 

@@ -13,10 +13,8 @@ from the AUX data where they are used (aifcheck.pipeline.shared.auxdata, .iou).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCTime, Mention, Metatype, Span, best_confidences
-from aifcheck.pipeline.ta1.dates import NAMES, read_date, trim
+from aifcheck.extract.model import Cluster, Edge, KnowledgeGraph, LDCTime, Mention, Metatype, best_confidences
+from aifcheck.pipeline.ta1.dates import NAMES, read_date
 from aifcheck.pipeline.ta1.tables import Document, TableRow
 
 
@@ -54,26 +52,14 @@ def tm_time(row: TableRow) -> LDCTime:
 _METATYPES = {metatype.value: metatype for metatype in Metatype}  # (a look-up: Metatype(text) is slow)
 
 
-# spans and confidences repeat over a document's rows and builds: each text is read once
-@lru_cache(maxsize=1 << 16)
-def span(text: str) -> Span:
-    """A printed span, as NIST's scorer reads it."""
-    return Span.parse(text)
-
-
-@lru_cache(maxsize=1 << 10)
-def _confidence(text: str) -> float:
-    return float(trim(text))
-
-
 def _mention(row: TableRow) -> Mention:
     return Mention(
-        span(row["mention_span"]),
+        row.value("mention_span"),
         row["type"],
         row["is_negated"] == "Negated",
-        _confidence(row["type_statement_confidence"]),
-        _confidence(row["cluster_membership_confidence"]),
-        _confidence(row["mention_type_justification_confidence"]),
+        row.value("type_statement_confidence"),
+        row.value("cluster_membership_confidence"),
+        row.value("mention_type_justification_confidence"),
     )
 
 
@@ -83,8 +69,8 @@ def _edge(row: TableRow) -> Edge:
         row["object"],
         row["predicate"],
         row["is_assertion_negated"] == "Negated",
-        _confidence(row["argument_assertion_confidence"]),
-        (span(row["predicate_justification"]),),
-        _confidence(row["predicate_justification_confidence"]),
+        row.value("argument_assertion_confidence"),
+        (row.value("predicate_justification"),),
+        row.value("predicate_justification_confidence"),
         _METATYPES[row["subject_metatype"]],
     )

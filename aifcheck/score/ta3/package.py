@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries, input_folder, missing, read_text
-from aifcheck.loading.tsv import read_table
+from aifcheck.loading.tsv import fit_cells, read_table
 from aifcheck.pipeline.ta3.qcf import QCF_RUN
 
 CONDITION_LISTS = {
@@ -205,17 +205,17 @@ def _read_claim(package: Path, uid: str, from_ldc: bool, mappings_path: str, lin
     for number, text in enumerate(texts[1:], 2):
         if not text.strip():
             continue  # as in every table read here (NIST stops on a blank line)
-        cells = text.split("\t", width - 1)
+        cells = fit_cells(text.split("\t"), width)
         if len(cells) != width:
             raise InputError(path, f"{len(cells)} cells, the header has {width} columns", number)
-        rows = fields.setdefault(cells[a].strip(), {}).setdefault(cells[b].strip(), {})
-        lines.setdefault((cells[a].strip(), cells[b].strip()), number)
-        field_name = cells[c].strip()
+        rows = fields.setdefault(cells[a], {}).setdefault(cells[b], {})
+        lines.setdefault((cells[a], cells[b]), number)
+        field_name = cells[c]
         if field_name in SCORED_ROWS and field_name not in rows:
-            correctness = cells[e].strip()
+            correctness = cells[e]
             if from_ldc and correctness == "NIL":
                 correctness = "Correct"
-            rows[field_name] = OuterClaimRow(cells[d].strip(), correctness, number)
+            rows[field_name] = OuterClaimRow(cells[d], correctness, number)
     return AssessedClaim(uid, path, fields, lines)
 
 

@@ -10,10 +10,9 @@ import pytest
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import Confidence, Span
-from aifcheck.loading.tsv import read_lines, read_table
+from aifcheck.loading.tsv import TsvTable, read_lines, read_table
 from aifcheck.pipeline.shared.auxdata import TA1_CORE, TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import EventLog, Where
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.responses import read_folder
 from aifcheck.pipeline.ta2.screen import validate_stage
 from aifcheck.render.logs import log_text
@@ -79,10 +78,10 @@ def test_an_extent_that_is_not_numbers_makes_the_row_invalid_in_both_ta2_stages(
         ("D1", "Q", "Q", "c1", "D1:I1:(1,1)-(2,2)", '"1.0"', '"1.0"'),
         ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(60,0)", '"1.0"', '"1.0"'),
     )
-    valid, log = validate_stage([StageTable("Q.rq.tsv", HEADER, rows)], aux)
+    valid, log = validate_stage([TsvTable.numbered("Q.rq.tsv", HEADER, rows)], aux)
     assert valid[0].rows == (
-        ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"'),
-    )  # the second, clipped to T1
+        (2, ("D1", "Q", "Q", "c1", "D1:T1:(20,0)-(50,0)", '"1.0"', '"1.0"')),
+    )  # the second, clipped to T1, now the first row (line 2) of the valid table
     assert [(e.level, e.message, e.where) for e in log[1:-1]] == [
         (
             "ERROR",

@@ -17,9 +17,9 @@ import pytest
 from helpers import SHARED_DATA, TEST_DATA
 
 from aifcheck.errors import InputError
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
 from aifcheck.pipeline.shared.events import Where
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta2.queries import PIPELINE_COLUMNS, TEMPLATES, Query, read_queries
 from aifcheck.pipeline.ta2.run import clean_stage, pipeline_ta2
 from aifcheck.pipeline.ta2.screen import validate_stage
@@ -93,7 +93,7 @@ def _row(
 
 def _validate(aux: Path, *rows: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """The VALID rows (text) and log lines (without time and program) of one SPARQL-output file."""
-    valid, log = validate_stage(clean_stage([StageTable("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
+    valid, log = validate_stage(clean_stage([TsvTable.numbered("Q.rq.tsv", HEADER, rows)]), load_aux(aux, TA2_CORE))
     lines = [f"{e.level} - {e.message}" + (f" at {e.where}" if e.where else "") for e in log]
     return stage_text(valid[0]).splitlines()[1:], lines[1:-1]  # without "validation started" and "finished"
 
@@ -156,7 +156,7 @@ def test_the_real_example_through_the_api() -> None:
     for file in result.sparql:
         assert stage_text(file) == (EXPECTED / file.path).read_text(encoding="utf-8")
     assert [len(f.rows) for f in result.valid] == [2, 2] and result.errors == 0
-    assert {row[3] for f in result.valid for row in f.rows} == {"cluster-NILE30181"}
+    assert {row.cells[3] for f in result.valid for row in f.rows} == {"cluster-NILE30181"}
 
 
 # A perturbed copy of the real KB: a second cluster linked to Q2 (link confidence 0.5) whose
@@ -264,8 +264,10 @@ def test_a_kbid_entry_point_is_matched_as_nist_cfn_memberof_matches_it(
     themselves (the compiled isMemberOf gives the same for every pair here)."""
     kb = run_folder(tmp_path / "run", _linked_kb(*TARGETS)) / "task2_kb.ttl"
     result = pipeline_ta2(kb, [Query("E1", "E1", "kbid", entry_point, 2)], small_aux)
-    assert {row[3].removeprefix("<http://example.org/").removesuffix(">") for row in result.sparql[0].rows} == clusters
-    assert {row[2] for row in result.sparql[0].rows} <= {"Q1", "Q2", "Q3"}
+    assert {
+        row.cells[3].removeprefix("<http://example.org/").removesuffix(">") for row in result.sparql[0].rows
+    } == clusters
+    assert {row.cells[2] for row in result.sparql[0].rows} <= {"Q1", "Q2", "Q3"}
 
 
 NAMED = (
@@ -341,7 +343,7 @@ def test_spans_are_written_as_nist_cfn_getspan_writes_them(small_aux: Path, tmp_
     gives no row."""
     kb = run_folder(tmp_path / "run", SPANS) / "task2_kb.ttl"
     result = pipeline_ta2(kb, [Query("E1", "E1", "kbid", "Q1", 2)], small_aux)
-    assert [row[4] for row in result.sparql[0].rows] == [
+    assert [row.cells[4] for row in result.sparql[0].rows] == [
         "",
         "",
         "D1:I1:(1,2)-(30,40)",
@@ -349,8 +351,8 @@ def test_spans_are_written_as_nist_cfn_getspan_writes_them(small_aux: Path, tmp_
         "D1:V1:(1.5,0)-(2.5,0)",
         "D1:V1_1:(5,6)-(70,80)",
     ]
-    assert [row[5] for row in result.sparql[0].rows[:2]] == ['"0.5"', '"1.0"']  # text and audio at once; the shot
-    assert [row[4] for row in result.valid[0].rows] == [
+    assert [row.cells[5] for row in result.sparql[0].rows[:2]] == ['"0.5"', '"1.0"']  # text and audio at once; the shot
+    assert [row.cells[4] for row in result.valid[0].rows] == [
         "D1:I1:(1,2)-(30,40)",
         "D1:T1:(20,0)-(30,0)",
         "D1:V1:(1.5,0)-(2.5,0)",
@@ -604,7 +606,12 @@ def test_each_distinct_message_is_logged_once_and_counted(small_aux: Path) -> No
         _row("D1", "D1:T1:(21,0)-(30,0)", '"1.5"'),
     ]
     valid, log = validate_stage(
-        clean_stage([StageTable("B.rq.tsv", HEADER, tuple(rows[2:])), StageTable("A.rq.tsv", HEADER, tuple(rows[:2]))]),
+        clean_stage(
+            [
+                TsvTable.numbered("B.rq.tsv", HEADER, tuple(rows[2:])),
+                TsvTable.numbered("A.rq.tsv", HEADER, tuple(rows[:2])),
+            ]
+        ),
         load_aux(small_aux, TA2_CORE),
     )
     assert [f.path for f in valid] == ["A.rq.tsv", "B.rq.tsv"]  # NIST reads the files in name order

@@ -33,9 +33,9 @@ from helpers import USER_QUERIES as QUERIES
 from tree_digest import digest
 
 from aifcheck.errors import InputError, UsageError
+from aifcheck.loading.tsv import TsvTable
 from aifcheck.pipeline.shared.clean import clean_cell
 from aifcheck.pipeline.shared.events import EventLog
-from aifcheck.pipeline.shared.tables import StageTable
 from aifcheck.pipeline.ta3.handle import handle
 from aifcheck.pipeline.ta3.merge import merge
 from aifcheck.pipeline.ta3.queries import read_user_queries
@@ -129,12 +129,13 @@ def test_merge_puts_the_two_halves_of_the_graph_table_together(example) -> None:
     halves = [
         clean[f"Condition5/CLL0C04979A.000004/CLL0C04AJNP.001755.ttl/AIDA_P3_TA3_GR_0001{h}.rq.tsv"] for h in "AB"
     ]
-    assert gr.rows == halves[0].rows + halves[1].rows and gr.header == halves[0].header
+    assert [r.cells for r in gr.rows] == [r.cells for r in halves[0].rows + halves[1].rows]
+    assert gr.columns == halves[0].columns and [r.line for r in gr.rows] == list(range(2, len(gr.rows) + 2))
     assert len(gr.rows) > 0
 
 
 def test_merge_names_a_missing_table() -> None:
-    table = StageTable("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", ("?docid",), ())
+    table = TsvTable.numbered("Condition6/T1/C.ttl/AIDA_P3_TA3_GR_0001A.rq.tsv", ("?docid",), ())
     with pytest.raises(InputError, match="AIDA_P3_TA3_GR_0001B"):
         merge([table])
 
@@ -254,7 +255,7 @@ def test_handle_fills_missing_handles_from_the_ltf_files(tmp_path: Path) -> None
         '</SEG>\n<SEG id="segment-1" start_char="24" end_char="40">\n'
         "<ORIGINAL_TEXT>Masks are required.</ORIGINAL_TEXT>\n</SEG>\n"
     )
-    table = StageTable(
+    table = TsvTable.numbered(
         "Condition5/Q/C.ttl/T.rq.tsv",
         ("?docid", "?objectc_handle", "?oinf_j_span"),
         (

@@ -234,3 +234,17 @@ def test_a_gold_cluster_with_two_temporal_tuples_names_the_second_row(ta1_data, 
     line, cluster = int(found.group(1)), found.group(2)
     lines = table.read_text().splitlines()
     assert lines[line - 1] == lines[line - 2] and cluster in lines[line - 1]  # the copy: the cluster's second row
+
+
+def test_a_form_feed_or_line_separator_stays_in_its_cell_as_nist_reads_it(sparql_copy, ta1_data, tmp_path):
+    # NIST's clean stage (readlines) and reader (FileHandler) open the table in text mode: only
+    # \r\n, \r and \n end a line, so the row keeps its 8 cells (cells-notes/nist_ff/run.py ran them)
+    cell = "cluster\x0cwith\u2028breaks"
+    set_cell(sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv", 2, 0, cell)
+    out = tmp_path / "out"
+    result = invoke(sparql_copy, ta1_data / "ta1-gold-tsv", ta1_data / "ta1-scoring/AUX-data", out)
+    assert result.exit_code == 0, result.output
+    source = (sparql_copy / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv").read_text(encoding="utf-8")
+    cleaned = (out / "SPARQL-CLEAN-output" / "L0C04960U.ttl" / "AIDA_P3_TA1_CM_A0001.rq.tsv").read_bytes()
+    lines = cleaned.decode("utf-8").split("\n")
+    assert lines[1].split("\t")[0] == cell and len(lines) == source.count("\n") + 1
