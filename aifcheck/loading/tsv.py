@@ -212,14 +212,13 @@ def read_table(path: str | os.PathLike, required: Sequence[str]) -> TsvTable:
     return TsvTable(path, columns, tuple(found))
 
 
-def check_unique(path: str | os.PathLike, key: Sequence[str]) -> None:
-    """InputError, naming both lines, when two rows of the table at ``path`` have the same cells in
-    the columns ``key`` (a query given twice): which row counts is the user's to say, and NIST's
-    readers keep one in silence."""
-    table = read_table(path, key)
-    first: dict[tuple[str, ...], int] = {}
-    for line, cells in table.cells(key):
+def check_unique(path: str, key: Sequence[str], rows: Iterable[tuple[int | None, Sequence[str]]]) -> None:
+    """InputError, naming both lines, when two of the rows (line, cells of the columns ``key``) of
+    the table at ``path`` have the same cells (a query given twice): which row counts is the user's
+    to say, and NIST's readers keep one in silence."""
+    first: dict[tuple[str, ...], int | None] = {}
+    for line, cells in rows:
         seen = first.setdefault(tuple(cells), line)
         if seen != line:
             shown = " ".join(f"{name} {cell}" for name, cell in zip(key, cells, strict=True))
-            raise InputError(table.path, f"{shown} is also on line {seen}: give each once", line)
+            raise InputError(path, f"{shown} is also on line {seen}: give each once", line)

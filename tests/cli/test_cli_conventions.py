@@ -815,6 +815,25 @@ def test_a_query_given_twice_is_refused_naming_both_lines(base: Path, tmp_path: 
     assert f"{table.relative_to(folder)}:{len(lines) + 1}: " in proc.stderr and "is also on line 2" in proc.stderr
 
 
+def test_a_query_given_twice_is_refused_by_the_readers_too(tmp_path: Path) -> None:
+    # the check is where the tables are read: a library caller gets the command's line
+    from aifcheck.errors import InputError
+    from aifcheck.pipeline.ta2.queries import read_queries
+    from aifcheck.score.ta3.package import read_queries as read_queries_to_score
+
+    ta2 = tmp_path / "ta2.tsv"
+    ta2.write_text(
+        "query_id\tentity_id\tentrypoint_type\tentrypoint\tclusters\tdocuments\n"
+        "Q1\tE1\tkbid\tE1\t1\t2\nQ1\tE2\tkbid\tE2\t1\t2\n"
+    )
+    ta3 = tmp_path / "ta3.tab"
+    ta3.write_text("query_id\tcondition\ttopic_id\tdepth\nQ\tCondition6\tT\tontopic:5\nQ\tCondition6\tT\tontopic:9\n")
+    for read, path in ((read_queries, ta2), (read_queries_to_score, ta3)):
+        with pytest.raises(InputError, match=r"query_id Q1? is also on line 2: give each once") as raised:
+            read(path)
+        assert (raised.value.path, raised.value.line) == (str(path), 3)
+
+
 def test_what_is_no_score_table_is_refused(base: Path, tmp_path: Path) -> None:
     folder = _in(base, tmp_path, "runs")
     nul = folder / "runs" / "B" / "scores" / "F1ScorerV1A-scores.tab"

@@ -48,7 +48,6 @@ def ta2(
 ) -> None:
     """NIST's TA2 docker stages on task2_kb.ttl: one SPARQL query per row of the queries table, then
     clean and validate."""
-    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.ta2.run import find_kb, pipeline_ta2
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.pipeline import console_table, write_pipeline_ta2
@@ -57,7 +56,6 @@ def ta2(
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries], folders=[run, aux])
     kb = find_kb(run)
-    check_unique(queries, ("query_id",))
     result = pipeline_ta2(kb, queries, aux)
     write_pipeline_ta2(result, kb, output, force, inputs)
     typer.echo(console_table(result), nl=False)

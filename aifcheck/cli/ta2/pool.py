@@ -62,7 +62,6 @@ def ta2(
     force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Pool TA2 runs as NIST's generate_pool.py task2 does: each query's top C clusters, K documents each."""
-    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.shared.auxdata import TA2_CORE, load_aux
     from aifcheck.pipeline.ta2.pool import pool_ta2
     from aifcheck.pipeline.ta2.queries import POOLER_COLUMNS, read_queries
@@ -75,7 +74,6 @@ def ta2(
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score], folders=[*runs, aux, *(previous_pool or ())])
     check_inputs(files=[Path(pool) / "pool.txt" for pool in previous_pool or ()])
-    check_unique(queries_to_score, ("query_id",))
     pool = pool_ta2(
         runs,
         read_queries(queries_to_score, POOLER_COLUMNS),

@@ -82,7 +82,6 @@ def ta2(
     explain: Annotated[bool, EXPLAIN] = False,
 ) -> None:
     """Score a TA2 run as NIST's scorer does: AP per query and entity class, their mean (plan §5.2)."""
-    from aifcheck.loading.tsv import check_unique
     from aifcheck.render.output import check_new_folder
     from aifcheck.render.ta2.scores import score_tables, scores_json, summary_text, write_scores
     from aifcheck.score.allocations import kept_until_exit
@@ -93,7 +92,6 @@ def ta2(
     inputs = (run, queries_to_score, assessments, aux)
     check_new_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score], folders=[run, assessments, aux])
-    check_unique(queries_to_score, ("query_id",))
     with kept_until_exit():
         scores = score_ta2(
             run, queries_to_score, assessments, aux, run_id, cutoff, normalize, weighted, plan, explain=explain

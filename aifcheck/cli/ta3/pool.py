@@ -61,7 +61,6 @@ def ta3(
 ) -> None:
     """Pool TA3 runs for assessment as NIST's generate_pool.py task3 does, with the claim mappings score ta3 reads."""
     from aifcheck.errors import UsageError
-    from aifcheck.loading.tsv import check_unique
     from aifcheck.pipeline.ta3.pool import condition5_queries, pool_ta3
     from aifcheck.pipeline.ta3.qcf import query_claim_frames
     from aifcheck.pipeline.ta3.run import pipeline_ta3
@@ -75,7 +74,6 @@ def ta3(
     given = [*runs, queries_to_score, *folders]
     check_new_folder(output, force, given)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score], folders=[*runs, *folders])
-    check_unique(queries_to_score, ("condition", "query_id"))
     frames = None
     if user_queries is not None and aux is not None:
         qcf_out = str(output / RUNS / "query_claim_frames")

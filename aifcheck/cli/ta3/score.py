@@ -19,7 +19,6 @@ import typer
 from aifcheck.cli.common import FORCE, check_inputs, check_run_id, warn
 from aifcheck.cli.explain import EXPLAIN
 from aifcheck.cli.stats import CI, CI_SEED, intervals_beside
-from aifcheck.loading.tsv import check_unique
 from aifcheck.render.output import check_scores_folder
 
 EXAMPLES = """Example:
@@ -78,7 +77,6 @@ def ta3(
     inputs = [submission, queries_to_score, claim_mappings, assessments]
     check_scores_folder(output, force, inputs)  # before the work, which a full folder would waste
     check_inputs(files=[queries_to_score, claim_mappings], folders=[submission, assessments])
-    check_unique(queries_to_score, ("query_id",))
     with kept_until_exit():
         scores = score_ta3(submission, queries_to_score, claim_mappings, assessments, run_id, plan, explain)
     beside = (lambda folder: intervals_beside(folder, score_tables(scores, output), ci_seed)) if ci else None

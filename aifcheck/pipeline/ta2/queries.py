@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from aifcheck.errors import InputError
-from aifcheck.loading.tsv import read_table
+from aifcheck.loading.tsv import check_unique, read_table
 from aifcheck.names import longer_than_a_file_name
 
 SCORER_COLUMNS = ("query_id", "entity_id", "entrypoint_type", "entrypoint", "clusters", "documents")
@@ -57,6 +57,7 @@ def read_queries(
     makes one of each row): a row of another type, or whose ID cannot name its response file, is an
     error. InputError, located, for a row NIST's code stops on."""
     table = read_table(path, required)
+    check_unique(table.path, ("query_id",), table.cells(("query_id",)))
     counts = [name for name in _COUNTS if name in required]
     queries: dict[str, Query] = {}
     for number, cells in table.cells((*SCORER_COLUMNS[:4], *counts)):

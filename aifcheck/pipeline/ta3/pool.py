@@ -36,7 +36,7 @@ from pathlib import Path
 from aifcheck.errors import InputError, UsageError
 from aifcheck.loading.paths import read_text
 from aifcheck.loading.ranking import RANKING_SUFFIX, RankingLine, ranking_rows, ranking_width, read_ranking
-from aifcheck.loading.tsv import fit_cells
+from aifcheck.loading.tsv import check_unique, fit_cells
 from aifcheck.pipeline.shared.tables import ended_lines
 from aifcheck.pipeline.ta3.qcf import QCF_CONDITION, QCF_RUN
 from aifcheck.pipeline.ta3.run import ARF, VALID, PipelineTA3
@@ -400,8 +400,10 @@ def _table(path: str, text: str, required: tuple[str, ...]) -> tuple[tuple[str, 
 
 
 def _read_queries(path: Path) -> dict[tuple[str, str], Depth]:
-    """(condition, query) -> (file, line, depth), the last row of a query winning as in NIST's dict."""
+    """(condition, query) -> (file, line, depth); a query given twice is refused (NIST's dict keeps the last)."""
     _, rows = _table(str(path), _read(path), ("condition", "query_id", "depth"))
+    key = ("condition", "query_id")
+    check_unique(str(path), key, ((number, [row[c] for c in key]) for number, row in rows))
     return {(row["condition"], row["query_id"]): (str(path), number, row["depth"]) for number, row in rows}
 
 

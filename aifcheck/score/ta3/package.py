@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from aifcheck.errors import InputError
 from aifcheck.loading.paths import entries, input_folder, missing, read_text
-from aifcheck.loading.tsv import fit_cells, read_table
+from aifcheck.loading.tsv import check_unique, fit_cells, read_table
 from aifcheck.pipeline.ta3.qcf import QCF_RUN
 
 CONDITION_LISTS = {
@@ -95,6 +95,7 @@ class Package:
 def read_queries(path: str | os.PathLike) -> dict[str, QueryToScore]:
     names = ("query_id", "condition", "topic_id", "depth")
     table = read_table(path, names)
+    check_unique(table.path, ("query_id",), table.cells(("query_id",)))
     at = [table.column(c) for c in names]
     queries: dict[str, QueryToScore] = {}
     for line, cells in table.rows:

@@ -685,12 +685,11 @@ def test_a_malformed_queries_table_is_one_located_line_exit_3(
     assert raised.value.line == line
 
 
-def test_a_query_id_given_twice_keeps_its_first_place_and_last_row(tmp_path: Path) -> None:
+def test_a_query_id_given_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
     table = queries_table(tmp_path / "q.tsv", ("E2", "name", "A"), ("E1", "kbid", "Q1"), ("E2", "kbid", "Q2"))
-    assert [
-        (q.query_id, q.entrypoint_type, q.entrypoint, q.line)
-        for q in read_queries(table, PIPELINE_COLUMNS, TEMPLATES).values()
-    ] == [("E2", "kbid", "Q2", 4), ("E1", "kbid", "Q1", 3)]
+    with pytest.raises(InputError, match="query_id E2 is also on line 2: give each once") as raised:
+        read_queries(table, PIPELINE_COLUMNS, TEMPLATES)
+    assert (raised.value.path, raised.value.line) == (str(table), 4)
 
 
 def test_an_s3_location_is_refused_in_one_line(
