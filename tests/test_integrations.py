@@ -62,7 +62,7 @@ def test_the_readme_s_pre_commit_snippet_runs_the_hook(tmp_path) -> None:
     # where the release tag is made as the lead makes it on main
     clone = tmp_path / "aifcheck"
     subprocess.run([git, "clone", "-q", str(ROOT), str(clone)], check=True)
-    subprocess.run([git, "-C", str(clone), "tag", RELEASE], check=True)
+    subprocess.run([git, "-C", str(clone), "tag", "-f", RELEASE], check=True)  # (moved here if it is older)
     repo["repo"] = str(clone)
     project = tmp_path / "project"
     project.mkdir()

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from aifcheck.errors import InputError
 from aifcheck.extract.model import ASSESSMENT_SPAN
 from aifcheck.loading.paths import input_folder, missing, regular_files
-from aifcheck.loading.tsv import read_lines
+from aifcheck.loading.tsv import fit_cells, read_lines
 
 FIELDS = 9
 # NIST's mapping of labels (exact words); any other label stays as written
@@ -120,14 +120,14 @@ def read_assessments(folder: str | os.PathLike, skip_short: bool = False) -> Ass
     for path in assessment_files(folder):
         name = str(path)
         for number, line in read_lines(path):
-            cells = line.split("\t", FIELDS - 1)
+            cells = line.split("\t")
             if len(cells) < FIELDS:
                 if skip_short:
                     notes.append(f"{name}:{number}: fewer than {FIELDS} fields, skipped (--plan)")
                     continue
                 raise InputError(name, f"{len(cells)} tab-separated fields, {FIELDS} expected", number)
-            cells = [cell.strip() for cell in cells]
-            if tuple(cells) == POOL_HEADER:
+            cells = fit_cells(cells, FIELDS)
+            if cells == POOL_HEADER:
                 notes.append(f"{name}:{number}: pool.txt's header line, skipped (NIST's scorer stops on it: C3)")
                 continue
             query_id, _descriptor, _id, _modality, document, mention, label, _type, fqec = cells
