@@ -79,3 +79,20 @@ def test_every_constraint_fires_on_some_bad_fixture(rule) -> None:
         assert rule in options.rules(CATALOG)  # the fixture's options run the rule
     silent = [rule.constraints[i].message for i in range(len(rule.constraints)) if i not in fired]
     assert not silent, f"constraints of {rule.id} that no bad fixture makes fire: {silent}"
+
+
+def test_the_reference_executor_may_run_in_place_and_share_its_shapes() -> None:
+    # pySHACL runs on the view's own graph in place and on one shapes graph per set of rules: safe
+    # while no shape is a SHACL rule (which would add to the data) and a run leaves the shapes as they were
+    import rdflib
+
+    import aifcheck
+    from aifcheck.validation.engine.reference import SH, _active_shapes, shapes_graph
+
+    assert not list(shapes_graph(CATALOG.files).subjects(SH.rule, None))
+    rules = Options(profile="nist", min_severity="info").rules(CATALOG)
+    shapes = _active_shapes(CATALOG.files, frozenset(rdflib.URIRef(r.shape) for r in rules if r.shape))
+    aifcheck.validate(FIXTURES / "N4" / "bad.ttl", engine="reference", min_severity="info")
+    before = set(shapes)  # with the two RDFS axioms pySHACL adds to any shapes graph it is given
+    report = aifcheck.validate(FIXTURES / "N4" / "bad.ttl", engine="reference", min_severity="info")
+    assert {v.rule_id for v in report.violations} >= {"N4"} and set(shapes) == before

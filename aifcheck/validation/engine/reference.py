@@ -32,6 +32,18 @@ def shapes_graph(files: tuple[str, ...]) -> rdflib.Graph:
     return graph
 
 
+@lru_cache(maxsize=16)
+def _active_shapes(files: tuple[str, ...], active: frozenset[rdflib.URIRef]) -> rdflib.Graph:
+    """The shape files with every SPARQL shape but ``active`` deactivated, made once per set of
+    rules (a copy of the shapes per file checked was a tenth of a small file's run); pySHACL adds
+    the same two RDFS axioms to any shapes graph it is given, and nothing else."""
+    shapes = rdflib.Graph()
+    shapes += shapes_graph(files)
+    for shape in set(shapes.subjects(SH.sparql, None)) - active:
+        shapes.add((shape, SH.deactivated, rdflib.Literal(True)))
+    return shapes
+
+
 @lru_cache(maxsize=2048)
 def _prepared(text: str, base: str | None, namespaces: tuple):
     return translateQuery(parseQuery(text), base, dict(namespaces))
@@ -104,13 +116,18 @@ class ReferenceExecutor:
 
     @staticmethod
     def _validate(view: RdflibView, rules: list[Rule], catalog: Catalog) -> list[RawResult]:
-        shapes = rdflib.Graph()
-        shapes += shapes_graph(catalog.files)
         active = {rdflib.URIRef(rule.shape): rule.id for rule in rules if rule.shape is not None}
-        for shape in set(shapes.subjects(SH.sparql, None)) - set(active):
-            shapes.add((shape, SH.deactivated, rdflib.Literal(True)))
+        shapes = _active_shapes(catalog.files, frozenset(active))
+        # in place: the view is this run's own copy of the store, and no shape is a SHACL rule that
+        # would add to it (pySHACL otherwise copies the whole KB first)
         _, report, _ = pyshacl.validate(
-            view.graph, shacl_graph=shapes, advanced=True, allow_warnings=True, allow_infos=True, inference="none"
+            view.graph,
+            shacl_graph=shapes,
+            advanced=True,
+            allow_warnings=True,
+            allow_infos=True,
+            inference="none",
+            inplace=True,
         )
         by_id = {rule.id: rule for rule in rules}
         results = []
