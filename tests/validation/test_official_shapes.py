@@ -2,8 +2,9 @@
 
 NIST checks submissions with the AIF validator (validateAIF --dwd --nist: dwd_aif.shacl and
 restricted_aif.shacl over the KB and the AIF ontologies; see tests/official_map.py). Here pySHACL runs
-those shapes on every rule fixture and every file of ../shared/data, and each constraint they
-report must be one that shapes/official_map.tsv maps to a rule aifcheck reports on the same file
+those shapes on every rule fixture and every claim frame of ../shared/data (its KBs: see
+_data_cases), and each constraint they report must be one that shapes/official_map.tsv maps to a
+rule aifcheck reports on the same file
 (with the profile the file is meant for: nist, or ta3 for a claim frame), unless the map records
 why aifcheck differs. The claim-frame shapes crash every engine, so their rules are checked
 through aifcheck's own fixtures (tests/validation/test_rules.py) and here only through the map.
@@ -111,7 +112,11 @@ def _fixture_cases() -> list:
 
 
 def _data_cases() -> list:
-    cases = [(kb, None) for kb in sorted(SHARED_DATA.glob("task[12]-run/*.ttl"))]
+    # NIST's claim frames, which its check rejects in places. Not its TA1 and TA2 KBs: NIST's check
+    # rejects nothing in any of them (pySHACL run on each, 2026-12-05), so they bind aifcheck to
+    # nothing here and cost a minute of the suite; test_nist_check_replaces_aida_ontology_by_dwd_aif
+    # keeps the TA2 KB's acceptance, and tests/validation/test_differential.py runs every KB
+    cases = []
     for condition in (5, 6, 7):
         cases += [(frame, condition) for frame in sorted(SHARED_DATA.glob(f"task3-run/Condition{condition}/*/*.ttl"))]
     cases += [(frame, 5) for frame in sorted(SHARED_DATA.glob("user-queries/Condition5/Query_Claim_Frames/*.ttl"))]
