@@ -68,7 +68,9 @@ def cases(work: Path) -> dict[str, list[str]]:
 def run(python: str, arguments: list[str]) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as folder:
         command = [python, "-m", "aifcheck", *(a.replace("{out}", str(Path(folder) / "out")) for a in arguments)]
-        done, wall, cpu = timed(lambda: subprocess.run(command, capture_output=True, text=True))
+        # run in the scratch folder: `python -m` puts the current folder first on the path, and a
+        # checkout's aifcheck/ there would stand in for the install being timed
+        done, wall, cpu = timed(lambda: subprocess.run(command, capture_output=True, text=True, cwd=folder))
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr[-2000:]}")
     return wall, cpu
@@ -94,7 +96,9 @@ def main() -> int:
                 times.setdefault((name, version), []).append(run(versions[version], arguments))
             loads.append(os.getloadavg()[0])
     label = {
-        v: subprocess.run([p, "-m", "aifcheck", "--version"], capture_output=True, text=True).stdout.strip()
+        v: subprocess.run(
+            [p, "-m", "aifcheck", "--version"], capture_output=True, text=True, cwd=args.work
+        ).stdout.strip()
         for v, p in versions.items()
     }
     print(
