@@ -213,10 +213,10 @@ def rejections(path: Path, names: tuple[str, ...], domain: Path | None = None) -
     domain ontology, if any: each result with the map keys of the constraint that failed."""
     import pyshacl
 
-    import aifcheck.validation.engine.reference  # noqa: F401 - its SPARQL processor parses each query once
     from aifcheck.loading.terms import quiet_rdflib
+    from aifcheck.validation.engine.reference import queries_parsed_once
 
-    with quiet_rdflib():  # ill-typed literals are what some fixtures are about
+    with quiet_rdflib(), queries_parsed_once():  # ill-typed literals are what some fixtures are about
         data = rdflib.Graph().parse(path, format="turtle")
         data += ontologies()
         if domain is not None:

@@ -80,7 +80,7 @@ def _check_text_once(self, sparql_text, valuenode=None, extravars=None):
 
 
 @contextmanager
-def _prepared_once() -> Iterator[None]:
+def queries_parsed_once() -> Iterator[None]:
     """While pySHACL runs: rdflib's SPARQL processor (looked up by name on every Graph.query, and
     pySHACL asks for "sparql") parses each query once, and pySHACL checks each text once; rdflib and
     pySHACL are left as they were after, for any other code of the process that uses them."""
@@ -101,7 +101,7 @@ class ReferenceExecutor:
     ) -> Iterator[RawResult | RuleFailure]:
         # pySHACL runs every shape in one call: there is no progress to tell
         found: list[RawResult | RuleFailure] = []
-        with quiet_rdflib(), _prepared_once():
+        with quiet_rdflib(), queries_parsed_once():
             view = RdflibView(kb.store)
             try:
                 found += self._validate(view, rules, catalog)
