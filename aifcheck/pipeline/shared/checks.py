@@ -30,11 +30,16 @@ class RowFinding:
     stops: str | None = None  # where NIST's code stops on it: aifcheck's words for that
 
 
+def trim(text: str) -> str:
+    """A cell without its outer whitespace and its quotes, as NIST's validators read a value."""
+    return text.strip().replace('"', "")
+
+
 def confidence(text: str) -> tuple[float, str, RowFinding | None]:
     """NIST's reading of a confidence (spaces and quotes removed): the value, the text NIST writes
     back, and a RowFinding when it is no number or not in (0, 1] (a warning: NIST takes 1.0)."""
     try:
-        value = float(text.strip().replace('"', ""))
+        value = float(trim(text))
     except ValueError:
         return 1.0, ONE, RowFinding("INVALID_CONFIDENCE", (text,), f"confidence {text!r} replaced by 1.0")
     if not 0 < value <= 1:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from aifcheck.errors import InputError
 from aifcheck.extract.model import LDCDate
-from aifcheck.pipeline.ta1.tables import TableRow, trim
+from aifcheck.pipeline.shared.checks import trim
+from aifcheck.pipeline.ta1.tables import TableRow
 
 NAMES = ("start_after", "start_before", "end_after", "end_before")
 PREFIX = {"start_after": "sa", "start_before": "sb", "end_after": "ea", "end_before": "eb"}

@@ -14,15 +14,11 @@ from aifcheck.errors import InputError
 from aifcheck.extract.model import Span
 from aifcheck.loading.paths import entries
 from aifcheck.loading.tsv import TypedColumn, fit_cells, number, read_lines
+from aifcheck.pipeline.shared.checks import trim
 from aifcheck.pipeline.shared.tables import rstrip_cells
 
 KINDS = ("CM", "AM", "TM")  # NIST reads a document's files in this order
 FILE_NAMES = {kind: f"AIDA_P3_TA1_{kind}_A0001.rq.tsv" for kind in KINDS}
-
-
-def trim(text: str) -> str:
-    """A cell without its outer whitespace and its quotes, as NIST's validator reads a value."""
-    return text.strip().replace('"', "")
 
 
 # spans and confidences repeat over a document's rows and builds: each text is read once

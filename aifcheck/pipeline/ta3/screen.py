@@ -40,7 +40,7 @@ from aifcheck.errors import InputError
 from aifcheck.loading.ranking import RANKING_SUFFIX
 from aifcheck.loading.tsv import TsvTable, fit_cells
 from aifcheck.pipeline.shared.auxdata import Aux
-from aifcheck.pipeline.shared.checks import RowFinding, SpanChecker, confidence
+from aifcheck.pipeline.shared.checks import RowFinding, SpanChecker, confidence, trim
 from aifcheck.pipeline.shared.events import EventLog
 from aifcheck.pipeline.ta3.queries import UserQueries
 
@@ -341,7 +341,7 @@ class _Screening:
         self.member(entry, "epistemic_status", values["claim_epistemic_status"], EPISTEMIC)
         self.check_query(entry, condition, query)
         self.member(entry, "sentiment_status", values["claim_sentiment_status"], SENTIMENT)
-        topic, subtopic, template = (_trim(values[c]) for c in ("claim_topic", "claim_subtopic", "claim_template"))
+        topic, subtopic, template = (trim(values[c]) for c in ("claim_topic", "claim_subtopic", "claim_template"))
         rows = self.queries.conditions[condition].rows() if condition in self.queries.conditions else []
         if condition in ("Condition5", "Condition6"):
             for name, shown, value, keys in (
@@ -584,15 +584,11 @@ def _order(table: TsvTable) -> tuple:
     return parts[0], parts[1], kind, table.path
 
 
-def _trim(text: str) -> str:
-    return text.strip().replace('"', "")
-
-
 def _date(entry: Entry, bound: str) -> tuple[int, int, int]:
     """(year, month, day) of one bound, each part of the cell without its quotes, as NIST reads it."""
     parts = []
     for part in ("year", "month", "day"):
-        text = _trim(entry.values[f"{bound}_{part}"])
+        text = trim(entry.values[f"{bound}_{part}"])
         try:
             parts.append(int(text))
         except ValueError:
